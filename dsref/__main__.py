@@ -1,0 +1,9 @@
+"""``python -m dsref``."""
+
+from __future__ import annotations
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

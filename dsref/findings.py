@@ -1,0 +1,100 @@
+"""Findings: what dsref found in a config, as plain data. Text is rendered later.
+
+A :class:`Finding` carries a stable code, a severity, where it is (the path of
+keys in the input as written) and which option it concerns, plus the arguments
+its message needs. Rendering to English or Chinese happens at the edge.
+
+Severity means one thing everywhere: ``error`` — DeepSpeed 0.19.8 refuses the
+config (when loading it or when the engine starts); ``warning`` — DeepSpeed runs,
+but not as the file says; ``info`` — advice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+__all__ = ["Finding", "Kind", "Location", "Severity", "format_location"]
+
+
+class Severity(str, Enum):
+    error = "error"
+    warning = "warning"
+    info = "info"
+
+
+class Kind(str, Enum):
+    """What a finding is about; each kind has one stable code."""
+
+    not_a_mapping = "DS001"
+    key_not_string = "DS002"
+    unknown_key = "DS101"
+    wrong_type = "DS201"
+    coerced = "DS202"
+    out_of_range = "DS203"
+    not_allowed = "DS204"
+    deprecated = "DS301"
+    removed = "DS302"
+    docs_only = "DS303"
+    too_new = "DS304"
+    alias_conflict = "DS305"
+    auto_dropped = "DS401"
+    auto_unfilled = "DS402"
+
+    @property
+    def code(self) -> str:
+        return self.value
+
+
+Location = tuple[str | int, ...]
+"""Keys (and list indices) from the top of the input down to the finding."""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing wrong with, or worth saying about, a config."""
+
+    kind: Kind
+    severity: Severity
+    location: Location
+    option: str | None = None
+    """Canonical dotted path of the option concerned, when there is one."""
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def code(self) -> str:
+        return self.kind.code
+
+    @property
+    def where(self) -> str:
+        return format_location(self.location)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "kind": self.kind.name,
+            "severity": self.severity.value,
+            "location": list(self.location),
+            "where": self.where,
+            "option": self.option,
+            "args": dict(self.args),
+        }
+
+
+def format_location(location: Location) -> str:
+    """``("zero_optimization", "stage")`` → ``zero_optimization.stage``; list indices as ``[3]``.
+
+    >>> format_location(("tensor_parallel", "partition_config", "layer_specs", 0, "patterns"))
+    'tensor_parallel.partition_config.layer_specs[0].patterns'
+    >>> format_location(())
+    '<root>'
+    """
+    out = ""
+    for step in location:
+        if isinstance(step, int):
+            out += f"[{step}]"
+        else:
+            out += ("." if out else "") + step
+    return out or "<root>"

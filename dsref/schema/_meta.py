@@ -1,0 +1,157 @@
+"""Typed metadata that dsref keeps on every schema field, beside pydantic's own.
+
+A field is declared with :func:`option`, which takes pydantic's ``Field``
+arguments (default, bounds, alias, description) and dsref's own facts
+(ZeRO stages, versions, Hugging Face ``"auto"``, unit, example, …). The facts
+are stored as a frozen :class:`Meta` object in the field's ``metadata`` list,
+so they stay plain typed data: no callables, nothing in ``json_schema_extra``.
+
+>>> from pydantic import BaseModel
+>>> class Demo(BaseModel):
+...     size: int = option(5, ge=0, unit="elements", stages=(3,), since="0.3.12")
+>>> meta_of(Demo.model_fields["size"]).stages
+(3,)
+>>> Demo(size=7).size
+7
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+from pydantic.fields import FieldInfo
+
+__all__ = [
+    "UNSET",
+    "HfAuto",
+    "Meta",
+    "Unit",
+    "meta_of",
+    "option",
+]
+
+
+class _Unset:
+    """Marker for "no value recorded" where ``None`` is itself a meaningful value."""
+
+    _instance: _Unset | None = None
+
+    def __new__(cls) -> _Unset:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+UNSET: Any = _Unset()
+
+Unit = Literal[
+    "elements",  # number of tensor elements (bucket sizes, thresholds): not bytes
+    "bytes",
+    "parameters",
+    "steps",
+    "samples",
+    "tokens",
+    "layers",
+    "ranks",
+    "ratio",  # a fraction between 0 and 1
+    "count",
+]
+
+HfFiller = Literal["transformers", "accelerate"]
+
+
+@dataclass(frozen=True, slots=True)
+class HfAuto:
+    """Hugging Face fills ``"auto"`` for this option.
+
+    ``by`` names the integrations that fill it; ``source`` is the value they
+    put in, as a short formula over their own arguments (a fact, not prose).
+    """
+
+    by: tuple[HfFiller, ...] = ("transformers", "accelerate")
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Meta:
+    """dsref's facts about one option (leaf or section field).
+
+    Versions are DeepSpeed release numbers written ``"0.19.7"``. ``None`` for
+    ``since`` means "as old as its parent section".
+    """
+
+    stages: tuple[int, ...] | None = None
+    """ZeRO stages in which the option has an effect; None: not stage-specific."""
+    since: str | None = None
+    removed_in: str | None = None
+    use_instead: str | None = None
+    """Dotted path of what replaces a removed or deprecated option, if one does."""
+    removal_note: str | None = None
+    """Why it went and what to do now (English; translated through the catalogs)."""
+    deprecated: bool = False
+    """Still accepted by DeepSpeed, but superseded (see ``use_instead``)."""
+    deprecated_aliases: tuple[str, ...] = ()
+    """Old spellings DeepSpeed still maps onto this option, with a warning."""
+    docs_names: tuple[str, ...] = ()
+    """Names DeepSpeed's documentation uses that DeepSpeed itself does not read."""
+    hf_auto: HfAuto | None = None
+    unit: Unit | None = None
+    example: Any = UNSET
+    docs_default: Any = UNSET
+    """The default DeepSpeed's docs state, recorded only where it differs from the code."""
+    default_note: str | None = None
+    """How the runtime fills a default that is not a constant (English)."""
+    enum_docs: tuple[tuple[Any, str], ...] = ()
+    """What each allowed value means, as (value, English text) pairs."""
+    deprecated_forms: tuple[Literal["bool", "int", "str", "list", "null"], ...] = ()
+    """JSON kinds of value DeepSpeed still accepts here in an old, deprecated form (e.g. a bool for a section)."""
+    docs_only: bool = False
+    """DeepSpeed's docs list this option, but DeepSpeed 0.19.8 rejects it."""
+    case_insensitive: bool = False
+    """DeepSpeed compares the (string) value without regard to case."""
+    parsed_unused: bool = False
+    """DeepSpeed reads the key but nothing uses its value."""
+    map_key: str = "name"
+    """For a map of user-named entries (``dict[str, Model]``): the placeholder shown in paths, e.g. ``metric``."""
+    ds_constant: str | None = None
+    """Full dotted path of the DeepSpeed constant holding the default, e.g.
+    ``deepspeed.runtime.constants.GRADIENT_CLIPPING_DEFAULT`` (for the cross-check)."""
+
+
+_META_KEYS = frozenset(Meta.__dataclass_fields__)
+
+
+def option(default: Any = UNSET, /, **kwargs: Any) -> Any:
+    """Declare a field: pydantic ``Field`` arguments plus :class:`Meta` facts.
+
+    ``default_factory`` may be given instead of a default. Keys that are
+    :class:`Meta` attributes go to the metadata, the rest to ``Field``.
+    """
+    meta_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in _META_KEYS}
+    if default is UNSET and "default_factory" not in kwargs:
+        info: FieldInfo = Field(**kwargs)
+    elif default is UNSET:
+        info = Field(**kwargs)
+    else:
+        info = Field(default, **kwargs)
+    info.metadata.append(Meta(**meta_kwargs))
+    return info
+
+
+_EMPTY = Meta()
+
+
+def meta_of(info: FieldInfo) -> Meta:
+    """The :class:`Meta` of a field, or an empty one."""
+    for item in info.metadata:
+        if isinstance(item, Meta):
+            return item
+    return _EMPTY

@@ -1,0 +1,227 @@
+"""``expert_parallel``: AutoEP, automatic expert parallelism for Hugging Face mixture-of-experts models."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ._base import DictSection, Section
+from ._meta import option
+
+AutoEPPreset = Literal["mixtral", "qwen3_moe", "qwen3_5_moe", "deepseek_v2", "deepseek_v3", "minimax_m3"]
+ExpertActivation = Literal["swiglu", "geglu_tanh", "swiglu_clamped", "swiglu_oai"]
+
+
+class ExpertParallelConfig(DictSection):
+    """AutoEP finds the mixture-of-experts layers of a model when ``deepspeed.initialize`` runs and replaces them
+    with layers whose experts are spread over ``autoep_size`` ranks, exchanging tokens with all-to-all.
+
+    The layers are found through a ``preset_model`` (or the model's ``model_type``), or through the pattern and
+    name overrides below. DeepSpeed reads the keys one by one, so unknown keys are ignored; the values are
+    checked only when ``enabled`` is true, when the engine starts. The exception is ``load_balance_coeff``: any
+    value but null fails as soon as the config is read. A null or empty section means AutoEP is off.
+    """
+
+    enabled: bool = option(
+        False,
+        description="Turn AutoEP on.",
+        example=True,
+    )
+    autoep_size: int = option(
+        1,
+        ge=1,
+        unit="ranks",
+        description="Number of ranks the experts of each layer are spread over; must divide the ranks of a "
+        "pipeline stage and the model's number of experts. 1 keeps all experts on every rank.",
+        example=8,
+    )
+    expert_tensor_parallel_size: int = option(
+        1,
+        ge=1,
+        le=1,
+        since="0.19.3",
+        description="Tensor parallelism inside each expert; reserved for the future, only 1 is accepted.",
+    )
+    validate_folding_routing: bool = option(
+        False,
+        since="0.19.3",
+        description="When AutoEP is folded with AutoTP, check that every tensor-parallel rank routes the same "
+        "tokens (a debugging check that costs communication); must be a JSON boolean.",
+    )
+    async_split_plan: bool = option(
+        False,
+        since="0.19.8",
+        description="Copy the per-expert token counts to the host asynchronously to overlap the all-to-all "
+        "planning with compute; CUDA only, not with AutoTP folding; must be a JSON boolean.",
+    )
+    preset_model: AutoEPPreset | None = option(
+        None,
+        description="Built-in description of a model family's MoE layers; null detects it from the model's "
+        "model_type or tries every preset. Must equal tensor_parallel.preset_model when both are set.",
+        example="mixtral",
+    )
+    moe_layer_pattern: str | None = option(
+        None,
+        description="Regular expression that must match the full module name of each MoE block, for models no "
+        "preset covers.",
+        example=r"model\.layers\.\d+\.mlp",
+    )
+    expert_pattern: str | None = option(
+        None,
+        description="Attribute name of the experts container inside an MoE block (a plain name, no dots).",
+    )
+    router_pattern: str | None = option(
+        None,
+        description="Attribute name of the router (gate) inside an MoE block (a plain name, no dots).",
+    )
+    use_grouped_mm: bool = option(
+        True,
+        description="Compute all local experts with grouped matrix multiplies; false uses a slower loop over experts.",
+    )
+    disable_triton_grouped_mm: bool = option(
+        False,
+        since="0.19.4",
+        description="Use PyTorch's native grouped GEMM even on GPUs where DeepSpeed would pick its Triton kernel.",
+    )
+    route_norm: bool | None = option(
+        None,
+        description="Renormalize the selected experts' routing weights to sum to 1; null takes the preset's or "
+        "model's choice.",
+    )
+    route_scale: float = option(
+        1.0,
+        description="Factor applied to the routing weights; overridden by routed_scaling_factor or by the "
+        "model's own routed_scaling_factor when either is given.",
+    )
+    score_apply: Literal["auto", "pre", "post"] = option(
+        "auto",
+        description="Where the routing weights are applied: to the tokens before the experts (pre) or to the "
+        "expert outputs (post); auto follows the preset.",
+    )
+    combine_impl: Literal["auto", "weighted_sum", "fused_weighted_sum", "legacy_bmm"] = option(
+        "auto",
+        description="How expert outputs are combined per token; auto is weighted_sum. fused_weighted_sum needs "
+        "score_apply post, autotp_size 1 and no DeepEP with autoep_size > 1.",
+    )
+    row_weighting_impl: Literal["auto", "eager", "fused"] = option(
+        "auto",
+        since="0.19.8",
+        description="How DeepEP rows are weighted; fused needs comm_backend deepep and autoep_size > 1, auto is eager.",
+    )
+    gate_up_impl: Literal["separate", "fused"] = option(
+        "separate",
+        since="0.19.8",
+        description="Run the gate and up projections as two grouped GEMMs or as one over their concatenated "
+        "weights; fused needs use_grouped_mm.",
+    )
+    comm_backend: Literal["comm", "deepep"] = option(
+        "comm",
+        since="0.19.7",
+        description="Token exchange between expert-parallel ranks: DeepSpeed's all-to-all, or the DeepEP "
+        "library (needs comm_max_tokens_per_rank).",
+    )
+    comm_num_sm: int = option(
+        12,
+        ge=1,
+        since="0.19.7",
+        unit="count",
+        description="Number of GPU streaming multiprocessors DeepEP may use for communication.",
+    )
+    comm_qp_margin: int = option(
+        4,
+        ge=0,
+        since="0.19.7",
+        unit="count",
+        description="Extra RDMA queue pairs DeepEP reserves beyond one per streaming multiprocessor.",
+    )
+    comm_max_tokens_per_rank: int = option(
+        0,
+        ge=0,
+        since="0.19.7",
+        unit="tokens",
+        description="Largest number of tokens one rank can route, used to size DeepEP's buffers; required (> 0) "
+        "with comm_backend deepep, normally micro-batch size times padded sequence length.",
+    )
+    num_expert_groups: int | None = option(
+        None,
+        ge=1,
+        description="For group-limited routing (DeepSeek style): number of groups the experts are divided into; "
+        "must divide the number of experts.",
+    )
+    num_limited_groups: int | None = option(
+        None,
+        ge=1,
+        description="For group-limited routing: how many expert groups each token may use; at most num_expert_groups.",
+    )
+    score_func: Literal["auto", "softmax", "sigmoid"] = option(
+        "auto",
+        description="Function turning router logits into scores; auto takes the model's or preset's choice.",
+    )
+    top_k: int | Literal["auto"] = option(
+        "auto",
+        description="Experts per token; auto reads it from the model config (see top_k_attr).",
+    )
+    load_balance_coeff: None = option(
+        None,
+        description="Not supported in this AutoEP build: anything but null fails when the config is read, even "
+        "with AutoEP off.",
+    )
+    routed_scaling_factor: float | Literal["auto"] = option(
+        "auto",
+        description="Scale for the routing weights; a number overrides route_scale, auto uses the model "
+        "config's routed_scaling_factor if it has one.",
+    )
+    expert_w1: str | None = option(
+        None,
+        description="Name of the first (gate, or fused gate+up) expert weight; null takes the preset's name.",
+    )
+    expert_w2: str | None = option(
+        None,
+        description="Name of the down-projection expert weight; null takes the preset's name.",
+    )
+    expert_w3: str | None = option(
+        None,
+        default_note="When the key is absent the preset's name is used; an explicit null means there is no "
+        "separate up-projection weight because expert_w1 holds gate and up fused.",
+        description="Name of the up-projection expert weight, or null for experts with a fused gate+up weight.",
+    )
+    num_experts_attr: str | None = option(
+        None,
+        description="Attribute of the model config that holds the number of experts; null takes the preset's.",
+    )
+    top_k_attr: str | None = option(
+        None,
+        description="Attribute of the model config that holds the experts-per-token count; null takes the preset's.",
+    )
+    has_shared_experts: bool | None = option(
+        None,
+        description="Whether the MoE blocks also have always-active shared experts; null takes the preset's answer.",
+    )
+    shared_experts_pattern: str | None = option(
+        None,
+        description="Attribute name of the shared experts inside an MoE block; used only with has_shared_experts true.",
+    )
+    shared_experts_gate_pattern: str | None = option(
+        None,
+        description="Attribute name of the gate that scales the shared experts' output; used only with "
+        "has_shared_experts true.",
+    )
+    expert_activation: ExpertActivation | None = option(
+        None,
+        since="0.19.8",
+        description="Activation of the expert MLPs; null takes the preset's (plain SwiGLU for custom layers).",
+        enum_docs=(
+            ("swiglu", "SiLU-gated linear unit, as in Mixtral, Qwen and DeepSeek."),
+            ("geglu_tanh", "GELU (tanh approximation) gated linear unit."),
+            ("swiglu_clamped", "SwiGLU with the gate and up projections clamped to a limit."),
+            ("swiglu_oai", "Clamped SwiGLU variant with an alpha factor, in the style of OpenAI's gpt-oss."),
+        ),
+    )
+
+
+class ExpertParallelOptions(Section):
+    """Top-level field contributed by this module."""
+
+    expert_parallel: ExpertParallelConfig | None = option(
+        default_factory=ExpertParallelConfig,
+        since="0.19.2",
+    )

@@ -1,0 +1,67 @@
+"""The command line: explain, options, --version, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dsref.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dsref", *args], capture_output=True, text=True)
+
+
+def test_explain_a_leaf() -> None:
+    proc = run("explain", "zero_optimization.stage")
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("zero_optimization.stage\n")
+    assert "default:     0" in out
+    assert "allowed:     0, 1, 2, 3" in out
+    assert "Partitions the optimizer states and the gradients." in out
+
+
+def test_explain_an_alias_names_the_canonical_option(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "zero_optimization.prefetch_bucket_size"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "zero_optimization.stage3_prefetch_bucket_size"
+    assert "docs say:    500000000" in out
+    assert "default:     50000000" in out
+
+
+def test_explain_a_section_lists_its_children(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "zero_optimization.offload_optimizer"]) == 0
+    out = capsys.readouterr().out
+    for key in ("device", "nvme_path", "ratio", "super_offload"):
+        assert f"\n  {key} " in out
+
+
+def test_explain_unknown_path_suggests_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "zero_optimization.stgae"]) == 2
+    err = capsys.readouterr().err
+    assert "no option 'zero_optimization.stgae'" in err
+    assert "zero_optimization.stage" in err
+
+
+def test_explain_json_recursive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["explain", "fp16", "--recursive", "--format", "json"]) == 0
+    payload = json.loads(capsys.readouterr().out)
+    assert payload["option"]["path"] == "fp16"
+    assert {c["path"] for c in payload["children"]} >= {"fp16.enabled", "fp16.loss_scale"}
+
+
+def test_options_paths(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["options", "--format", "paths"]) == 0
+    paths = capsys.readouterr().out.splitlines()
+    assert "zero_optimization.offload_param.nvme_path" in paths
+    assert len(paths) == len(set(paths)) > 500
+
+
+def test_version() -> None:
+    proc = run("--version")
+    assert proc.returncode == 0
+    assert "DeepSpeed 0.19.8" in proc.stdout

@@ -1,0 +1,218 @@
+"""validate(): findings for every kind of mistake, and no exception whatever the input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import hjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dsref.findings import Kind, Severity
+from dsref.options import OptionTree
+from dsref.validate import validate
+
+from .conftest import shared_path
+
+
+def kinds(config: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
+    return [(f.kind.name, f.severity.value, f.where) for f in validate(config, **kwargs)]
+
+
+def test_a_good_config_has_no_findings() -> None:
+    config = {
+        "train_batch_size": 64,
+        "train_micro_batch_size_per_gpu": 4,
+        "gradient_accumulation_steps": 2,
+        "gradient_clipping": 1.0,
+        "bf16": {"enabled": True},
+        "optimizer": {"type": "AdamW", "params": {"lr": 2e-5, "betas": [0.9, 0.95], "weight_decay": 0.1}},
+        "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100}},
+        "zero_optimization": {
+            "stage": 3,
+            "offload_optimizer": {"device": "cpu", "pin_memory": True},
+            "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"},
+            "stage3_prefetch_bucket_size": 5e7,
+            "stage3_gather_16bit_weights_on_model_save": True,
+        },
+        "activation_checkpointing": {"partition_activations": True},
+        "tensorboard": {"enabled": True, "output_path": "runs/"},
+    }
+    assert validate(config) == []
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({"zero_optimization": {"stgae": 2}}, ("unknown_key", "error", "zero_optimization.stgae")),
+        ({"trian_batch_size": 8}, ("unknown_key", "warning", "trian_batch_size")),
+        ({"zero_optimization": {"stage": "two"}}, ("not_allowed", "error", "zero_optimization.stage")),
+        ({"zero_optimization": {"stage": "2"}}, ("coerced", "warning", "zero_optimization.stage")),
+        (
+            {"zero_optimization": {"reduce_bucket_size": 0}},
+            ("out_of_range", "error", "zero_optimization.reduce_bucket_size"),
+        ),
+        (
+            {"zero_optimization": {"offload_optimizer": {"device": "gpu"}}},
+            ("not_allowed", "error", "zero_optimization.offload_optimizer.device"),
+        ),
+        ({"fp16": {"enabled": "yes"}}, ("coerced", "warning", "fp16.enabled")),
+        ({"fp16": {"loss_scale": True}}, ("wrong_type", "error", "fp16.loss_scale")),
+        ({"zero_optimization": {"cpu_offload": True}}, ("deprecated", "warning", "zero_optimization.cpu_offload")),
+        ({"bfloat16": {"enabled": True}}, ("deprecated", "warning", "bfloat16")),
+        ({"amp": {"enabled": True}}, ("removed", "error", "amp")),
+        ({"zero_optimization": {"mics_shard_size": 8}}, ("removed", "error", "zero_optimization.mics_shard_size")),
+        ({"zero_optimization": {"grad_hooks": True}}, ("docs_only", "error", "zero_optimization.grad_hooks")),
+        (
+            {"zero_optimization": {"overlap_comm": "auto"}},
+            ("auto_dropped", "warning", "zero_optimization.overlap_comm"),
+        ),
+        ({"train_batch_size": "auto"}, ("auto_unfilled", "error", "train_batch_size")),
+        ({"zero_optimization": True}, ("deprecated", "warning", "zero_optimization")),
+        ({"zero_optimization": 3}, ("wrong_type", "error", "zero_optimization")),
+        ({"aio": {"thread_count": 4}}, ("unknown_key", "warning", "aio.thread_count")),
+        ({"optimizer": {"params": {"amsgrad": True}}}, ("unknown_key", "info", "optimizer.params.amsgrad")),
+    ],
+)
+def test_each_kind_of_mistake(config: dict[str, Any], expected: tuple[str, str, str]) -> None:
+    assert expected in kinds(config)
+
+
+def test_unknown_key_suggests_the_right_spelling_and_place() -> None:
+    (finding,) = validate({"offload_optimizer": {"device": "cpu"}})
+    assert finding.kind is Kind.unknown_key and finding.severity is Severity.warning
+    assert finding.args["elsewhere"] == ["zero_optimization.offload_optimizer"]
+    (finding,) = validate({"zero_optimization": {"Stage": 2}})
+    assert finding.args["suggestions"][0] == "stage"
+    (finding,) = validate({"optimizer": {"type": "Adam", "zero_optimization": {"stage": 2}}})
+    assert finding.args["elsewhere"] == ["zero_optimization"]
+
+
+def test_both_spellings_of_one_option() -> None:
+    findings = validate({"zero_optimization": {"prefetch_bucket_size": 1, "stage3_prefetch_bucket_size": 2}})
+    assert [(f.kind, f.severity) for f in findings] == [(Kind.alias_conflict, Severity.error)]
+    assert findings[0].option == "zero_optimization.stage3_prefetch_bucket_size"
+    (finding,) = validate({"bf16": {"enabled": False}, "bfloat16": {"enabled": True}})[1:]
+    assert finding.kind is Kind.alias_conflict and finding.severity is Severity.warning
+
+
+def test_target_release_decides_removed_and_new() -> None:
+    assert kinds({"amp": {"enabled": True}}, deepspeed_version="0.19.6") == []
+    assert ("too_new", "error", "zero_optimization.compute_grad_norm") in kinds(
+        {"zero_optimization": {"compute_grad_norm": True}}, deepspeed_version="0.19.6"
+    )
+
+
+def test_hf_profile_accepts_auto_where_hugging_face_fills_it() -> None:
+    config = {
+        "train_batch_size": "auto",
+        "gradient_clipping": "auto",
+        "zero_optimization": {"stage3_prefetch_bucket_size": "auto"},
+    }
+    assert validate(config, profile="hf") == []
+    assert {f.kind for f in validate(config)} == {Kind.auto_unfilled, Kind.auto_dropped}
+    assert kinds({"wall_clock_breakdown": "auto"}, profile="hf") == [("auto_unfilled", "error", "wall_clock_breakdown")]
+
+
+@pytest.mark.parametrize("config", [None, [], "ds_config.json", 3, 2.5, True, b"{}", object()])
+def test_not_a_mapping(config: Any) -> None:
+    (finding,) = validate(config)
+    assert finding.kind is Kind.not_a_mapping and finding.location == ()
+
+
+def test_keys_that_are_not_strings() -> None:
+    findings = validate({1: 2, None: 3, ("a",): 4, "zero_optimization": {2: 3}})
+    assert [f.kind for f in findings] == [Kind.key_not_string] * 4
+
+
+def test_ten_thousand_levels_deep() -> None:
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(10_000):
+        node["x"] = {}
+        node = node["x"]
+    for config in (
+        {"zero_optimization": {"offload_param": {"device": deep}}},
+        {"zero_optimization": deep},
+        {"unknown": deep},
+        {"weight_quantization": {"quantized_initialization": deep}},
+        deep,
+    ):
+        findings = validate(config)
+        assert findings, config.keys()
+
+
+def test_values_of_any_python_type() -> None:
+    odd = [object(), {1, 2}, b"bytes", float("nan"), float("inf"), 10**400, -(10**30), complex(1, 2), Path("/x")]
+    for value in odd:
+        validate({"train_batch_size": value, "zero_optimization": {"stage": value, "offload_param": value}})
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@st.composite
+def configs(draw: st.DrawFn, tree: OptionTree) -> dict[str, Any]:
+    """Configs that mix real option paths (with random values) and junk keys at any depth."""
+    paths = [opt.path for opt in tree]
+    config: dict[str, Any] = {}
+    for path in draw(st.lists(st.sampled_from(paths), max_size=6)):
+        node = config
+        steps = [s for s in path.replace("[]", "").split(".") if not s.startswith("<")]
+        for step in steps[:-1]:
+            child = node.setdefault(step, {})
+            if not isinstance(child, dict):
+                break
+            node = child
+        else:
+            node[steps[-1]] = draw(JSON)
+    if draw(st.booleans()):
+        config[draw(st.text(max_size=6))] = draw(JSON)
+    return config
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st.DataObject) -> None:
+    config = data.draw(configs(tree))
+    findings = validate(config)
+    reported = {f.location for f in findings}
+    for key in config:
+        if tree.lookup_key(None, key) is None:
+            assert (key,) in reported
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=JSON)
+def test_never_raises_on_arbitrary_json(value: Any) -> None:
+    validate(value)
+    validate({"zero_optimization": value, "optimizer": value, "data_efficiency": {"data_sampling": value}})
+
+
+def _corpus() -> list[Path]:
+    folder = shared_path("corpus", "real")
+    return sorted(p for p in folder.iterdir() if p.suffix == ".json")
+
+
+def test_real_configs_never_raise() -> None:
+    """All 340 real configs: no exception, and every finding points into the file's own keys."""
+    parsed = 0
+    for path in _corpus():
+        try:
+            config = hjson.loads(path.read_text(encoding="utf-8-sig"))
+        except Exception:
+            continue
+        parsed += 1
+        for finding in validate(config):
+            node: Any = config
+            for step in finding.location:
+                node = node[step]
+            json.dumps(finding.to_json())
+    assert parsed > 300
