@@ -131,7 +131,7 @@ def render_text(exp: Explanation, tree: OptionTree | None = None) -> str:
             lines.append("")
         depth = exp.max_depth if exp.recursive else 1
         for level, child in _subtree(tree, opt, 0, depth):
-            summary = (child.description or "").split(". ")[0].strip().rstrip(".")
+            summary = (child.summary or "").rstrip(".")
             name = "  " * level + child.key
             lines.append(f"  {name:<44} {child.type:<16} {_value(child.default):<14} {summary}")
     return "\n".join(lines) + "\n"

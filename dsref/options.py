@@ -62,6 +62,9 @@ class Option:
     type: str
     default: Any
     description: str | None
+    """The full English description (for a section: its own paragraph)."""
+    summary: str | None
+    """One line: the field's short description, or the first sentence of the section's paragraph."""
     meta: Meta
     field_name: str
     annotation: Any = field(repr=False)
@@ -131,6 +134,7 @@ class Option:
             "unknown_keys": self.unknown_keys,
             "validated_by_deepspeed": self.validated_by_deepspeed,
             "example": None if m.example is UNSET else _jsonable(m.example),
+            "summary": self.summary,
             "description": self.description,
         }
         return record
@@ -197,7 +201,8 @@ class OptionTree:
             kind="section" if model is not None else "leaf",
             type=type_name(annotation),
             default=default,
-            description=info.description or (_doc_of(model) if model is not None else None),
+            description=(_doc_of(model) or info.description) if model is not None else info.description,
+            summary=_summary(info.description, _doc_of(model) if model is not None else None),
             meta=meta,
             field_name=name,
             annotation=annotation,
@@ -494,6 +499,15 @@ def _jsonable(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
     return value
+
+
+def _summary(field_text: str | None, section_text: str | None) -> str | None:
+    text = field_text or section_text
+    if not text:
+        return None
+    first = " ".join(text.split())
+    end = first.find(". ")
+    return first if end < 0 else first[: end + 1]
 
 
 def _doc_of(model: type | None) -> str | None:

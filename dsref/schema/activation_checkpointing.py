@@ -1,4 +1,4 @@
-"""``activation_checkpointing``: settings of ``deepspeed.checkpointing``."""
+"""`activation_checkpointing`: settings of `deepspeed.checkpointing`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ _CONFIG = "deepspeed.runtime.activation_checkpointing.config"
 
 
 class ActivationCheckpointingConfig(DictSection):
-    """Settings of DeepSpeed's activation checkpointing (``deepspeed.checkpointing.checkpoint``), which keeps only
+    """Settings of DeepSpeed's activation checkpointing (`deepspeed.checkpointing.checkpoint`), which keeps only
     some activations in the forward pass and recomputes the rest during backward.
 
     They apply where the model uses DeepSpeed's checkpoint function (e.g. Megatron models or pipeline modules);
-    arguments given to ``deepspeed.checkpointing.configure`` override them.
+    arguments given to `deepspeed.checkpointing.configure` override them.
     """
 
     partition_activations: bool = option(

@@ -1,4 +1,4 @@
-"""``aio``: asynchronous I/O settings for NVMe offload and fast checkpoint writing."""
+"""`aio`: asynchronous I/O settings for NVMe offload and fast checkpoint writing."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class AioConfig(DictSection):
     """Tunes the asynchronous I/O library (libaio, or NVIDIA GPUDirect Storage) that DeepSpeed uses to swap
     parameters and optimizer states to NVMe (ZeRO-Infinity) and to write checkpoints with the fast writer.
 
-    ``null`` counts as absent.
+    `null` counts as absent.
     """
 
     block_size: int = option(

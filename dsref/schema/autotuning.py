@@ -1,4 +1,4 @@
-"""``autotuning``: the DeepSpeed autotuner, which searches ZeRO stages and batch sizes for the fastest setup."""
+"""`autotuning`: the DeepSpeed autotuner, which searches ZeRO stages and batch sizes for the fastest setup."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ _C = "deepspeed.autotuning.constants."
 class ModelInfoConfig(DictSection):
     """Facts about the model that the autotuner would otherwise measure in a separate profiling run.
 
-    Giving this section at all (not null) skips that profiling run, so ``num_params`` should then be set. The
-    autotuner itself writes ``{"profile": true}`` here for its profiling run.
+    Giving this section at all (not null) skips that profiling run, so `num_params` should then be set. The
+    autotuner itself writes `{"profile": true}` here for its profiling run.
     """
 
     profile: bool = option(
@@ -48,11 +48,11 @@ class ModelInfoConfig(DictSection):
 
 
 class AutotuningConfig(DictSection):
-    """Settings of the autotuner started with ``deepspeed --autotuning tune|run``.
+    """Settings of the autotuner started with `deepspeed --autotuning tune|run`.
 
     The autotuner launches short experiments with different ZeRO stages, micro-batch sizes and ZeRO settings,
-    reads back the measured metric and reports (or, with ``run``, trains with) the best configuration. Inside each
-    experiment ``enabled`` makes the engine profile a few steps, write the metrics and exit.
+    reads back the measured metric and reports (or, with `run`, trains with) the best configuration. Inside each
+    experiment `enabled` makes the engine profile a few steps, write the metrics and exit.
     """
 
     enabled: bool = option(

@@ -1,4 +1,4 @@
-"""``bf16``: mixed-precision training in bfloat16 (and its legacy spelling ``bfloat16``)."""
+"""`bf16`: mixed-precision training in bfloat16 (and its legacy spelling `bfloat16`)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from ._meta import HfAuto, option
 class BF16Config(StrictSection):
     """Trains in bfloat16, which has the range of fp32 and so needs no loss scaling.
 
-    The usual choice on Ampere and newer GPUs. Cannot be enabled together with ``fp16``. DeepSpeed still reads
-    the old section name ``bfloat16``, but only when ``bf16`` is absent.
+    The usual choice on Ampere and newer GPUs. Cannot be enabled together with `fp16`. DeepSpeed still reads
+    the old section name `bfloat16`, but only when `bf16` is absent.
     """
 
     ds_class = "deepspeed.runtime.precision_config.DeepSpeedBF16Config"

@@ -1,4 +1,4 @@
-"""``checkpoint`` and ``datastates_ckpt``: how checkpoints are validated, written and loaded."""
+"""`checkpoint` and `datastates_ckpt`: how checkpoints are validated, written and loaded."""
 
 from __future__ import annotations
 
@@ -37,10 +37,10 @@ class ParallelWriteConfig(DictSection):
 
 
 class CheckpointWriterConfig(DictSection):
-    """Writes checkpoints through DeepSpeed's fast file writer (DeepNVMe) instead of ``torch.save``.
+    """Writes checkpoints through DeepSpeed's fast file writer (DeepNVMe) instead of `torch.save`.
 
-    The section's presence selects the fast checkpoint engine (the decoupled one with ``decoupled``); the
-    fast writer uses the ``aio`` settings.
+    The section's presence selects the fast checkpoint engine (the decoupled one with `decoupled`); the
+    fast writer uses the `aio` settings.
     """
 
     type: WriterType = option(
@@ -146,11 +146,11 @@ class CheckpointConfig(DictSection):
 
 
 class DataStatesCkptConfig(PassthroughSection):
-    """Settings of the DataStates-LLM asynchronous checkpoint engine (an external package, ``datastates``).
+    """Settings of the DataStates-LLM asynchronous checkpoint engine (an external package, `datastates`).
 
     DeepSpeed does not read any key itself: it hands a copy of the value to the DataStates engine. Any value
-    other than ``false`` (even ``{}`` or ``null``) selects that engine, unless ``checkpoint.writer`` is set; if
-    the package is missing, DeepSpeed logs an error and falls back to ``torch.save``.
+    other than `false` (even `{}` or `null`) selects that engine, unless `checkpoint.writer` is set; if
+    the package is missing, DeepSpeed logs an error and falls back to `torch.save`.
     """
 
 

@@ -1,4 +1,4 @@
-"""``comms_logger``: timing and bandwidth logging of DeepSpeed's collective communication calls."""
+"""`comms_logger`: timing and bandwidth logging of DeepSpeed's collective communication calls."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from ._meta import option
 
 
 class CommsLoggerConfig(StrictSection):
-    """Records latency, message size and bandwidth of the communication calls made through ``deepspeed.comm``.
+    """Records latency, message size and bandwidth of the communication calls made through `deepspeed.comm`.
 
-    The mere presence of this section turns logging on, whatever ``enabled`` says; leave the section out to
+    The mere presence of this section turns logging on, whatever `enabled` says; leave the section out to
     switch it off. While logging, every communication call waits for the device to finish, which slows training.
-    The summary is printed by ``deepspeed.comm.log_summary()``.
+    The summary is printed by `deepspeed.comm.log_summary()`.
     """
 
     ds_class = "deepspeed.comm.config.CommsLoggerConfig"

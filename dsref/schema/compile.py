@@ -1,4 +1,4 @@
-"""``compile``: DeepCompile and torch.compile settings used by ``engine.compile()``."""
+"""`compile`: DeepCompile and torch.compile settings used by `engine.compile()`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ PassName = Literal["z1", "z3", "autosp", "autotp"]
 
 
 class CompileConfig(StrictSection):
-    """Settings read when the training script calls ``engine.compile()``; the section does nothing by itself.
+    """Settings read when the training script calls `engine.compile()`; the section does nothing by itself.
 
-    With ``deepcompile`` on, DeepSpeed compiles the model with its own graph passes that schedule ZeRO
+    With `deepcompile` on, DeepSpeed compiles the model with its own graph passes that schedule ZeRO
     communication, prefetching and offloading inside the compiled graph (ZeRO stage 1-3; with stage 0 it falls
     back to plain torch.compile). The memory and sync switches below only matter with DeepCompile.
     """

@@ -1,4 +1,4 @@
-"""``data_efficiency``: curriculum data sampling, dynamic batching and random-LTD token routing."""
+"""`data_efficiency`: curriculum data sampling, dynamic batching and random-LTD token routing."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ _CONSTANTS = "deepspeed.runtime.data_pipeline.constants"
 
 
 class CurriculumScheduleConfig(PassthroughSection):
-    """Parameters of one metric's difficulty schedule; which keys are needed depends on ``schedule_type``.
+    """Parameters of one metric's difficulty schedule; which keys are needed depends on `schedule_type`.
 
-    ``fixed_linear`` needs ``total_curriculum_step`` and ``difficulty_step``; ``fixed_root`` also needs
-    ``root_degree``; ``fixed_discrete`` needs ``difficulty`` and ``max_step`` (one more difficulty than steps);
-    ``custom`` needs none. The dict is handed to the curriculum scheduler as it is.
+    `fixed_linear` needs `total_curriculum_step` and `difficulty_step`; `fixed_root` also needs
+    `root_degree`; `fixed_discrete` needs `difficulty` and `max_step` (one more difficulty than steps);
+    `custom` needs none. The dict is handed to the curriculum scheduler as it is.
     """
 
     total_curriculum_step: int | None = option(
@@ -53,7 +53,7 @@ class CurriculumScheduleConfig(PassthroughSection):
 
 
 class CurriculumMetricConfig(PassthroughSection):
-    """One curriculum metric (the map key is the metric's name, e.g. ``seqlen``): where its data-analysis index
+    """One curriculum metric (the map key is the metric's name, e.g. `seqlen`): where its data-analysis index
     files are, how its difficulty is measured and how that difficulty grows during training.
 
     The whole dict is handed to the curriculum scheduler and the data sampler.
@@ -115,7 +115,7 @@ class DataCurriculumLearningConfig(PassthroughSection):
     """Curriculum learning driven by data-analysis metrics: training starts on easy samples and gradually sees
     harder ones, each metric following its own schedule.
 
-    When enabled, every key except ``enabled`` is handed on to the data sampler.
+    When enabled, every key except `enabled` is handed on to the data sampler.
     """
 
     enabled: bool = option(
@@ -141,9 +141,9 @@ class DataCurriculumLearningConfig(PassthroughSection):
 
 class DynamicBatchingConfig(PassthroughSection):
     """Dynamic batching packs a varying number of sequences into each batch so that it holds at most
-    ``max_tokens`` tokens, and scales the learning rate with the resulting batch size.
+    `max_tokens` tokens, and scales the learning rate with the resulting batch size.
 
-    It takes effect through ``deepspeed.runtime.data_pipeline.data_sampling.variable_batch_size_and_lr``; the
+    It takes effect through `deepspeed.runtime.data_pipeline.data_sampling.variable_batch_size_and_lr`; the
     dict is copied through with its defaults filled in.
     """
 
@@ -291,7 +291,7 @@ class LayerTokenLRScheduleConfig(PassthroughSection):
     """A learning-rate schedule by consumed layer-tokens for random-LTD. DeepSpeed 0.19.8 does not implement it:
     enabling it while random-LTD is on raises an error, and its other keys are read by nothing.
 
-    When given, the dict must contain ``enabled``.
+    When given, the dict must contain `enabled`.
     """
 
     enabled: bool = option(
@@ -320,8 +320,8 @@ class RandomLTDConfig(PassthroughSection):
     """Random layerwise token dropping (random-LTD): selected middle layers process only a random subset of the
     tokens, a subset that grows to the full sequence over training, which saves compute.
 
-    The model's layers must be converted with ``convert_to_random_ltd``. When enabled, every key except
-    ``enabled`` is handed on to the random-LTD scheduler and layers.
+    The model's layers must be converted with `convert_to_random_ltd`. When enabled, every key except
+    `enabled` is handed on to the random-LTD scheduler and layers.
     """
 
     enabled: bool = option(
@@ -398,7 +398,7 @@ class DataRoutingConfig(DictSection):
 
 class DataEfficiencyConfig(DictSection):
     """DeepSpeed's data-efficiency library: curriculum learning and dynamic batching on the sampling side, and
-    random layerwise token dropping on the routing side. Each feature has its own ``enabled`` switch.
+    random layerwise token dropping on the routing side. Each feature has its own `enabled` switch.
     """
 
     enabled: bool = option(

@@ -1,4 +1,4 @@
-"""``data_types``: data types of gradient accumulation, parameters and buffers."""
+"""`data_types`: data types of gradient accumulation, parameters and buffers."""
 
 from __future__ import annotations
 
@@ -22,16 +22,16 @@ FloatDtypeName = Literal[
     "bfloat16",
     "torch.bfloat16",
 ]
-"""Names of the floating-point types as DeepSpeed's ``DtypeEnum`` accepts them (case-sensitive)."""
+"""Names of the floating-point types as DeepSpeed's `DtypeEnum` accepts them (case-sensitive)."""
 
 DtypeName = Literal[FloatDtypeName, "int8", "torch.int8"]
-"""Every name ``DtypeEnum`` accepts, int8 included."""
+"""Every name `DtypeEnum` accepts, int8 included."""
 
 
 class DataTypesConfig(DictSection):
-    """Data types that differ from the training precision set by ``fp16`` / ``bf16``.
+    """Data types that differ from the training precision set by `fp16` / `bf16`.
 
-    The names are resolved with DeepSpeed's ``DtypeEnum`` only when the engine starts, so a misspelt name passes
+    The names are resolved with DeepSpeed's `DtypeEnum` only when the engine starts, so a misspelt name passes
     config parsing and fails then.
     """
 

@@ -1,4 +1,4 @@
-"""``expert_parallel``: AutoEP, automatic expert parallelism for Hugging Face mixture-of-experts models."""
+"""`expert_parallel`: AutoEP, automatic expert parallelism for Hugging Face mixture-of-experts models."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ ExpertActivation = Literal["swiglu", "geglu_tanh", "swiglu_clamped", "swiglu_oai
 
 
 class ExpertParallelConfig(DictSection):
-    """AutoEP finds the mixture-of-experts layers of a model when ``deepspeed.initialize`` runs and replaces them
-    with layers whose experts are spread over ``autoep_size`` ranks, exchanging tokens with all-to-all.
+    """AutoEP finds the mixture-of-experts layers of a model when `deepspeed.initialize` runs and replaces them
+    with layers whose experts are spread over `autoep_size` ranks, exchanging tokens with all-to-all.
 
-    The layers are found through a ``preset_model`` (or the model's ``model_type``), or through the pattern and
+    The layers are found through a `preset_model` (or the model's `model_type`), or through the pattern and
     name overrides below. DeepSpeed reads the keys one by one, so unknown keys are ignored; the values are
-    checked only when ``enabled`` is true, when the engine starts. The exception is ``load_balance_coeff``: any
+    checked only when `enabled` is true, when the engine starts. The exception is `load_balance_coeff`: any
     value but null fails as soon as the config is read. A null or empty section means AutoEP is off.
     """
 

@@ -1,4 +1,4 @@
-"""``flops_profiler``: one-off measurement of the model's FLOPs, parameters and per-module latency."""
+"""`flops_profiler`: one-off measurement of the model's FLOPs, parameters and per-module latency."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from ._meta import option
 class FlopsProfilerConfig(DictSection):
     """Profiles one training step and prints, on rank 0, the FLOPs, MACs, parameters and latency of each module.
 
-    Turning it on also turns ``wall_clock_breakdown`` on. When ``autotuning.enabled`` is true the profiler runs
-    anyway, at ``autotuning.start_profile_step`` and without the detailed per-module tree.
+    Turning it on also turns `wall_clock_breakdown` on. When `autotuning.enabled` is true the profiler runs
+    anyway, at `autotuning.start_profile_step` and without the detailed per-module tree.
     """
 
     enabled: bool = option(

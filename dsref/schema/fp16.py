@@ -1,4 +1,4 @@
-"""``fp16``: mixed-precision training in IEEE half precision, with loss scaling."""
+"""`fp16`: mixed-precision training in IEEE half precision, with loss scaling."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from ._types import IntNotBool, NumberNotBool
 class FP16Config(StrictSection):
     """Trains in float16 with fp32 master weights, scaling the loss so that small gradients do not underflow.
 
-    With ``loss_scale`` 0 the scale is dynamic: it starts at 2^``initial_scale_power``, halves whenever a
-    gradient overflows (the step is then skipped) and doubles after ``loss_scale_window`` clean steps.
-    Cannot be enabled together with ``bf16``.
+    With `loss_scale` 0 the scale is dynamic: it starts at 2^`initial_scale_power`, halves whenever a
+    gradient overflows (the step is then skipped) and doubles after `loss_scale_window` clean steps.
+    Cannot be enabled together with `bf16`.
     """
 
     ds_class = "deepspeed.runtime.precision_config.DeepSpeedFP16Config"

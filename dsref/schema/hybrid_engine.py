@@ -1,4 +1,4 @@
-"""``hybrid_engine``: the RLHF engine that switches one model between training and fast generation."""
+"""`hybrid_engine`: the RLHF engine that switches one model between training and fast generation."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ class HybridEngineConfig(StrictSection):
     as in DeepSpeed-Chat's RLHF stage.
 
     For generation the engine swaps in inference containers (gathering ZeRO-3 parameters as needed) and
-    switches back for training. Only takes effect with ``enabled`` true.
+    switches back for training. Only takes effect with `enabled` true.
     """
 
     ds_class = "deepspeed.runtime.config.HybridEngineConfig"

@@ -1,4 +1,4 @@
-"""``tensorboard``, ``wandb``, ``csv_monitor`` and ``comet``: where DeepSpeed sends its training metrics."""
+"""`tensorboard`, `wandb`, `csv_monitor` and `comet`: where DeepSpeed sends its training metrics."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ._meta import option
 class TensorBoardConfig(StrictSection):
     """Writes DeepSpeed's training metrics (loss, learning rate, loss scale, timings) as TensorBoard event files.
 
-    Only rank 0 writes. Needs the ``tensorboard`` package. The files go to ``output_path``/``job_name``.
+    Only rank 0 writes. Needs the `tensorboard` package. The files go to `output_path`/`job_name`.
     """
 
     ds_class = "deepspeed.monitor.config.TensorBoardConfig"
@@ -36,7 +36,7 @@ class TensorBoardConfig(StrictSection):
 class WandbConfig(StrictSection):
     """Sends DeepSpeed's training metrics to Weights & Biases from rank 0.
 
-    Needs the ``wandb`` package and a logged-in account (or ``WANDB_API_KEY``).
+    Needs the `wandb` package and a logged-in account (or `WANDB_API_KEY`).
     """
 
     ds_class = "deepspeed.monitor.config.WandbConfig"
@@ -88,8 +88,8 @@ class CSVConfig(StrictSection):
 class CometConfig(StrictSection):
     """Sends DeepSpeed's training metrics to a Comet experiment from rank 0.
 
-    Needs the ``comet_ml`` package. Options left null fall back to Comet's own configuration (its config file or
-    ``COMET_*`` environment variables).
+    Needs the `comet_ml` package. Options left null fall back to Comet's own configuration (its config file or
+    `COMET_*` environment variables).
     """
 
     ds_class = "deepspeed.monitor.config.CometConfig"

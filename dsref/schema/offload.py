@@ -1,4 +1,4 @@
-"""``zero_optimization.offload_param`` and ``zero_optimization.offload_optimizer``: ZeRO-Offload and ZeRO-Infinity."""
+"""`zero_optimization.offload_param` and `zero_optimization.offload_optimizer`: ZeRO-Offload and ZeRO-Infinity."""
 
 from __future__ import annotations
 

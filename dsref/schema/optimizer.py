@@ -1,4 +1,4 @@
-"""``optimizer``: the optimizer DeepSpeed builds, plus the top-level clipping and optimizer-policy keys."""
+"""`optimizer`: the optimizer DeepSpeed builds, plus the top-level clipping and optimizer-policy keys."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ _ONE_BIT_REMOVAL = (
 class OptimizerParams(PassthroughSection):
     """Keyword arguments handed unchanged to the optimizer's constructor.
 
-    Which keys are valid depends on ``type``: each optimizer accepts its own set, and a key it does not know makes
-    the constructor fail with a TypeError when the engine starts. A few keys (``torch_adam``, ``adam_w_mode``,
-    ``fp32_optimizer_states``, ``muon_lr``, ``adam_lr``) are consumed by DeepSpeed itself while it picks and sets up
+    Which keys are valid depends on `type`: each optimizer accepts its own set, and a key it does not know makes
+    the constructor fail with a TypeError when the engine starts. A few keys (`torch_adam`, `adam_w_mode`,
+    `fp32_optimizer_states`, `muon_lr`, `adam_lr`) are consumed by DeepSpeed itself while it picks and sets up
     the implementation. Defaults shown are those of DeepSpeed's Adam; the optimizer's own default applies to any
     key left out.
     """
@@ -209,10 +209,10 @@ _OPTIMIZER_TYPES: tuple[tuple[str, str], ...] = (
 
 
 class OptimizerConfig(DictSection):
-    """The optimizer DeepSpeed creates itself when no optimizer object is passed to ``deepspeed.initialize``.
+    """The optimizer DeepSpeed creates itself when no optimizer object is passed to `deepspeed.initialize`.
 
-    DeepSpeed reads only ``type``, ``params`` and ``legacy_fusion`` here and ignores other keys; ``params`` is used
-    only when ``type`` is set. An optimizer passed in code takes precedence over this section.
+    DeepSpeed reads only `type`, `params` and `legacy_fusion` here and ignores other keys; `params` is used
+    only when `type` is set. An optimizer passed in code takes precedence over this section.
     """
 
     type: str | None = option(

@@ -1,4 +1,4 @@
-"""``pipeline``: settings of DeepSpeed's pipeline-parallel engine."""
+"""`pipeline`: settings of DeepSpeed's pipeline-parallel engine."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from ._meta import option
 
 
 class PipelineConfig(PassthroughSection):
-    """Options of the pipeline-parallel engine (``PipelineModule`` / ``PipelineEngine``).
+    """Options of the pipeline-parallel engine (`PipelineModule` / `PipelineEngine`).
 
     DeepSpeed merges this dict over its built-in defaults, so unknown keys are kept but nothing reads them.
-    The number of stages and the partitioning come from the ``PipelineModule`` arguments, not from here.
+    The number of stages and the partitioning come from the `PipelineModule` arguments, not from here.
     """
 
     stages: int | Literal["auto"] = option(

@@ -1,4 +1,4 @@
-"""``scheduler``: the learning-rate scheduler DeepSpeed builds."""
+"""`scheduler`: the learning-rate scheduler DeepSpeed builds."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class SchedulerParams(PassthroughSection):
     Each scheduler accepts only its own keys (a key it does not know makes the constructor fail with a TypeError
     when the engine starts). Learning rates given as a list set one value per optimizer parameter group; the list
     must have one entry per group. Defaults are those of DeepSpeed's schedulers in
-    ``deepspeed.runtime.lr_schedules``.
+    `deepspeed.runtime.lr_schedules`.
     """
 
     warmup_min_lr: float | list[float] = option(
@@ -167,9 +167,9 @@ _SCHEDULER_TYPES: tuple[tuple[str, str], ...] = (
 
 
 class SchedulerConfig(DictSection):
-    """The learning-rate scheduler DeepSpeed creates when none is passed to ``deepspeed.initialize``.
+    """The learning-rate scheduler DeepSpeed creates when none is passed to `deepspeed.initialize`.
 
-    DeepSpeed reads only ``type`` and ``params``. The scheduler is stepped once per optimizer step, so step
+    DeepSpeed reads only `type` and `params`. The scheduler is stepped once per optimizer step, so step
     counts here are optimizer steps, not micro batches.
     """
 

@@ -1,4 +1,4 @@
-"""``tensor_parallel``: automatic tensor parallelism (AutoTP) for training."""
+"""`tensor_parallel`: automatic tensor parallelism (AutoTP) for training."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from ._meta import option
 
 
 class TorchDtype(str):
-    """The name of a ``torch.dtype`` (e.g. ``torch.float16``), standing in for a field DeepSpeed types as
-    ``torch.dtype``.
+    """The name of a `torch.dtype` (e.g. `torch.float16`), standing in for a field DeepSpeed types as
+    `torch.dtype`.
 
     DeepSpeed accepts only a real dtype object there, which no JSON value can be, so this type accepts only its
     own instances (the documented default) and rejects every value a config file can hold.
@@ -32,8 +32,8 @@ class TorchDtype(str):
 class TPGroupConfig(StrictSection):
     """Settings of the tensor-parallel process group that AutoTP shards the model over.
 
-    Mostly filled in by DeepSpeed itself: when AutoTP is on, the engine replaces ``tp_size`` with
-    ``autotp_size`` and creates the process group, so a JSON config rarely needs this block.
+    Mostly filled in by DeepSpeed itself: when AutoTP is on, the engine replaces `tp_size` with
+    `autotp_size` and creates the process group, so a JSON config rarely needs this block.
     """
 
     ds_class = "deepspeed.runtime.tensor_parallel.config.TPConfig"
@@ -51,6 +51,7 @@ class TPGroupConfig(StrictSection):
     )
     mpu: Any = option(
         None,
+        parsed_unused=True,
         description="A model-parallel unit object that only Python code can supply; in a JSON config leave it "
         "out or null (DeepSpeed accepts any value here and AutoTP training never reads it).",
     )
@@ -62,9 +63,9 @@ class TPGroupConfig(StrictSection):
 
 
 class TPLayerSpecConfig(DictSection):
-    """One partitioning rule: the parameters whose names match ``patterns`` are split as ``partition_type`` says.
+    """One partitioning rule: the parameters whose names match `patterns` are split as `partition_type` says.
 
-    Rules are tried in order and the first match wins. ``shape`` lets a fused weight (for example packed
+    Rules are tried in order and the first match wins. `shape` lets a fused weight (for example packed
     Q/K/V or gate/up projections) be viewed as several sub-parameters that are each split separately.
     """
 
@@ -116,7 +117,7 @@ class TPLayerSpecConfig(DictSection):
 class TPPartitionConfig(DictSection):
     """Custom AutoTP partitioning rules, read key by key (unknown keys are ignored).
 
-    With ``use_default_specs`` true and a ``preset_model`` set, these rules are tried before the preset's.
+    With `use_default_specs` true and a `preset_model` set, these rules are tried before the preset's.
     An empty object counts as absent.
     """
 
@@ -150,10 +151,10 @@ class TPPartitionConfig(DictSection):
 
 class TensorParallelConfig(StrictSection):
     """Automatic tensor parallelism (AutoTP) for training: DeepSpeed splits the model's linear layers between
-    ``autotp_size`` ranks when ``deepspeed.initialize`` runs.
+    `autotp_size` ranks when `deepspeed.initialize` runs.
 
-    The layers to split come from ``partition_config``, else a ``preset_model``, else the model's Hugging Face
-    tensor-parallel plan, else DeepSpeed's own heuristics. AutoTP is active only when ``autotp_size`` is greater
+    The layers to split come from `partition_config`, else a `preset_model`, else the model's Hugging Face
+    tensor-parallel plan, else DeepSpeed's own heuristics. AutoTP is active only when `autotp_size` is greater
     than 1.
     """
 

@@ -1,4 +1,4 @@
-"""``timers``: settings of DeepSpeed's built-in timers (only the throughput timer so far)."""
+"""`timers`: settings of DeepSpeed's built-in timers (only the throughput timer so far)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ._meta import option
 class ThroughputTimerConfig(StrictSection):
     """The engine's throughput timer.
 
-    It measures the time of each training step and reports samples per second every ``steps_per_print`` steps.
+    It measures the time of each training step and reports samples per second every `steps_per_print` steps.
     """
 
     ds_class = "deepspeed.utils.config.DeepSpeedThroughputTimerConfig"
@@ -26,7 +26,7 @@ class ThroughputTimerConfig(StrictSection):
 
 
 class TimersConfig(DictSection):
-    """Settings of DeepSpeed's built-in timers. Only the ``throughput`` entry is read; other keys here are ignored."""
+    """Settings of DeepSpeed's built-in timers. Only the `throughput` entry is read; other keys here are ignored."""
 
     throughput: ThroughputTimerConfig = option(
         default_factory=ThroughputTimerConfig,

@@ -1,4 +1,4 @@
-"""``torch_autocast``: mixed precision through PyTorch's native ``torch.autocast``."""
+"""`torch_autocast`: mixed precision through PyTorch's native `torch.autocast`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from ._meta import option
 
 
 class AutocastDtype(str, Enum):
-    """The spellings DeepSpeed's ``DtypeEnum`` accepts (case-sensitive), each naming one torch dtype."""
+    """The spellings DeepSpeed's `DtypeEnum` accepts (case-sensitive), each naming one torch dtype."""
 
     FP16 = "fp16"
     FLOAT16 = "float16"
@@ -33,11 +33,11 @@ _I8 = "torch.int8: accepted by the config, but torch.autocast does not support i
 
 
 class TorchAutocastConfig(DictSection):
-    """Runs the model's forward pass under ``torch.autocast``, so PyTorch picks the precision per operation, while
+    """Runs the model's forward pass under `torch.autocast`, so PyTorch picks the precision per operation, while
     the weights stay in their own (usually fp32) dtype.
 
-    An alternative to the ``fp16``/``bf16`` sections. Parameters of the modules listed in
-    ``lower_precision_safe_modules`` have their gradients communicated in the autocast dtype. Cannot be combined
+    An alternative to the `fp16`/`bf16` sections. Parameters of the modules listed in
+    `lower_precision_safe_modules` have their gradients communicated in the autocast dtype. Cannot be combined
     with ZeRO++ quantized weights.
     """
 

@@ -1,4 +1,4 @@
-"""``weight_quantization``: group-wise weight quantization at ZeRO-3 initialization or after model load."""
+"""`weight_quantization`: group-wise weight quantization at ZeRO-3 initialization or after model load."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from ._meta import option
 
 
 class QuantType(str, Enum):
-    """Quantization scheme (mirrors DeepSpeed's ``QuantTypeEnum``)."""
+    """Quantization scheme (mirrors DeepSpeed's `QuantTypeEnum`)."""
 
     asymmetric = "asymmetric"
     symmetric = "symmetric"
@@ -19,11 +19,11 @@ class QuantType(str, Enum):
 class WeightQuantizationConfig(StrictSection):
     """Stores the weights of linear and embedding layers in 4 or 8 bits to save memory, mainly for inference.
 
-    ``quantized_initialization`` quantizes each weight as ``deepspeed.zero.Init`` creates it (ZeRO-3);
-    ``post_init_quant`` names the layers that DeepSpeed's post-initialization quantization helper converts.
-    Both hold plain settings objects with the keys ``num_bits`` (4 or 8), ``group_size``, ``group_dim`` and
-    ``symmetric`` (only false is supported). The section's own ``enabled``, ``num_bits``, ``q_type`` and
-    ``q_groups`` are validated but not used. Absent means no quantization; an explicit null makes DeepSpeed fail
+    `quantized_initialization` quantizes each weight as `deepspeed.zero.Init` creates it (ZeRO-3);
+    `post_init_quant` names the layers that DeepSpeed's post-initialization quantization helper converts.
+    Both hold plain settings objects with the keys `num_bits` (4 or 8), `group_size`, `group_dim` and
+    `symmetric` (only false is supported). The section's own `enabled`, `num_bits`, `q_type` and
+    `q_groups` are validated but not used. Absent means no quantization; an explicit null makes DeepSpeed fail
     with a TypeError. Undocumented by DeepSpeed.
     """
 

@@ -1,4 +1,4 @@
-"""``zero_optimization.zenflow``: ZenFlow, stall-free optimizer offload that updates important gradients first."""
+"""`zero_optimization.zenflow`: ZenFlow, stall-free optimizer offload that updates important gradients first."""
 
 from __future__ import annotations
 

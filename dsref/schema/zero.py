@@ -1,4 +1,4 @@
-"""``zero_optimization``: the ZeRO redundancy optimizer, stages 0 to 3, and its tuning knobs."""
+"""`zero_optimization`: the ZeRO redundancy optimizer, stages 0 to 3, and its tuning knobs."""
 
 from __future__ import annotations
 
@@ -61,8 +61,8 @@ _STAGE_DOCS = (
 class ZeroConfig(StrictSection):
     """ZeRO removes the memory redundancy of data parallelism: instead of every GPU holding a full copy of the
     optimizer states, gradients and parameters, each GPU keeps a slice and the slices are exchanged when needed.
-    ``stage`` chooses how much is partitioned; the other keys size the communication buckets, control overlap with
-    computation, offload to CPU or NVMe (``offload_optimizer``, ``offload_param``) and turn on ZeRO++ (hpZ, qwZ, qgZ).
+    `stage` chooses how much is partitioned; the other keys size the communication buckets, control overlap with
+    computation, offload to CPU or NVMe (`offload_optimizer`, `offload_param`) and turn on ZeRO++ (hpZ, qwZ, qgZ).
     Many keys apply only to some stages; at other stages DeepSpeed accepts them and ignores them.
     """
 

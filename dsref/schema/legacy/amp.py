@@ -1,4 +1,4 @@
-"""``amp``: the removed NVIDIA Apex AMP mixed-precision integration."""
+"""`amp`: the removed NVIDIA Apex AMP mixed-precision integration."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from .._meta import HfAuto, option
 
 
 class AmpConfig(DictSection):
-    """Mixed precision through NVIDIA Apex: every key other than ``enabled`` was handed unchanged to
-    ``apex.amp.initialize``, so any of its arguments could be set here.
+    """Mixed precision through NVIDIA Apex: every key other than `enabled` was handed unchanged to
+    `apex.amp.initialize`, so any of its arguments could be set here.
 
-    It could not be combined with ZeRO. Removed in DeepSpeed 0.19.8; use ``bf16`` or ``fp16`` (DeepSpeed's own
-    mixed precision) or ``torch_autocast`` instead, and with the Hugging Face Trainer do not choose the apex
+    It could not be combined with ZeRO. Removed in DeepSpeed 0.19.8; use `bf16` or `fp16` (DeepSpeed's own
+    mixed precision) or `torch_autocast` instead, and with the Hugging Face Trainer do not choose the apex
     half-precision backend.
     """
 

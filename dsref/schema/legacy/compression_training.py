@@ -1,4 +1,4 @@
-"""``compression_training``: the removed DeepSpeed compression library (quantization, pruning, layer reduction)."""
+"""`compression_training`: the removed DeepSpeed compression library (quantization, pruning, layer reduction)."""
 
 from __future__ import annotations
 
@@ -343,9 +343,9 @@ class LayerReductionConfig(DictSection):
 
 class CompressionTrainingConfig(DictSection):
     """DeepSpeed Compression: quantization-aware training, several kinds of pruning and layer reduction,
-    applied to a model through ``deepspeed.compression.compress.init_compression``.
+    applied to a model through `deepspeed.compression.compress.init_compression`.
 
-    Each technique had a ``shared_parameters`` block and ``different_groups``, a map from a group name of your
+    Each technique had a `shared_parameters` block and `different_groups`, a map from a group name of your
     choice to the modules it covers and their settings. The library was removed in DeepSpeed 0.19.7.
     """
 

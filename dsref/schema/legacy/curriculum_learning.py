@@ -1,4 +1,4 @@
-"""``curriculum_learning``: the legacy top-level curriculum learning section (removed in 0.19.8)."""
+"""`curriculum_learning`: the legacy top-level curriculum learning section (removed in 0.19.8)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from .._meta import option
 
 
 class LegacyCurriculumScheduleConfig(DictSection):
-    """Parameters of the legacy difficulty schedule; which keys were needed depended on ``schedule_type``."""
+    """Parameters of the legacy difficulty schedule; which keys were needed depended on `schedule_type`."""
 
     total_curriculum_step: int | None = option(
         None,
@@ -41,7 +41,7 @@ class LegacyCurriculumLearningConfig(DictSection):
     """The old curriculum learning, which shortened the sequence length of each batch early in training.
 
     DeepSpeed 0.19.8 rejects this section outright; metric-based curriculum learning now lives under
-    ``data_efficiency.data_sampling.curriculum_learning``.
+    `data_efficiency.data_sampling.curriculum_learning`.
     """
 
     enabled: bool = option(

@@ -1,4 +1,4 @@
-"""``eigenvalue``: the removed settings of the eigenvalue estimate used by Mixture-of-Quantization."""
+"""`eigenvalue`: the removed settings of the eigenvalue estimate used by Mixture-of-Quantization."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ class EigenvalueConfig(DictSection):
     """Power-iteration estimate of the largest Hessian eigenvalue of each transformer layer, which
     Mixture-of-Quantization (MoQ) used to quantize sensitive layers more slowly.
 
-    DeepSpeed only ever read these keys inside ``quantize_training``, never from a top-level ``eigenvalue``
+    DeepSpeed only ever read these keys inside `quantize_training`, never from a top-level `eigenvalue`
     block. In the last releases that had it, enabling the estimate failed with "Eigenvalue based MoQ is
     temporarily disabled", so none of the values took effect.
     """

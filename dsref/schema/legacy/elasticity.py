@@ -1,4 +1,4 @@
-"""``elasticity``: the removed elastic-training batch-size planner."""
+"""`elasticity`: the removed elastic-training batch-size planner."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ class ElasticityConfig(DictSection):
     many possible GPU counts, so a job could be scaled up or down by a scheduler without changing the
     effective batch size.
 
-    When enabled it computed ``train_batch_size``, ``train_micro_batch_size_per_gpu`` and
-    ``gradient_accumulation_steps`` itself. Removed in DeepSpeed 0.19.8.
+    When enabled it computed `train_batch_size`, `train_micro_batch_size_per_gpu` and
+    `gradient_accumulation_steps` itself. Removed in DeepSpeed 0.19.8.
     """
 
     enabled: bool = option(False, description="Lets DeepSpeed derive the batch settings from this block.")

@@ -1,4 +1,4 @@
-"""``nebula``: the removed Azure Nebula asynchronous checkpoint engine."""
+"""`nebula`: the removed Azure Nebula asynchronous checkpoint engine."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ class NebulaConfig(DictSection):
     """Azure Nebula checkpointing: checkpoints were first taken into memory and then persisted to storage in the
     background, so training resumed quickly after a save.
 
-    Only useful on Azure Machine Learning with the ``torch_nebula`` package. Removed in DeepSpeed 0.19.7; since
-    then checkpoints are written by the regular checkpoint engines configured under ``checkpoint``.
+    Only useful on Azure Machine Learning with the `torch_nebula` package. Removed in DeepSpeed 0.19.7; since
+    then checkpoints are written by the regular checkpoint engines configured under `checkpoint`.
     """
 
     enabled: bool = option(False, description="Saves and loads checkpoints through Nebula.")

@@ -1,4 +1,4 @@
-"""``progressive_layer_drop``: the removed Progressive Layer Dropping schedule."""
+"""`progressive_layer_drop`: the removed Progressive Layer Dropping schedule."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from .._meta import option
 
 class ProgressiveLayerDropConfig(DictSection):
     """Progressive Layer Dropping (PLD) sped up transformer pre-training by skipping layers at random, with a
-    keep probability that starts at 1 and decays towards ``theta`` at a rate set by ``gamma``.
+    keep probability that starts at 1 and decays towards `theta` at a rate set by `gamma`.
 
     DeepSpeed only computed the schedule and passed the current keep probability to the model's forward; the
     model had to implement the skipping. Removed in DeepSpeed 0.19.8.

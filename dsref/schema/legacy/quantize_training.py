@@ -1,4 +1,4 @@
-"""``quantize_training``: the removed Mixture-of-Quantization (MoQ) block."""
+"""`quantize_training`: the removed Mixture-of-Quantization (MoQ) block."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from .eigenvalue import EigenvalueConfig
 class QuantizeTrainingConfig(DictSection):
     """Mixture-of-Quantization (MoQ): quantization-aware training that lowered the weight precision step by step.
 
-    Its bit-width keys moved to ``compression_training.weight_quantization`` in DeepSpeed 0.7.0; afterwards only
-    the ``eigenvalue`` sub-block was read here, and only while compression weight quantization was enabled.
+    Its bit-width keys moved to `compression_training.weight_quantization` in DeepSpeed 0.7.0; afterwards only
+    the `eigenvalue` sub-block was read here, and only while compression weight quantization was enabled.
     Removed in DeepSpeed 0.19.7.
     """
 

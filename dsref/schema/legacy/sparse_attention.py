@@ -1,4 +1,4 @@
-"""``sparse_attention``: the removed block-sparse attention layout settings."""
+"""`sparse_attention`: the removed block-sparse attention layout settings."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class SparseAttentionConfig(DictSection):
     """Layout of DeepSpeed Sparse Attention, which computed self-attention only on chosen blocks of the attention
     matrix to handle long sequences with Triton block-sparse kernels.
 
-    ``mode`` picks the layout family; each mode reads only some of the other keys (noted per option). DeepSpeed
+    `mode` picks the layout family; each mode reads only some of the other keys (noted per option). DeepSpeed
     stored the parsed layout for model code to build its sparse attention from. The feature was removed in
     DeepSpeed 0.19.7.
     """
