@@ -411,6 +411,9 @@ def _single_type_name(tp: Any) -> str:
         return "null"
     if tp is Any:
         return "any"
+    shown = getattr(tp, "__dsref_type__", None)
+    if isinstance(shown, str):
+        return shown
     if get_origin(tp) is Literal:
         values = get_args(tp)
         if values == ("auto",):

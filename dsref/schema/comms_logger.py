@@ -52,7 +52,8 @@ class CommsLoggerConfig(StrictSection):
 class CommsLoggerOptions(Section):
     """Top-level fields contributed by this module."""
 
-    comms_logger: CommsLoggerConfig | None = option(
+    comms_logger: CommsLoggerConfig = option(
         None,
         since="0.7.0",
+        default_note="Absent means no communication logging; the section's presence turns logging on.",
     )

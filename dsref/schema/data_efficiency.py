@@ -174,9 +174,10 @@ class DynamicBatchingConfig(PassthroughSection):
         description="Smallest number of sequences a dynamic batch may hold.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MIN_BATCH_SIZE_DEFAULT",
     )
-    max_batch_size: int | None = option(
+    max_batch_size: int = option(
         None,
         unit="samples",
+        default_note="Absent means no limit other than max_tokens; an explicit null makes DeepSpeed fail.",
         description="Largest number of sequences a dynamic batch may hold; unset means no limit other than max_tokens.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MAX_BATCH_SIZE_DEFAULT",
     )

@@ -20,6 +20,8 @@ class TorchDtype(str):
     own instances (the documented default) and rejects every value a config file can hold.
     """
 
+    __dsref_type__ = "torch.dtype"
+
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
         return core_schema.is_instance_schema(cls, serialization=core_schema.to_string_ser_schema())

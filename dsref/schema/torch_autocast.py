@@ -47,7 +47,7 @@ class TorchAutocastConfig(DictSection):
         description="Turns torch.autocast on for the engine's forward pass.",
         example=True,
     )
-    dtype: AutocastDtype | None = option(
+    dtype: AutocastDtype = option(
         None,
         docs_default="bfloat16",
         default_note="When absent, torch.autocast uses the device's default lower-precision dtype (float16 on "
@@ -71,7 +71,7 @@ class TorchAutocastConfig(DictSection):
             ("torch.int8", _I8),
         ),
     )
-    lower_precision_safe_modules: list[str] | None = option(
+    lower_precision_safe_modules: list[str] = option(
         None,
         default_note="When absent, DeepSpeed uses torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d and "
         "torch.nn.Conv3d.",

@@ -67,7 +67,8 @@ class WeightQuantizationConfig(StrictSection):
 class WeightQuantizationOptions(Section):
     """Top-level field contributed by this module."""
 
-    weight_quantization: WeightQuantizationConfig | None = option(
+    weight_quantization: WeightQuantizationConfig = option(
         None,
         since="0.10.3",
+        default_note="Absent means no weight quantization; an explicit null makes DeepSpeed fail.",
     )
