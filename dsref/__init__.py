@@ -30,14 +30,14 @@ _LAZY = {
     "Option": "dsref.options",
     "OptionTree": "dsref.options",
     "option_tree": "dsref.options",
-    "validate": "dsref.validate",
+    "validate": "dsref.validation",
 }
 
 if TYPE_CHECKING:
     from .findings import Finding, Kind, Severity
     from .options import Option, OptionTree, option_tree
     from .schema.config import DeepSpeedConfig
-    from .validate import validate
+    from .validation import validate
 
 
 def __getattr__(name: str) -> Any:

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from dsref.options import Option, OptionTree, option_tree
 from dsref.schema._base import Section
 from dsref.schema._meta import UNSET
-from dsref.validate import validate
+from dsref.validation import validate
 
 from .conftest import require_deepspeed
 

@@ -12,7 +12,7 @@ import pytest
 from dsref.options import Option, OptionTree
 from dsref.schema._base import DictSection, PassthroughSection, StrictSection
 from dsref.schema._meta import UNSET
-from dsref.validate import _adapter, validate
+from dsref.validation import _adapter, validate
 from dsref.versions import parse_version
 
 DUMP_FIELDS = {"path", "type", "default", "aliases", "deprecated", "since", "removed_in", "stages", "hf_auto"}

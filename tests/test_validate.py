@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from dsref.findings import Kind, Severity
 from dsref.options import OptionTree
-from dsref.validate import validate
+from dsref.validation import validate
 
 from .conftest import shared_path
 
