@@ -20,6 +20,7 @@ from .versions import DEEPSPEED_VERSION
 COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("dsref.commands.explain", "explain an option or a section"),
     "options": ("dsref.commands.options", "dump every option (the documented JSON interface)"),
+    "completion": ("dsref.commands.completion", "print a shell completion script (bash or zsh)"),
 }
 """Command name → (module, one-line help). Add a command by adding a module and a line here."""
 

@@ -1,147 +1,379 @@
-"""Explain an option or a section: look it up, and render what is known about it.
+"""Explain an option or a section, in English or Chinese, from the generated index.
 
->>> print(render_text(explain("zero_optimization.offload_param.device")).splitlines()[0])
-zero_optimization.offload_param.device
+:func:`explain` finds what to show; :func:`render_text` and :func:`render_json`
+draw it. Nothing here imports pydantic or the models, so the command starts fast.
+
+>>> exp = explain("zero_optimization.prefetch_bucket_size")
+>>> exp.entry.path, exp.via
+('zero_optimization.stage3_prefetch_bucket_size', 'alias')
+>>> print(render_text(exp, "en").splitlines()[0])
+zero_optimization.stage3_prefetch_bucket_size
 """
 
 from __future__ import annotations
 
-import difflib
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
-from .options import Option, OptionTree, Resolution, option_tree
-from .schema._meta import UNSET
+from .i18n import Lang, messages, option_text, translate
+from .index import Entry, OptionIndex
+from .numbers import human_count
 
-__all__ = ["Explanation", "UnknownOption", "explain", "render_json", "render_text", "suggest"]
+__all__ = ["Explanation", "ExplainError", "explain", "render_json", "render_text", "search", "texts_for"]
+
+M = messages(
+    "explain",
+    type="type",
+    default="default",
+    docs_default="docs say",
+    docs_default_note="DeepSpeed's documentation states this; the code uses the default above",
+    allowed="allowed",
+    range="range",
+    unit="unit",
+    stages="ZeRO stages",
+    since="since",
+    removed="removed in",
+    use_instead="use instead",
+    deprecated="deprecated",
+    deprecated_use="still accepted; use {replacement} instead",
+    deprecated_plain="still accepted, but superseded",
+    also="also accepted",
+    deprecated_name="{name} (deprecated)",
+    docs_name="{name} (in DeepSpeed's docs, but DeepSpeed ignores it)",
+    hf_auto='HF "auto"',
+    hf_yes="yes, filled by {who}: {source}",
+    unknown_keys="unknown keys",
+    unknown_reject="rejected (DeepSpeed raises an error)",
+    unknown_ignore="silently ignored",
+    unknown_passthrough="passed on unchecked",
+    docs_only="listed in DeepSpeed's docs, but DeepSpeed 0.19.8 rejects it",
+    parsed_unused="DeepSpeed reads this key, but nothing uses its value",
+    example="example",
+    related="related",
+    link="reference",
+    wrote="you wrote {written}: {how}",
+    via_alias="another accepted name of this option",
+    via_deprecated_alias="an old name DeepSpeed still maps to this option, with a warning",
+    via_docs_name="a name from DeepSpeed's docs that DeepSpeed does not read; use the key above",
+    via_normalized="matched ignoring case and -/_",
+    via_suffix="the section prefix was added",
+    children="options",
+    top_level="top-level keys of ds_config.json (DeepSpeed {version})",
+    none="(none)",
+    unknown="no option '{path}'",
+    did_you_mean="did you mean: {paths}",
+    empty="no option path given",
+    no_matches="no option matches '{words}'",
+)
 
 
-class UnknownOption(LookupError):
-    """No option has the path the user wrote."""
+UNITS = messages(
+    "unit",
+    elements="elements (a count of tensor elements, not bytes)",
+    bytes="bytes",
+    parameters="parameters",
+    steps="steps",
+    samples="samples",
+    tokens="tokens",
+    layers="layers",
+    ranks="ranks (GPUs)",
+    ratio="ratio (0 to 1)",
+    count="count",
+)
 
-    def __init__(self, written: str, suggestions: list[str]) -> None:
-        super().__init__(written)
-        self.written = written
-        self.suggestions = suggestions
+
+class ExplainError(LookupError):
+    """What the user asked for is not an option (``message`` is ready to print)."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestions = suggestions or []
 
 
 @dataclass(frozen=True)
 class Explanation:
-    resolution: Resolution | None
-    option: Option | None
-    children: list[Option]
-    recursive: bool
-    max_depth: int | None
+    entry: Entry | None
+    """The option explained; None for the top-level listing."""
+    via: str = "path"
+    written: str = ""
+    rows: list[tuple[int, Entry]] = field(default_factory=list)
+    """Children (or the subtree) to list under a section, with their depth."""
 
 
 def explain(
-    path: str | None = None, *, recursive: bool = False, max_depth: int | None = None, tree: OptionTree | None = None
+    path: str | None = None,
+    *,
+    recursive: bool = False,
+    max_depth: int | None = None,
+    index: OptionIndex | None = None,
+    lang: Lang = "en",
 ) -> Explanation:
-    """What to show for ``path`` (``None``: the top level). Raises :class:`UnknownOption`."""
-    tree = tree or option_tree()
-    if not path:
-        return Explanation(None, None, tree.top_level(), recursive, max_depth)
-    resolution = tree.resolve(path)
-    if resolution is None:
-        raise UnknownOption(path, suggest(path, tree))
-    opt = resolution.option
-    children = tree.children(opt.path) if opt.kind == "section" else []
-    return Explanation(resolution, opt, children, recursive, max_depth)
+    """What to show for ``path`` (``None``: the top level). Raises :class:`ExplainError`."""
+    index = index or OptionIndex.load()
+    depth = max_depth if recursive else 1
+    if path is None:
+        return Explanation(None, rows=index.subtree(None, depth))
+    written = path.strip()
+    if not written.strip("."):
+        raise ExplainError(M.text("empty", lang))
+    hit = index.resolve(written) if len(written) <= 500 else None
+    if hit is None:
+        suggestions = index.suggest(written) if len(written) <= 200 else []
+        raise ExplainError(M.text("unknown", lang, path=_printable(written, 80)), suggestions)
+    rows = index.subtree(hit.entry, depth) if hit.entry.is_section else []
+    return Explanation(hit.entry, hit.via, written, rows)
 
 
-def suggest(written: str, tree: OptionTree | None = None, n: int = 5) -> list[str]:
-    """Canonical paths closest to what the user wrote."""
-    tree = tree or option_tree()
-    paths = [opt.path for opt in tree]
-    close = difflib.get_close_matches(written, paths, n=n, cutoff=0.6)
-    last = written.rsplit(".", 1)[-1]
-    for opt in tree.by_key().get(last, ()):
-        if opt.path not in close:
-            close.append(opt.path)
-    return close[:n]
+def texts_for(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
+    """Every option's description in ``lang``, by path (for searching in that language)."""
+    index = index or OptionIndex.load()
+    return {
+        entry.path: f"{option_text(entry.path, entry['description'], lang) or ''} {_summary(entry, lang)}"
+        for entry in index
+    }
 
 
-def _value(value: Any) -> str:
-    if value is UNSET:
-        return "(none)"
+def search(words: str, lang: Lang, index: OptionIndex | None = None) -> list[Entry]:
+    index = index or OptionIndex.load()
+    return index.search(words, texts_for(lang, index) if lang != "en" else None)
+
+
+# -- rendering ---------------------------------------------------------------
+
+
+def _printable(text: str, limit: int) -> str:
+    """A user-typed string made safe to print: no lone surrogates, bounded length."""
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _subtree(tree: OptionTree, opt: Option | None, depth: int, max_depth: int | None) -> list[tuple[int, Option]]:
-    rows: list[tuple[int, Option]] = []
-    children = tree.top_level() if opt is None else tree.children(opt.path)
-    for child in children:
-        rows.append((depth, child))
-        if child.kind == "section" and (max_depth is None or depth + 1 < max_depth):
-            rows.extend(_subtree(tree, child, depth + 1, max_depth))
-    return rows
+def _summary(entry: Entry, lang: Lang) -> str:
+    """The one-line summary in ``lang``: the section's own line, or the first sentence of the description."""
+    english = entry["summary"] or ""
+    if entry["summary_is_own"]:
+        return translate(f"{entry.path}#summary", english, lang)
+    text = option_text(entry.path, entry["description"], lang) or ""
+    if lang == "en":
+        return english
+    flat = " ".join(text.split())
+    end = flat.find("。")
+    return flat if end < 0 else flat[: end + 1]
 
 
-def render_text(exp: Explanation, tree: OptionTree | None = None) -> str:
-    """Plain-text explanation (English)."""
-    tree = tree or option_tree()
-    opt = exp.option
+def _default(entry: Entry, lang: Lang) -> str:
+    if not entry["has_default"]:
+        return M.text("none", lang)
+    return _with_human(entry, entry["default"], lang)
+
+
+def _with_human(entry: Entry, value: Any, lang: Lang) -> str:
+    """A value as JSON, followed by its short human form when it is a large count (``500000000 (500M)``)."""
+    shown = _json(value)
+    big = isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10_000
+    if big and entry["unit"] in ("elements", "bytes", "parameters"):
+        shown += f" ({human_count(value, lang)})"
+    return shown
+
+
+def _nest(entry: Entry, value: Any) -> Any:
+    """The example placed at its full path, as it would stand in ds_config.json."""
+    out = value
+    steps = entry.path.replace("[]", ".[]").split(".")
+    for step in reversed(steps):
+        if step == "[]":
+            out = [out]
+        elif step.startswith("<"):
+            out = {step.strip("<>"): out}
+        else:
+            out = {step: out}
+    return out
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color and text else text
+
+    def title(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def label(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def warn(self, text: str) -> str:
+        return self._wrap("33", text)
+
+    def key(self, text: str) -> str:
+        return self._wrap("36", text)
+
+
+def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str | None = None) -> str:
+    """The explanation as terminal text in ``lang``; ANSI colour only when ``color``."""
+    style = _Style(color)
     lines: list[str] = []
-    if opt is not None:
-        lines.append(opt.path)
-        if exp.resolution is not None and exp.resolution.via != "path":
-            lines.append(f"  (you wrote {exp.resolution.written!r}, a {exp.resolution.via.replace('_', ' ')})")
-        lines.append(f"  type:        {opt.type}")
-        lines.append(f"  default:     {_value(opt.default)}")
-        if opt.meta.default_note:
-            lines.append(f"               {opt.meta.default_note}")
-        if opt.meta.docs_default is not UNSET:
-            lines.append(f"  docs say:    {_value(opt.meta.docs_default)} (DeepSpeed's code uses the default above)")
-        if opt.allowed is not None:
-            lines.append("  allowed:     " + ", ".join(_value(v) for v in opt.allowed))
-            for value, text in opt.meta.enum_docs:
-                lines.append(f"    {_value(value)}: {text}")
-        if opt.bounds:
-            lines.append("  range:       " + ", ".join(f"{k} {v}" for k, v in opt.bounds.items()))
-        if opt.unit:
-            lines.append(f"  unit:        {opt.unit}")
-        if opt.stages is not None:
-            lines.append("  ZeRO stages: " + ", ".join(str(s) for s in opt.stages))
-        if opt.since:
-            lines.append(f"  since:       {opt.since}")
-        if opt.removed_in:
-            lines.append(f"  removed in:  {opt.removed_in}")
-            if opt.meta.removal_note:
-                lines.append(f"               {opt.meta.removal_note}")
-        if opt.meta.deprecated:
-            lines.append(f"  deprecated:  use {opt.meta.use_instead}")
-        elif opt.meta.use_instead:
-            lines.append(f"  instead:     {opt.meta.use_instead}")
-        if opt.aliases or opt.deprecated_aliases:
-            names = list(opt.aliases) + [f"{a} (deprecated)" for a in opt.deprecated_aliases]
-            lines.append("  also:        " + ", ".join(names))
-        if opt.meta.hf_auto is not None:
-            lines.append(f'  HF "auto":   yes ({opt.meta.hf_auto.source})')
-        if opt.kind == "section" and opt.unknown_keys:
-            lines.append(f"  unknown keys: {opt.unknown_keys}")
-        if opt.description:
+    entry = exp.entry
+    labels = [
+        M.text(k, lang)
+        for k in ("type", "default", "docs_default", "allowed", "range", "unit", "stages", "since", "removed")
+    ]
+    labels += [M.text(k, lang) for k in ("deprecated", "also", "hf_auto", "unknown_keys", "related", "link")]
+    width = max(_display_width(text) for text in labels) + 2
+
+    def row(label: str, value: str) -> None:
+        pad = " " * (width - _display_width(label))
+        lines.append(f"  {style.label(label)}{pad}{value}")
+
+    if entry is None:
+        lines.append(style.title(M.text("top_level", lang, version=_deepspeed_version())))
+    else:
+        lines.append(style.title(entry.path))
+        if exp.via != "path":
+            how = M.text(f"via_{exp.via}", lang)
+            lines.append("  " + style.warn(M.text("wrote", lang, written=_printable(exp.written, 120), how=how)))
+        row(M.text("type", lang), entry["type"])
+        row(M.text("default", lang), _default(entry, lang))
+        if entry["default_note"]:
+            row("", option_text(entry.path, entry["default_note"], lang, "default_note") or "")
+        if entry["docs_default_differs"]:
+            docs = _with_human(entry, entry["docs_default"], lang)
+            row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
+        if entry["allowed"] is not None:
+            row(M.text("allowed", lang), ", ".join(_json(v) for v in entry["allowed"]))
+            for value, text in entry["enum_docs"]:
+                meaning = option_text(entry.path, text, lang, f"enum:{value}")
+                row("", f"{style.key(_json(value))}  {meaning}")
+        if entry["bounds"]:
+            row(M.text("range", lang), _bounds(entry["bounds"]))
+        if entry["unit"]:
+            row(M.text("unit", lang), UNITS.text(entry["unit"], lang))
+        if entry["stages"] is not None:
+            row(M.text("stages", lang), ", ".join(str(s) for s in entry["stages"]))
+        if entry["since"]:
+            row(M.text("since", lang), entry["since"])
+        if entry["removed_in"]:
+            row(M.text("removed", lang), style.warn(entry["removed_in"]))
+            if entry["removal_note"]:
+                row("", option_text(entry.path, entry["removal_note"], lang, "removal_note") or "")
+            if entry["use_instead"]:
+                row(M.text("use_instead", lang), entry["use_instead"])
+        if entry["deprecated"]:
+            text = (
+                M.text("deprecated_use", lang, replacement=entry["use_instead"])
+                if entry["use_instead"]
+                else M.text("deprecated_plain", lang)
+            )
+            row(M.text("deprecated", lang), style.warn(text))
+        if entry["docs_only"]:
+            row("", style.warn(M.text("docs_only", lang)))
+        if entry["parsed_unused"]:
+            row("", M.text("parsed_unused", lang))
+        names = list(entry["aliases"])
+        names += [M.text("deprecated_name", lang, name=n) for n in entry["deprecated_aliases"]]
+        names += [M.text("docs_name", lang, name=n) for n in entry["docs_names"]]
+        if names:
+            row(M.text("also", lang), "; ".join(names))
+        if entry["hf_auto"]:
+            source = translate(f"{entry.path}#hf_source", entry["hf_auto_source"] or "", lang)
+            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(entry["hf_auto_by"]), source=source))
+        if entry.is_section and entry["unknown_keys"]:
+            row(M.text("unknown_keys", lang), M.text(f"unknown_{entry['unknown_keys']}", lang))
+        description = option_text(entry.path, entry["description"], lang)
+        if description:
             lines.append("")
-            lines.extend("  " + line for line in opt.description.splitlines())
-        if opt.meta.example is not UNSET:
+            lines.extend("  " + line for line in _reflow(description))
+        if entry["has_example"]:
             lines.append("")
-            lines.append("  example:     " + json.dumps({opt.key: opt.meta.example}, ensure_ascii=False))
-    if opt is None or opt.kind == "section":
-        if opt is not None:
+            lines.append("  " + style.label(M.text("example", lang)))
+            lines.append("    " + _json(_nest(entry, entry["example"])))
+        if entry["related"]:
             lines.append("")
-        depth = exp.max_depth if exp.recursive else 1
-        for level, child in _subtree(tree, opt, 0, depth):
-            summary = (child.summary or "").rstrip(".")
-            name = "  " * level + child.key
-            lines.append(f"  {name:<44} {child.type:<16} {_value(child.default):<14} {summary}")
-    return "\n".join(lines) + "\n"
+            row(M.text("related", lang), ", ".join(entry["related"]))
+        if link:
+            row(M.text("link", lang), link)
+    if exp.rows:
+        lines.append("")
+        if entry is not None:
+            lines.append("  " + style.label(M.text("children", lang)))
+        key_width = min(max(len("  " * d + e.key) for d, e in exp.rows) + 2, 46)
+        type_width = min(max(len(e["type"]) for _, e in exp.rows) + 2, 22)
+        for depth, child in exp.rows:
+            name = "  " * depth + child.key
+            mark = style.warn(" ✗") if child["removed_in"] else ""
+            default = _json(child["default"]) if child["has_default"] else "-"
+            default = default if len(default) <= 14 else default[:13] + "…"
+            lines.append(
+                f"  {style.key(name.ljust(key_width))}{child['type'].ljust(type_width)}{default.ljust(16)}"
+                f"{_summary(child, lang)}{mark}"
+            )
+    return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def render_json(exp: Explanation, tree: OptionTree | None = None) -> str:
-    """The JSON form: the option's record and its (sub)tree of records."""
-    tree = tree or option_tree()
-    payload: dict[str, Any] = {"option": exp.option.to_json() if exp.option is not None else None}
-    if exp.option is None or exp.option.kind == "section":
-        depth = exp.max_depth if exp.recursive else 1
-        payload["children"] = [opt.to_json() for _, opt in _subtree(tree, exp.option, 0, depth)]
+def _bounds(bounds: dict[str, Any]) -> str:
+    signs = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤", "min_length": "len ≥", "max_length": "len ≤"}
+    return ", ".join(f"{signs.get(k, k)} {_json(v)}" for k, v in bounds.items())
+
+
+def _display_width(text: str) -> int:
+    """Terminal columns: CJK characters take two."""
+    return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)
+
+
+_TOKEN = re.compile(r"[\u2e80-\uffef]|[^\s\u2e80-\uffef]+|\s+")
+
+
+def _reflow(text: str, width: int = 100) -> list[str]:
+    """Paragraph text folded to ``width`` columns: between words, and between CJK characters."""
+    out: list[str] = []
+    line = ""
+    for token in _TOKEN.findall(" ".join(text.split())):
+        if token.isspace():
+            token = " "
+        if _display_width(line + token) > width and line.strip():
+            out.append(line.rstrip())
+            line = "" if token == " " else token
+        else:
+            line += token
+    if line.strip():
+        out.append(line.rstrip())
+    return out
+
+
+def _deepspeed_version() -> str:
+    from .versions import DEEPSPEED_VERSION
+
+    return DEEPSPEED_VERSION
+
+
+def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str:
+    """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children."""
+    payload: dict[str, Any] = {
+        "query": exp.written or None,
+        "resolved_via": exp.via if exp.entry is not None else None,
+        "lang": lang,
+        "option": _with_texts(exp.entry, lang, link) if exp.entry is not None else None,
+        "children": [dict(_with_texts(child, lang, None), depth=depth) for depth, child in exp.rows],
+    }
     return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:
+    record = dict(entry)
+    record["text"] = {
+        "summary": _summary(entry, lang),
+        "description": option_text(entry.path, entry["description"], lang),
+        "default_note": option_text(entry.path, entry["default_note"], lang, "default_note"),
+        "removal_note": option_text(entry.path, entry["removal_note"], lang, "removal_note"),
+        "enum": {str(v): option_text(entry.path, t, lang, f"enum:{v}") for v, t in entry["enum_docs"]},
+    }
+    if link:
+        record["link"] = link
+    return record

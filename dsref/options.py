@@ -20,6 +20,7 @@ field has one); other accepted spellings resolve to the same option.
 from __future__ import annotations
 
 import builtins
+import re
 import types
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -35,15 +36,17 @@ from pydantic.fields import FieldInfo
 from .schema._base import Section, UnknownKeys
 from .schema._meta import UNSET, Meta, meta_of
 from .schema.config import DeepSpeedConfig
+from .paths import Via, resolve_steps, split_path
 from .versions import parse_version
 
 __all__ = ["Option", "OptionTree", "Resolution", "option_tree"]
 
 Kind = Literal["section", "leaf"]
 Container = Literal["map", "list"]
-Via = Literal["path", "alias", "deprecated_alias", "docs_name"]
 
 _BOUND_NAMES = ("gt", "ge", "lt", "le", "min_length", "max_length")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
+_QUOTED = re.compile(r"`([^`]+)`")
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +85,8 @@ class Option:
     hf_auto: bool = False
     validated_by_deepspeed: bool = False
     """True when DeepSpeed's own pydantic model validates this option's value."""
+    related: tuple[str, ...] = ()
+    """Other options this one's texts name or point to (filled in when the tree is built)."""
 
     @property
     def depth(self) -> int:
@@ -110,7 +115,11 @@ class Option:
         record: dict[str, Any] = {
             "path": self.path,
             "key": self.key,
+            "parent": self.parent,
             "kind": self.kind,
+            "container": self.container,
+            "map_key": m.map_key if self.container == "map" else None,
+            "nullable": self.nullable,
             "type": self.type,
             "default": None if self.default is UNSET else _jsonable(self.default),
             "has_default": self.default is not UNSET,
@@ -134,7 +143,16 @@ class Option:
             "unknown_keys": self.unknown_keys,
             "validated_by_deepspeed": self.validated_by_deepspeed,
             "example": None if m.example is UNSET else _jsonable(m.example),
+            "has_example": m.example is not UNSET,
+            "enum_docs": [[_jsonable(value), text] for value, text in m.enum_docs],
+            "default_note": m.default_note,
+            "removal_note": m.removal_note,
+            "hf_auto_by": list(m.hf_auto.by) if m.hf_auto else [],
+            "related": list(self.related),
             "summary": self.summary,
+            "summary_is_own": self.kind == "section"
+            and bool(self.field_info.description)
+            and self.field_info.description != self.description,
             "description": self.description,
         }
         return record
@@ -160,6 +178,7 @@ class OptionTree:
         self._keys: dict[tuple[str | None, str], tuple[Option, Via]] = {}
         self._by_key: dict[str, list[Option]] | None = None
         self._walk(root, None, strict_parent=False, inherited=_Inherited())
+        self._link_related()
 
     # -- building ---------------------------------------------------------
     def _walk(self, model: type[BaseModel], parent: str | None, *, strict_parent: bool, inherited: _Inherited) -> None:
@@ -201,7 +220,7 @@ class OptionTree:
             kind="section" if model is not None else "leaf",
             type=type_name(annotation),
             default=default,
-            description=(_doc_of(model) or info.description) if model is not None else info.description,
+            description=_description(info.description, _doc_of(model) if model is not None else None, container),
             summary=_summary(info.description, _doc_of(model) if model is not None else None),
             meta=meta,
             field_name=name,
@@ -239,6 +258,23 @@ class OptionTree:
         if existing is not None and existing[0] is not opt:
             raise ValueError(f"key {key!r} under {parent!r} names both {existing[0].path} and {opt.path}")
         self._keys[(parent, key)] = (opt, via)
+
+    def _link_related(self) -> None:
+        """Fill ``related``: options a text names (a sibling's key, or a full path) or points to."""
+        for opt in list(self._by_path.values()):
+            related: list[str] = []
+            if opt.meta.use_instead and opt.meta.use_instead in self._by_path:
+                related.append(opt.meta.use_instead)
+            texts = " ".join(t for t in (opt.description, opt.meta.default_note, opt.meta.removal_note) if t)
+            quoted = set(_QUOTED.findall(texts))
+            for word in dict.fromkeys(_WORD.findall(texts)):
+                target = self._keys.get((opt.parent, word))
+                if target is not None and target[0] is not opt:
+                    related.append(target[0].path)
+                elif word in self._by_path and ("." in word or word in quoted):
+                    related.append(word)
+            unique = tuple(dict.fromkeys(p for p in related if p != opt.path))
+            object.__setattr__(opt, "related", unique)
 
     # -- queries ----------------------------------------------------------
     def __len__(self) -> int:
@@ -297,28 +333,15 @@ class OptionTree:
         Steps inside a map of user-named entries may be any name (or the
         ``<placeholder>``); ``name[]`` or ``name[3]`` steps into a list of objects.
         """
-        parent: str | None = None
-        via: Via = "path"
-        found: Option | None = None
-        steps = _split(written)
-        i = 0
-        while i < len(steps):
-            if found is not None:
-                parent = self.child_parent(found)
-                if found.container == "map":
-                    i += 1  # this step is the user's own entry name (or the <placeholder>)
-                    if i == len(steps):
-                        break
-            hit = self._keys.get((parent, steps[i]))
-            if hit is None:
-                return None
-            found, how = hit
-            if _rank(how) > _rank(via):
-                via = how
-            i += 1
-        if found is None:
+        hit = resolve_steps(
+            split_path(written),
+            lambda parent, key: self._keys.get((parent, key)),
+            self.child_parent,
+            lambda opt: opt.container == "map",
+        )
+        if hit is None:
             return None
-        return Resolution(found, via, written)
+        return Resolution(hit[0], hit[1], written)  # type: ignore[arg-type]
 
     def by_key(self) -> dict[str, list[Option]]:
         """Options grouped by their last key (and aliases), for "did you mean" across sections."""
@@ -337,24 +360,6 @@ class _Inherited:
     removed_in: str | None = None
     stages: tuple[int, ...] | None = None
     hf_parent: bool = False
-
-
-def _rank(via: Via) -> int:
-    return {"path": 0, "alias": 1, "deprecated_alias": 2, "docs_name": 3}[via]
-
-
-def _split(written: str) -> list[str]:
-    steps: list[str] = []
-    for part in written.strip().strip(".").split("."):
-        if not part:
-            continue
-        if part.endswith("]") and "[" in part:
-            head = part[: part.index("[")]
-            if head:
-                steps.append(head)
-            continue
-        steps.append(part)
-    return steps
 
 
 # -- annotations ------------------------------------------------------------
@@ -504,6 +509,16 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+def _description(field_text: str | None, section_text: str | None, container: Container | None) -> str | None:
+    """A section's paragraph is its model's docstring; a map or list of entries says what the container holds
+    first, then what one entry is."""
+    if section_text is None:
+        return field_text
+    if container is not None and field_text:
+        return f"{field_text}\n\n{section_text}"
+    return section_text
+
+
 def _summary(field_text: str | None, section_text: str | None) -> str | None:
     text = field_text or section_text
     if not text:
@@ -522,6 +537,15 @@ def _doc_of(model: type | None) -> str | None:
     indent = min((len(line) - len(line.lstrip()) for line in rest if line.strip()), default=0)
     text = "\n".join([first, *(line[indent:] for line in rest)]).strip()
     return text or None
+
+
+def index_document(tree: OptionTree | None = None) -> dict[str, Any]:
+    """The option dump: ``{"dsref": …, "deepspeed": …, "options": [record, …]}`` (also the generated index)."""
+    from . import __version__
+    from .versions import DEEPSPEED_VERSION
+
+    tree = tree or option_tree()
+    return {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, "options": [opt.to_json() for opt in tree]}
 
 
 @cache

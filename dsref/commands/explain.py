@@ -1,27 +1,69 @@
-"""``dsref explain [PATH]``: an option or a section, in the terminal."""
+"""``dsref explain [PATH]``: an option or a section, in the terminal, in English or Chinese."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("path", nargs="?", help="dotted option path, e.g. zero_optimization.stage")
-    parser.add_argument("--recursive", "-r", action="store_true", help="show the whole subtree")
-    parser.add_argument("--max-depth", type=int, default=None, help="with --recursive, how deep to go")
+    parser.add_argument("path", nargs="?", help="dotted option path, e.g. zero_optimization.stage (any spelling)")
+    parser.add_argument("--recursive", "-r", action="store_true", help="list the whole subtree of a section")
+    parser.add_argument("--max-depth", type=int, default=None, metavar="N", help="with --recursive: how deep")
+    parser.add_argument("--search", "-s", metavar="WORDS", help="list options whose name or text has these words")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+
+
+def use_color(stream: object) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set or TERM is dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explain import UnknownOption, explain, render_json, render_text
+    from ..explain import ExplainError, M, explain, render_json, render_text, search
+    from ..i18n import UnknownLanguage, resolve_language
+    from ..links import option_url
 
     try:
-        exp = explain(args.path, recursive=args.recursive or args.max_depth is not None, max_depth=args.max_depth)
-    except UnknownOption as exc:
-        print(f"dsref: no option {exc.written!r}", file=sys.stderr)
-        if exc.suggestions:
-            print("did you mean: " + ", ".join(exc.suggestions), file=sys.stderr)
+        lang = resolve_language(args.lang)
+    except UnknownLanguage:
+        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
         return 2
-    sys.stdout.write(render_json(exp) if args.format == "json" else render_text(exp))
+    if args.max_depth is not None and args.max_depth < 1:
+        print("dsref: --max-depth must be 1 or more", file=sys.stderr)
+        return 2
+    if args.search is not None:
+        found = search(args.search, lang)
+        if not found:
+            print("dsref: " + M.text("no_matches", lang, words=args.search), file=sys.stderr)
+            return 1
+        if args.format == "json":
+            import json
+
+            sys.stdout.write(json.dumps([e.path for e in found], ensure_ascii=False, indent=2) + "\n")
+        else:
+            from ..explain import _summary
+
+            width = max(len(e.path) for e in found) + 2
+            sys.stdout.write("".join(f"{e.path.ljust(width)}{_summary(e, lang)}\n" for e in found))
+        return 0
+    try:
+        exp = explain(
+            args.path, recursive=args.recursive or args.max_depth is not None, max_depth=args.max_depth, lang=lang
+        )
+    except ExplainError as exc:
+        print(f"dsref: {exc.message}", file=sys.stderr)
+        if exc.suggestions:
+            print(M.text("did_you_mean", lang, paths=", ".join(exc.suggestions)), file=sys.stderr)
+        return 2
+    link = option_url(exp.entry.path, lang) if exp.entry is not None else None
+    if args.format == "json":
+        sys.stdout.write(render_json(exp, lang, link=link))
+    else:
+        sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
     return 0

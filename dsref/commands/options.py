@@ -12,14 +12,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .. import __version__
-    from ..options import option_tree
-    from ..versions import DEEPSPEED_VERSION
+    from ..index import OptionIndex
 
-    tree = option_tree()
+    index = OptionIndex.load()
     if args.format == "paths":
-        sys.stdout.write("".join(opt.path + "\n" for opt in tree))
+        sys.stdout.write("".join(entry.path + "\n" for entry in index))
         return 0
-    dump = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, "options": [opt.to_json() for opt in tree]}
-    sys.stdout.write(json.dumps(dump, ensure_ascii=False, indent=1) + "\n")
+    document = {"dsref": index.dsref, "deepspeed": index.deepspeed, "options": list(index)}
+    sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     return 0

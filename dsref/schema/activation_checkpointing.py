@@ -25,7 +25,7 @@ class ActivationCheckpointingConfig(DictSection):
     )
     cpu_checkpointing: bool = option(
         False,
-        description="Moves the checkpointed activations to CPU memory; works together with partition_activations.",
+        description="Moves the checkpointed activations to CPU memory, with or without partition_activations.",
         ds_constant=f"{_CONFIG}.ACT_CHKPT_CPU_CHECKPOINTING_DEFAULT",
     )
     contiguous_memory_optimization: bool = option(

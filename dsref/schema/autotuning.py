@@ -107,7 +107,10 @@ class AutotuningConfig(DictSection):
         description="Metric by which the experiments are compared.",
         enum_docs=(
             ("throughput", "Training samples per second."),
-            ("latency", "Time of one training iteration; note that the search keeps the highest value."),
+            (
+                "latency",
+                "Time of one training iteration. Beware: the autotuner keeps the configuration with the highest value, so with latency it picks the slowest one.",
+            ),
             (
                 "flops",
                 "FLOPs per second per GPU; DeepSpeed 0.19.8 writes this metric under another name, so looking up "

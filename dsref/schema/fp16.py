@@ -10,9 +10,10 @@ from ._types import IntNotBool, NumberNotBool
 class FP16Config(StrictSection):
     """Trains in float16 with fp32 master weights, scaling the loss so that small gradients do not underflow.
 
-    With `loss_scale` 0 the scale is dynamic: it starts at 2^`initial_scale_power`, halves whenever a
-    gradient overflows (the step is then skipped) and doubles after `loss_scale_window` clean steps.
-    Cannot be enabled together with `bf16`.
+    With `loss_scale` 0 the scale is dynamic: it starts at 2^`initial_scale_power`; a step whose gradients overflow
+    is skipped, and once `hysteresis` overflows have been counted the scale is halved (and halved again at each
+    further overflow until the count is restored); after `loss_scale_window` clean steps it doubles. Cannot be
+    enabled together with `bf16`.
     """
 
     ds_class = "deepspeed.runtime.precision_config.DeepSpeedFP16Config"
@@ -47,7 +48,9 @@ class FP16Config(StrictSection):
     )
     hysteresis: int = option(
         2,
-        description="How many overflows in a row are tolerated before the dynamic loss scale is lowered.",
+        description="With N, the dynamic loss scale is halved at the N-th overflow; earlier overflows only skip "
+        "their step. The count is restored when the scale next doubles, or after every clean step with "
+        "consecutive_hysteresis.",
     )
     consecutive_hysteresis: bool = option(
         False,

@@ -82,8 +82,8 @@ class OffloadOptimizerConfig(StrictSection):
         docs_default="cpu",
         enum_docs=_DEVICE_DOCS,
         hf_auto=HfAuto(by=("accelerate",), source="offload_optimizer_device of the accelerate config"),
-        description="Where optimizer states are offloaded to; the optimizer step then runs on the CPU whatever the "
-        "device. A section without this key offloads nothing.",
+        description="Where optimizer states are offloaded to; with cpu or nvme the optimizer step runs on the CPU. "
+        "A section without this key offloads nothing.",
         example="cpu",
     )
     nvme_path: Path | None = option(

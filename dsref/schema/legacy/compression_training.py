@@ -268,7 +268,8 @@ class HeadPruningSharedParameters(DictSection):
     )
     method: Literal["l1", "topk"] = option(
         "topk",
-        description="How the heads to remove are chosen: by magnitude (l1) or by a learned score (topk).",
+        description="How the heads to remove are chosen; only topk (a learned score) worked for heads, l1 raised "
+        "NotImplementedError.",
     )
     num_heads: int | None = option(
         None,

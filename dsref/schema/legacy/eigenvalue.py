@@ -53,6 +53,6 @@ class EigenvalueOptions(Section):
         None,
         since="0.4.0",
         removed_in="0.19.8",
-        removal_note="Eigenvalue-based MoQ was dropped in DeepSpeed 0.19.8 (a top-level block had never been read "
-        "anyway), so delete it.",
+        removal_note="DeepSpeed never read a top-level eigenvalue block (MoQ, which read its own copy, went in "
+        "0.19.7); since 0.19.8 the key is rejected, so delete it.",
     )
