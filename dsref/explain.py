@@ -21,7 +21,7 @@ from .i18n import Lang, messages, option_text, translate
 from .index import Entry, OptionIndex
 from .numbers import human_count
 
-__all__ = ["Explanation", "ExplainError", "explain", "render_json", "render_text", "search", "texts_for"]
+__all__ = ["ExplainError", "Explanation", "explain", "render_json", "render_text", "search", "texts_for"]
 
 M = messages(
     "explain",

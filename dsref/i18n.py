@@ -23,8 +23,8 @@ Two kinds of text go through the catalog:
 from __future__ import annotations
 
 import gettext
-import struct
 import os
+import struct
 import sys
 from collections.abc import Mapping
 from functools import cache

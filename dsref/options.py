@@ -33,10 +33,10 @@ import annotated_types
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
+from .paths import Via, resolve_steps, split_path
 from .schema._base import Section, UnknownKeys
 from .schema._meta import UNSET, Meta, meta_of
 from .schema.config import DeepSpeedConfig
-from .paths import Via, resolve_steps, split_path
 from .versions import parse_version
 
 __all__ = ["Option", "OptionTree", "Resolution", "option_tree"]

@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsref import catalog as cat  # noqa: E402
-from dsref.i18n import LANGUAGES  # noqa: E402
+from dsref import catalog as cat
+from dsref.i18n import LANGUAGES
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsref.generated import generated_files  # noqa: E402
+from dsref.generated import generated_files
 
 
 def main(argv: list[str] | None = None) -> int:

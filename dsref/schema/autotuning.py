@@ -109,7 +109,8 @@ class AutotuningConfig(DictSection):
             ("throughput", "Training samples per second."),
             (
                 "latency",
-                "Time of one training iteration. Beware: the autotuner keeps the configuration with the highest value, so with latency it picks the slowest one.",
+                "Time of one training iteration. Beware: the autotuner keeps the configuration with the highest value, "
+                "so with latency it picks the slowest one.",
             ),
             (
                 "flops",
