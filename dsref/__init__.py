@@ -16,7 +16,8 @@ The public API (imported on first use, so that ``import dsref`` stays cheap):
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False
 
 from .versions import DEEPSPEED_VERSION
 
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
     from .validation import validate
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'dsref' has no attribute {name!r}")

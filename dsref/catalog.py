@@ -43,11 +43,11 @@ _PLACEHOLDER = re.compile(r"(?<!\{)\{([a-zA-Z_][a-zA-Z0-9_]*)(?:![rsa])?(?::[^{}
 
 
 def pot_path() -> Path:
-    return LOCALES / f"{DOMAIN}.pot"
+    return Path(LOCALES) / f"{DOMAIN}.pot"
 
 
 def po_path(lang: Lang) -> Path:
-    return LOCALES / LOCALE_DIRS[lang] / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return Path(LOCALES) / LOCALE_DIRS[lang] / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def option_messages() -> Iterator[tuple[str, str, str]]:
@@ -157,8 +157,11 @@ def _key(message: Message) -> tuple[str | None, str]:
     return message.context, msgid
 
 
-def problems(lang: Lang, template: Catalog | None = None) -> list[CatalogProblem]:
-    """Everything that keeps the ``lang`` catalog from being complete and in sync with the schema."""
+def problems(lang: Lang, template: Catalog | None = None, *, translated: Catalog | None = None) -> list[CatalogProblem]:
+    """Everything that keeps the ``lang`` catalog from being complete and in sync with the schema.
+
+    ``translated`` checks a catalog in memory instead of the committed ``.po`` (and skips the ``.mo``).
+    """
     template = template or extract()
     found: list[CatalogProblem] = []
     if not pot_path().exists():
@@ -171,12 +174,12 @@ def problems(lang: Lang, template: Catalog | None = None) -> list[CatalogProblem
     for context, msgid in sorted(have - wanted, key=str):
         found.append(CatalogProblem(context, msgid, "stale in the .pot; run scripts/catalog.py extract"))
     path = po_path(lang)
-    if not path.exists():
+    if translated is None and not path.exists():
         return [*found, CatalogProblem(None, "", f"{path} is missing; run scripts/catalog.py update")]
-    catalog = read_catalog(path, LOCALE_DIRS[lang])
-    translated = {_key(m): m for m in catalog if m.id}
+    catalog = translated if translated is not None else read_catalog(path, LOCALE_DIRS[lang])
+    by_key = {_key(m): m for m in catalog if m.id}
     for context, msgid in sorted(wanted, key=str):
-        message = translated.get((context, msgid))
+        message = by_key.get((context, msgid))
         if message is None:
             found.append(CatalogProblem(context, msgid, "not in the .po; run scripts/catalog.py update"))
             continue
@@ -193,10 +196,10 @@ def problems(lang: Lang, template: Catalog | None = None) -> list[CatalogProblem
                     f"placeholders differ: {sorted(_placeholders(msgid))} vs {sorted(_placeholders(text))}",
                 )
             )
-    for context, msgid in sorted(set(translated) - wanted, key=str):
+    for context, msgid in sorted(set(by_key) - wanted, key=str):
         found.append(CatalogProblem(context, msgid, "stale in the .po; run scripts/catalog.py update"))
     mo = path.with_suffix(".mo")
-    if not mo.exists() or mo.read_bytes() != compile_mo(catalog):
+    if translated is None and (not mo.exists() or mo.read_bytes() != compile_mo(catalog)):
         found.append(CatalogProblem(None, "", f"{mo} is out of date; run scripts/catalog.py compile"))
     return found
 

@@ -1,8 +1,8 @@
 """The ``dsref`` command line: a thin shell over the library.
 
 Each subcommand lives in its own module under :mod:`dsref.commands`, exposing
-``configure(parser)`` (cheap: no heavy imports) and ``run(args) -> int``. The
-module is imported only when its command runs, so ``dsref explain`` never pays
+``configure(parser)`` (cheap: no heavy imports) and ``run(args) -> int``. Only
+the module of the command being run is imported, so ``dsref explain`` never pays
 for what ``dsref check`` needs.
 """
 
@@ -11,21 +11,24 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
-from collections.abc import Sequence
-from types import ModuleType
 
 from . import __version__
 from .versions import DEEPSPEED_VERSION
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("dsref.commands.explain", "explain an option or a section"),
     "options": ("dsref.commands.options", "dump every option (the documented JSON interface)"),
+    "estimate": ("dsref.commands.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
     "completion": ("dsref.commands.completion", "print a shell completion script (bash or zsh)"),
 }
 """Command name → (module, one-line help). Add a command by adding a module and a line here."""
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
+def _parser(wanted: str | None) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option."
     )
@@ -33,19 +36,19 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, ModuleType]]:
         "--version", action="version", version=f"dsref {__version__} (DeepSpeed {DEEPSPEED_VERSION} config schema)"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    modules: dict[str, ModuleType] = {}
     for name, (module_name, help_text) in COMMANDS.items():
-        module = importlib.import_module(module_name)
-        modules[name] = module
-        module.configure(sub.add_parser(name, help=help_text, description=help_text))
-    return parser, modules
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        if wanted is None or name == wanted:  # other commands' options are only needed for --help
+            importlib.import_module(module_name).configure(command)
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser, modules = _parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    first = next((a for a in args_list if not a.startswith("-")), None)
+    args = _parser(first if first in COMMANDS else None).parse_args(args_list)
     try:
-        return int(modules[args.command].run(args))
+        return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

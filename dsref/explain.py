@@ -13,9 +13,10 @@ zero_optimization.stage3_prefetch_bucket_size
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from .i18n import Lang, messages, option_text, translate
 from .index import Entry, OptionIndex
@@ -93,14 +94,19 @@ class ExplainError(LookupError):
         self.suggestions = suggestions or []
 
 
-@dataclass(frozen=True)
 class Explanation:
-    entry: Entry | None
-    """The option explained; None for the top-level listing."""
-    via: str = "path"
-    written: str = ""
-    rows: list[tuple[int, Entry]] = field(default_factory=list)
-    """Children (or the subtree) to list under a section, with their depth."""
+    """What to show: the option (None for the top-level listing), how it was found, and the rows to list under it
+    (children or the subtree of a section, with their depth)."""
+
+    __slots__ = ("entry", "rows", "via", "written")
+
+    def __init__(
+        self, entry: Entry | None, via: str = "path", written: str = "", rows: list[tuple[int, Entry]] | None = None
+    ) -> None:
+        self.entry = entry
+        self.via = via
+        self.written = written
+        self.rows = rows or []
 
 
 def explain(
@@ -327,16 +333,28 @@ def _display_width(text: str) -> int:
     return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)
 
 
-_TOKEN = re.compile(r"[\u2e80-\uffef]|[^\s\u2e80-\uffef]+|\s+")
+def _tokens(text: str) -> list[str]:
+    """Words, single spaces and single CJK characters: the places a line may break."""
+    tokens: list[str] = []
+    word = ""
+    for ch in text:
+        if ch == " " or "\u2e80" <= ch <= "\uffef":
+            if word:
+                tokens.append(word)
+                word = ""
+            tokens.append(ch)
+        else:
+            word += ch
+    if word:
+        tokens.append(word)
+    return tokens
 
 
 def _reflow(text: str, width: int = 100) -> list[str]:
     """Paragraph text folded to ``width`` columns: between words, and between CJK characters."""
     out: list[str] = []
     line = ""
-    for token in _TOKEN.findall(" ".join(text.split())):
-        if token.isspace():
-            token = " "
+    for token in _tokens(" ".join(text.split())):
         if _display_width(line + token) > width and line.strip():
             out.append(line.rstrip())
             line = "" if token == " " else token
@@ -366,7 +384,7 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
 
 
 def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:
-    record = dict(entry)
+    record = entry.full()
     record["text"] = {
         "summary": _summary(entry, lang),
         "description": option_text(entry.path, entry["description"], lang),

@@ -9,14 +9,44 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .index import INDEX_PATH
+from .index import INDEX_DIR, KEY_FIELDS, KEYS_FILE
 
 
-def _json_bytes(document: object) -> bytes:
-    return (json.dumps(document, ensure_ascii=False, indent=1, sort_keys=False) + "\n").encode("utf-8")
+def _records_bytes(head: dict[str, object], name: str, records: list[object]) -> bytes:
+    """One JSON document with one record per line, so that a diff shows which options changed."""
+    lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
+    head_text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1]
+    body = ",\n".join(lines)
+    return f'{head_text},"{name}":[\n{body}\n]}}\n'.encode()
+
+
+def index_files() -> dict[Path, bytes]:
+    """The option index: the key file and one shard per top-level key."""
+    from .options import index_document
+
+    document = index_document()
+    head = {"dsref": document["dsref"], "deepspeed": document["deepspeed"]}
+    directory = Path(INDEX_DIR)
+    keys: list[object] = [[record[k] for k in KEY_FIELDS] for record in document["options"]]
+    files = {directory / KEYS_FILE: _records_bytes({**head, "fields": list(KEY_FIELDS)}, "keys", keys)}
+    shards: dict[str, list[object]] = {}
+    for record in document["options"]:
+        top = str(record["path"]).split(".", 1)[0].split("[", 1)[0]
+        shards.setdefault(top, []).append(record)
+    for top, records in shards.items():
+        files[directory / f"{top}.json"] = _records_bytes(head, "options", records)
+    return files
+
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def generated_files() -> dict[Path, bytes]:
-    from .options import index_document
+    from .glossary import page
 
-    return {INDEX_PATH: _json_bytes(index_document())}
+    files = index_files()
+    docs = ROOT / "docs"
+    if docs.is_dir():  # pages only exist in a checkout, not in an installed package
+        for lang in ("en", "zh"):
+            files[docs / lang / "glossary.md"] = page(lang).encode("utf-8")
+    return files

@@ -28,8 +28,14 @@ import struct
 import sys
 from collections.abc import Mapping
 from functools import cache
-from pathlib import Path
-from typing import Literal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
+
+    Lang = Literal["en", "zh"]
+else:
+    Lang = str
 
 __all__ = [
     "LANGUAGES",
@@ -43,11 +49,10 @@ __all__ = [
     "resolve_language",
 ]
 
-Lang = Literal["en", "zh"]
 LANGUAGES: tuple[Lang, ...] = ("en", "zh")
 LOCALE_DIRS: dict[Lang, str] = {"zh": "zh_CN"}
 DOMAIN = "dsref"
-LOCALES = Path(__file__).with_name("locales")
+LOCALES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "locales")
 
 
 class UnknownLanguage(ValueError):
@@ -94,8 +99,8 @@ def resolve_language(explicit: str | None, environ: Mapping[str, str] | None = N
     return "en"
 
 
-def catalog_path(lang: Lang, suffix: str = ".mo") -> Path:
-    return LOCALES / LOCALE_DIRS[lang] / "LC_MESSAGES" / f"{DOMAIN}{suffix}"
+def catalog_path(lang: Lang, suffix: str = ".mo") -> str:
+    return os.path.join(LOCALES, LOCALE_DIRS[lang], "LC_MESSAGES", f"{DOMAIN}{suffix}")
 
 
 _warned: set[str] = set()
@@ -107,7 +112,7 @@ def _translations(lang: Lang) -> gettext.NullTranslations:
         return gettext.NullTranslations()
     path = catalog_path(lang)
     try:
-        with path.open("rb") as handle:
+        with open(path, "rb") as handle:
             return gettext.GNUTranslations(handle)
     except (OSError, ValueError, IndexError, UnicodeDecodeError, struct.error) as exc:
         if str(path) not in _warned:

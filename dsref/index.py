@@ -1,10 +1,11 @@
 """The generated option index: the option tree as JSON, for commands that must start fast.
 
-``dsref/data/options.json`` holds one record per option (the same records as
+``dsref/data/index/`` holds one record per option (the same records as
 ``dsref options --format json``), generated from the schema by
 ``scripts/generate.py``; a test regenerates it and fails if the committed copy
-is stale. Reading it needs neither pydantic nor the models, so ``dsref explain``
-starts in a few milliseconds.
+is stale. ``_keys.json`` has just what resolving a path needs; the full records
+are split by top-level key and read on first use. Reading it needs neither
+pydantic nor the models, so ``dsref explain`` starts fast.
 
 >>> index = OptionIndex.load()
 >>> index.resolve("zero_optimization.prefetch_bucket_size").entry.path
@@ -18,61 +19,114 @@ starts in a few milliseconds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from dataclasses import dataclass
+import os
 from functools import cache
-from pathlib import Path
-from typing import Any, Literal
 
 from .paths import normalize_step, resolve_steps, split_path
 
-__all__ = ["INDEX_PATH", "Entry", "Hit", "OptionIndex"]
+__all__ = ["INDEX_DIR", "KEY_FIELDS", "Entry", "Hit", "OptionIndex"]
 
-INDEX_PATH = Path(__file__).with_name("data") / "options.json"
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any, Literal
 
-HowFound = Literal["path", "alias", "deprecated_alias", "docs_name", "normalized", "suffix"]
+    HowFound = Literal["path", "alias", "deprecated_alias", "docs_name", "normalized", "suffix"]
+
+INDEX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "index")
+KEYS_FILE = "_keys.json"
 
 
-class Entry(dict[str, Any]):
-    """One option record (a plain dict, read from the index), with a few conveniences."""
+KEY_FIELDS = (
+    "path",
+    "key",
+    "parent",
+    "kind",
+    "container",
+    "map_key",
+    "aliases",
+    "deprecated_aliases",
+    "docs_names",
+    "removed_in",
+)
+"""The fields kept in the small key file: enough to resolve any spelling without loading the full records."""
+
+
+class Entry(dict):  # type: ignore[type-arg]
+    """One option record (a plain dict, read from the index), with a few conveniences.
+
+    An entry starts with the key fields only; asking for any other field loads the
+    record's shard (all options under the same top-level key) on first use.
+    """
+
+    __slots__ = ("_index",)
+
+    def __init__(self, record: dict[str, Any], index: OptionIndex | None = None) -> None:
+        super().__init__(record)
+        self._index = index
+
+    def __missing__(self, field: str) -> Any:
+        if self._index is None or not self._index.load_shard(self.top):
+            raise KeyError(field)
+        return dict.__getitem__(self, field)
+
+    def full(self) -> dict[str, Any]:
+        """The complete record as a plain dict."""
+        self["description"]  # noqa: B018 - loads the shard if needed
+        return dict(self)
+
+    @property
+    def top(self) -> str:
+        return self.path.split(".", 1)[0].split("[", 1)[0]
 
     @property
     def path(self) -> str:
-        return str(self["path"])
+        return str(dict.__getitem__(self, "path"))
 
     @property
     def key(self) -> str:
-        return str(self["key"])
+        return str(dict.__getitem__(self, "key"))
 
     @property
     def is_section(self) -> bool:
-        return bool(self["kind"] == "section")
+        return bool(dict.__getitem__(self, "kind") == "section")
 
     @property
     def child_parent(self) -> str:
-        if self["container"] == "map":
-            return f"{self.path}.<{self['map_key']}>"
-        if self["container"] == "list":
+        container = dict.__getitem__(self, "container")
+        if container == "map":
+            return f"{self.path}.<{dict.__getitem__(self, 'map_key')}>"
+        if container == "list":
             return f"{self.path}[]"
         return self.path
 
 
-@dataclass(frozen=True)
 class Hit:
     """An option a written path resolved to, and how exactly it matched."""
 
-    entry: Entry
-    via: HowFound
-    written: str
+    __slots__ = ("entry", "via", "written")
+
+    def __init__(self, entry: Entry, via: HowFound, written: str) -> None:
+        self.entry = entry
+        self.via = via
+        self.written = written
+
+    def __repr__(self) -> str:
+        return f"Hit({self.entry.path!r}, via={self.via!r})"
 
 
 class OptionIndex:
     """Lookup over the generated index: by path, by any spelling, by words."""
 
-    def __init__(self, document: dict[str, Any]) -> None:
-        self.deepspeed = str(document["deepspeed"])
-        self.dsref = str(document["dsref"])
-        self.entries: list[Entry] = [Entry(record) for record in document["options"]]
+    def __init__(self, keys: dict[str, Any], shard_dir: str | None = None) -> None:
+        self.deepspeed = str(keys["deepspeed"])
+        self.dsref = str(keys["dsref"])
+        self._shard_dir = shard_dir
+        self._loaded: set[str] = set()
+        fields = keys.get("fields")
+        rows = keys["keys"]
+        records = [dict(zip(fields, row)) for row in rows] if fields else rows
+        self.entries: list[Entry] = [Entry(record, self) for record in records]
         self._by_path = {entry.path: entry for entry in self.entries}
         self._children: dict[str | None, list[Entry]] = {}
         self._keys: dict[tuple[str | None, str], tuple[Entry, str]] = {}
@@ -90,7 +144,26 @@ class OptionIndex:
 
     @classmethod
     def load(cls) -> OptionIndex:
-        return _load(INDEX_PATH)
+        return _load(INDEX_DIR)
+
+    @classmethod
+    def from_records(cls, document: dict[str, Any]) -> OptionIndex:
+        """An index over complete records in memory (``{"dsref", "deepspeed", "options": [...]}``)."""
+        keys = {"dsref": document["dsref"], "deepspeed": document["deepspeed"], "keys": document["options"]}
+        return cls(keys)
+
+    def load_shard(self, top: str) -> bool:
+        """Fill in the full records of every option under the top-level key ``top``; False if there is none."""
+        if top in self._loaded or self._shard_dir is None:
+            return False
+        self._loaded.add(top)
+        path = os.path.join(self._shard_dir, f"{top}.json")
+        with open(path, encoding="utf-8") as handle:
+            for record in json.load(handle)["options"]:
+                entry = self._by_path.get(record["path"])
+                if entry is not None:
+                    dict.update(entry, record)
+        return True
 
     def __iter__(self) -> Iterator[Entry]:
         return iter(self.entries)
@@ -175,17 +248,19 @@ class OptionIndex:
 
         ``texts`` maps a path to its text in the reader's language (for searching Chinese words).
         """
-        terms = [w.lower() for w in words.split() if w.strip()]
+        from .glossary import expand
+
+        terms = [expand(w) for w in words.split() if w.strip()]
         if not terms:
             return []
         scored: list[tuple[int, int, str, Entry]] = []
         for entry in self.entries:
             name = entry.path.lower().replace("_", " ")
-            body = " ".join(str(entry.get(k) or "") for k in ("description", "summary")).lower()
+            body = " ".join(str(entry[k] or "") for k in ("description", "summary")).lower()
             local = (texts or {}).get(entry.path, "").lower()
             haystack = " ".join((entry.path.lower(), name, body, local))
-            if all(term in haystack for term in terms):
-                in_name = sum(term in name or term in entry.path.lower() for term in terms)
+            if all(any(t in haystack for t in term) for term in terms):
+                in_name = sum(any(t in name or t in entry.path.lower() for t in term) for term in terms)
                 scored.append((-in_name, entry.path.count("."), entry.path, entry))
         scored.sort(key=lambda row: row[:3])
         return [row[3] for row in scored[:limit]]
@@ -200,6 +275,6 @@ def _is_map(entry: Entry) -> bool:
 
 
 @cache
-def _load(path: Path) -> OptionIndex:
-    with path.open(encoding="utf-8") as handle:
-        return OptionIndex(json.load(handle))
+def _load(directory: str) -> OptionIndex:
+    with open(os.path.join(directory, KEYS_FILE), encoding="utf-8") as handle:
+        return OptionIndex(json.load(handle), directory)

@@ -520,10 +520,12 @@ def _description(field_text: str | None, section_text: str | None, container: Co
 
 
 def _summary(field_text: str | None, section_text: str | None) -> str | None:
-    text = field_text or section_text
-    if not text:
+    """A field's own short description, whole; otherwise the first sentence of the section's paragraph."""
+    if field_text:
+        return " ".join(field_text.split())
+    if not section_text:
         return None
-    first = " ".join(text.split())
+    first = " ".join(section_text.split())
     end = first.find(". ")
     return first if end < 0 else first[: end + 1]
 

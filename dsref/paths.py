@@ -8,15 +8,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Literal, TypeVar
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Literal, TypeVar
+
+    Via = Literal["path", "alias", "deprecated_alias", "docs_name"]
+    T = TypeVar("T")
+else:
+    Via = str
 
 __all__ = ["VIA_RANK", "Via", "normalize_step", "resolve_steps", "split_path"]
 
-Via = Literal["path", "alias", "deprecated_alias", "docs_name"]
 VIA_RANK: dict[str, int] = {"path": 0, "alias": 1, "deprecated_alias": 2, "docs_name": 3}
-
-T = TypeVar("T")
 
 
 def split_path(written: str) -> list[str]:

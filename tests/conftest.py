@@ -46,3 +46,10 @@ def require_deepspeed() -> Any:
             pytest.fail("deepspeed is not installed; .ci/run installs torch==2.13.0 and deepspeed==0.19.8")
         pytest.skip("deepspeed is not installed (pip install torch==2.13.0 deepspeed==0.19.8)")
     return deepspeed
+
+
+@pytest.fixture(autouse=True)
+def _english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests see no locale variables unless they set them, so output does not depend on the runner's LANG."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)

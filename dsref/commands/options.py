@@ -18,6 +18,6 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "paths":
         sys.stdout.write("".join(entry.path + "\n" for entry in index))
         return 0
-    document = {"dsref": index.dsref, "deepspeed": index.deepspeed, "options": list(index)}
+    document = {"dsref": index.dsref, "deepspeed": index.deepspeed, "options": [entry.full() for entry in index]}
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     return 0
