@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("dsref.commands.explain", "explain an option or a section"),
+    "check": ("dsref.commands.check", "check config files against DeepSpeed 0.19.8"),
+    "rule": ("dsref.commands.rule", "explain a finding code"),
     "options": ("dsref.commands.options", "dump every option (the documented JSON interface)"),
     "estimate": ("dsref.commands.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
     "completion": ("dsref.commands.completion", "print a shell completion script (bash or zsh)"),

@@ -28,8 +28,11 @@ class Severity(str, Enum):
 class Kind(str, Enum):
     """What a finding is about; each kind has one stable code."""
 
+    unreadable = "DS000"
     not_a_mapping = "DS001"
     key_not_string = "DS002"
+    duplicate_key = "DS003"
+    not_strict_json = "DS004"
     unknown_key = "DS101"
     wrong_type = "DS201"
     coerced = "DS202"
@@ -56,16 +59,31 @@ Location = tuple[str | int, ...]
 class Finding:
     """One thing wrong with, or worth saying about, a config."""
 
-    kind: Kind
+    kind: Kind | None
+    """The schema finding's kind; None for a cross-field rule (see ``rule``)."""
     severity: Severity
     location: Location
     option: str | None = None
     """Canonical dotted path of the option concerned, when there is one."""
     args: Mapping[str, Any] = field(default_factory=dict)
+    rule: str | None = None
+    """Code of the cross-field rule that found this (``DS5…``/``DS6…``), for rule findings."""
+    rule_name: str | None = None
+    related: tuple[Location, ...] = ()
+    """Other places in the input the finding is about (e.g. the other of two conflicting keys)."""
 
     @property
     def code(self) -> str:
+        if self.rule is not None:
+            return self.rule
+        assert self.kind is not None
         return self.kind.code
+
+    @property
+    def name(self) -> str:
+        if self.kind is not None:
+            return self.kind.name.replace("_", "-")
+        return self.rule_name or self.code
 
     @property
     def where(self) -> str:
@@ -74,12 +92,13 @@ class Finding:
     def to_json(self) -> dict[str, Any]:
         return {
             "code": self.code,
-            "kind": self.kind.name,
+            "name": self.name,
             "severity": self.severity.value,
             "location": list(self.location),
             "where": self.where,
             "option": self.option,
             "args": dict(self.args),
+            "related": [list(r) for r in self.related],
         }
 
 

@@ -194,7 +194,7 @@ class _Walker:
     # -- one option ---------------------------------------------------------
     def option(self, opt: Option, value: Any, loc: Location) -> None:
         meta: Meta = opt.meta
-        strict = opt.validated_by_deepspeed
+        strict = _refuses(opt)
         if meta.docs_only:
             self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
             return
@@ -270,7 +270,7 @@ class _Walker:
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
         adapter = _adapter(opt)
-        strict = opt.validated_by_deepspeed
+        strict = _refuses(opt)
         try:
             text = json.dumps(value, allow_nan=True)
         except (TypeError, ValueError, RecursionError):
@@ -309,7 +309,7 @@ class _Walker:
             return
         if _integral_float(value, coerced):
             return
-        if strict:
+        if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
             self.add(
                 Kind.coerced,
                 Severity.warning,
@@ -325,7 +325,7 @@ class _Walker:
 
     def wrong_type(self, opt: Option, value: Any, loc: Location, expected: str | None = None) -> None:
         # A section DeepSpeed reads as a mapping fails on anything else, wherever it sits.
-        strict = opt.validated_by_deepspeed or opt.kind == "section"
+        strict = _refuses(opt) or opt.kind == "section"
         severity = Severity.error if strict else Severity.warning
         self.add(
             Kind.wrong_type,
@@ -336,6 +336,11 @@ class _Walker:
             got=json_type(value),
             expected=expected or opt.type,
         )
+
+
+def _refuses(opt: Option) -> bool:
+    """Whether DeepSpeed itself refuses a wrong value here (its pydantic model, or its own checks)."""
+    return opt.validated_by_deepspeed or opt.meta.enforced
 
 
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:

@@ -115,6 +115,9 @@ class Meta:
     """JSON kinds of value DeepSpeed still accepts here in an old, deprecated form (e.g. a bool for a section)."""
     docs_only: bool = False
     """DeepSpeed's docs list this option, but DeepSpeed 0.19.8 rejects it."""
+    enforced: bool = False
+    """In a section DeepSpeed reads with dict.get, DeepSpeed itself still refuses a value of the wrong type or
+    out of range (an assert or an exception when the config is built or the engine starts)."""
     case_insensitive: bool = False
     """DeepSpeed compares the (string) value without regard to case."""
     parsed_unused: bool = False

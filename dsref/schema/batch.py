@@ -17,6 +17,7 @@ class BatchOptions(Section):
 
     train_batch_size: _PositiveInt | None = option(
         None,
+        enforced=True,
         description="Samples consumed by one optimizer step across all data-parallel ranks; it must equal "
         "train_micro_batch_size_per_gpu * gradient_accumulation_steps * data-parallel world size.",
         unit="samples",
@@ -31,6 +32,7 @@ class BatchOptions(Section):
     )
     train_micro_batch_size_per_gpu: _PositiveInt | None = option(
         None,
+        enforced=True,
         description="Samples each data-parallel rank processes in one forward/backward pass; lower it when a step "
         "does not fit in device memory and raise gradient_accumulation_steps instead.",
         unit="samples",
@@ -46,6 +48,7 @@ class BatchOptions(Section):
     )
     gradient_accumulation_steps: _PositiveInt | None = option(
         None,
+        enforced=True,
         description="Number of micro batches whose gradients are summed before each optimizer step.",
         unit="steps",
         hf_auto=HfAuto(

@@ -1,0 +1,75 @@
+"""``dsref check FILE...``: everything wrong with DeepSpeed config files, before the cluster launch.
+
+Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="config files, or directories to search for *.json")
+    parser.add_argument(
+        "--profile",
+        choices=("deepspeed", "hf"),
+        default="deepspeed",
+        help="read the file as the deepspeed launcher does (Hjson) or as Hugging Face Trainer/Accelerate do (JSON, "
+        '"auto" allowed where they fill it)',
+    )
+    parser.add_argument("--world-size", type=int, metavar="N", help="data-parallel GPUs, for the batch arithmetic")
+    parser.add_argument("--deepspeed-version", default=None, metavar="X.Y.Z", help="release to check for (0.19.8)")
+    parser.add_argument("--format", choices=("text", "json", "github"), default="text")
+    parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
+    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..i18n import UnknownLanguage, resolve_language
+    from ..versions import DEEPSPEED_VERSION, parse_version
+
+    try:
+        lang = resolve_language(args.lang)
+    except UnknownLanguage:
+        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+        return 2
+    target = args.deepspeed_version or DEEPSPEED_VERSION
+    try:
+        parse_version(target)
+    except ValueError:
+        print(f"dsref: --deepspeed-version takes a release number such as 0.19.8, not {target!r}", file=sys.stderr)
+        return 2
+    if args.world_size is not None and args.world_size < 1:
+        print("dsref: --world-size must be 1 or more", file=sys.stderr)
+        return 2
+
+    from ..check import check_file, display_path, expand_paths
+    from ..report import render
+    from .explain import use_color
+
+    reports = []
+    for path in expand_paths(args.paths):
+        report = check_file(path, profile=args.profile, world_size=args.world_size, deepspeed_version=target)
+        report.path = display_path(path)
+        reports.append(report)
+    if not reports:
+        print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
+        return 2
+    if args.show_effective:
+        from ..show import effective_document
+
+        import json
+
+        documents = [
+            {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
+            for r in reports
+            if r.loaded is not None
+        ]
+        sys.stdout.write(json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2))
+        sys.stdout.write("\n")
+    else:
+        sys.stdout.write(render(reports, args.format, lang, color=use_color(sys.stdout), target=target))
+    if any(r.error is not None for r in reports):
+        return 2
+    return 1 if any(not r.ok for r in reports) else 0

@@ -1,0 +1,41 @@
+"""``dsref rule CODE``: what a finding code means, why it matters and how to fix it; no code lists them all."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", nargs="?", help="a finding code (DS101, DS510, …) or a rule name")
+    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..findings import Kind
+    from ..i18n import UnknownLanguage, resolve_language
+    from ..messages import explanation
+    from ..rules import all_rules, get_rule
+
+    try:
+        lang = resolve_language(args.lang)
+    except UnknownLanguage:
+        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+        return 2
+    if args.code is None:
+        for kind in Kind:
+            print(f"{kind.code}  {kind.name.replace('_', '-')}")
+        for r in all_rules():
+            print(f"{r.code}  {r.name}  ({r.severity.value})")
+        return 0
+    wanted = args.code.strip()
+    kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
+    if kind is not None:
+        print(f"{kind.code} {kind.name.replace('_', '-')}\n\n{explanation(kind, lang)}")
+        return 0
+    found = get_rule(wanted)
+    if found is None:
+        print(f"dsref: no rule {wanted!r}; `dsref rule` lists them", file=sys.stderr)
+        return 2
+    print(f"{found.code} {found.name} ({found.severity.value})\n\n{found.text('explanation', lang)}")
+    return 0

@@ -1,0 +1,215 @@
+"""Draw check results: compiler-style text, JSON, or GitHub workflow annotations, in English or Chinese.
+
+Every finding becomes a :class:`Rendered` record first (file, line, column, code, severity, message, help);
+the three formats are three ways of printing those records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .check import FileReport
+from .findings import Finding, Kind, Severity
+from .i18n import Lang, messages, option_text
+from .messages import help_lines, message
+from .rules import get_rule
+
+__all__ = ["Rendered", "render", "render_github", "render_json", "render_text", "summary"]
+
+S = messages(
+    "report",
+    summary="{files} files checked: {errors} errors, {warnings} warnings, {infos} notes",
+    summary_one="1 file checked: {errors} errors, {warnings} warnings, {infos} notes",
+    error="error",
+    warning="warning",
+    info="note",
+    help="help",
+    note="note",
+    clean="no problems found",
+)
+
+
+@dataclass
+class Rendered:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    help: list[str] = field(default_factory=list)
+    option: str | None = None
+    where: str = ""
+    source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "path": self.where,
+            "option": self.option,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "help": self.help,
+        }
+
+
+def rendered(report: FileReport, lang: Lang, target: str = "0.19.8") -> list[Rendered]:
+    out: list[Rendered] = []
+    for finding in report.findings:
+        out.append(_one(report, finding, lang, target))
+    return out
+
+
+def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rendered:
+    if report.error is not None:
+        err = report.error
+        line, col = err.line or 1, err.col or 1
+        hint = err.hint_text(lang)
+        source = err.source_lines[line - 1] if err.source_lines and 0 < line <= len(err.source_lines) else None
+        return Rendered(
+            report.path, line, col, line, col + 1, "DS000", "unreadable", Severity.error, err.text(lang),
+            [hint] if hint else [], None, "", source,
+        )
+    loaded = report.loaded
+    assert loaded is not None
+    part = "value" if finding.kind in _VALUE_KINDS else "key"
+    span = loaded.locate(finding.location, part) if finding.location else None
+    if span is None and isinstance(finding.args.get("line"), int):
+        from .loader import Span
+
+        at_line, at_col = finding.args["line"], finding.args.get("col", 1)
+        span = Span(at_line, at_col, at_line, at_col + 1)
+    if finding.rule is not None:
+        rule = get_rule(finding.rule)
+        text = rule.text("message", lang, **finding.args) if rule else finding.code
+        helps: list[str] = []
+    else:
+        text = message(finding, lang, target=target)
+        helps = help_lines(finding, lang)
+        if finding.kind is Kind.removed and finding.option:
+            from .index import OptionIndex
+
+            entry = OptionIndex.load().get(finding.option)
+            note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
+            if note:
+                helps.insert(0, note)
+    line = span.line if span else 1
+    source = loaded.source_lines[line - 1] if span and 0 < line <= len(loaded.source_lines) else None
+    return Rendered(
+        report.path,
+        line,
+        span.col if span else 1,
+        span.end_line if span else 1,
+        span.end_col if span else 1,
+        finding.code,
+        finding.name,
+        finding.severity,
+        text,
+        helps,
+        finding.option,
+        finding.where if finding.location else "",
+        source if span else None,
+    )
+
+
+_VALUE_KINDS = frozenset({Kind.wrong_type, Kind.coerced, Kind.out_of_range, Kind.not_allowed, Kind.auto_dropped,
+                          Kind.auto_unfilled})
+
+
+def _colour(text: str, code: str, on: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if on else text
+
+
+_SEVERITY_COLOUR = {Severity.error: "1;31", Severity.warning: "1;33", Severity.info: "1;36"}
+
+
+def render_text(reports: list[FileReport], lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+    lines: list[str] = []
+    for report in reports:
+        for r in rendered(report, lang, target):
+            label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
+            lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
+            if r.source is not None:
+                number = str(r.line)
+                lines.append(f" {number} | {r.source.rstrip()}")
+                width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
+                caret = " " * (r.column - 1) + "^" * max(1, width)
+                lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
+            for hint in r.help:
+                lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
+    lines.append(summary(reports, lang))
+    return "\n".join(lines) + "\n"
+
+
+def summary(reports: list[FileReport], lang: Lang) -> str:
+    counts = {s: sum(r.count(s) for r in reports) for s in Severity}
+    name = "summary_one" if len(reports) == 1 else "summary"
+    return S.text(
+        name,
+        lang,
+        files=len(reports),
+        errors=counts[Severity.error],
+        warnings=counts[Severity.warning],
+        infos=counts[Severity.info],
+    )
+
+
+def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
+    files = []
+    for report in reports:
+        files.append(
+            {
+                "file": report.path,
+                "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
+                "ok": report.ok,
+                "errors": report.count(Severity.error),
+                "warnings": report.count(Severity.warning),
+                "infos": report.count(Severity.info),
+                "findings": [r.to_json() for r in rendered(report, lang, target)],
+            }
+        )
+    counts = {s.value: sum(r.count(s) for r in reports) for s in Severity}
+    payload = {"deepspeed": target, "lang": lang, "files": files, "summary": {"files": len(reports), **counts}}
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
+    """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` line per finding."""
+    level = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
+    lines = []
+    for report in reports:
+        for r in rendered(report, lang, target):
+            props = (
+                f"file={_escape_property(r.path)},line={r.line},col={r.column},"
+                f"endLine={r.end_line},endColumn={r.end_column},title={_escape_property(f'{r.code} {r.name}')}"
+            )
+            text = r.message + "".join(f"\n{h}" for h in r.help)
+            lines.append(f"::{level[r.severity]} {props}::{_escape_data(text)}")
+    lines.append(summary(reports, lang))
+    return "\n".join(lines) + "\n"
+
+
+def render(reports: list[FileReport], fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+    if fmt == "json":
+        return render_json(reports, lang, target=target)
+    if fmt == "github":
+        return render_github(reports, lang, target=target)
+    return render_text(reports, lang, color=color, target=target)

@@ -1,0 +1,149 @@
+"""Cross-field rules: what no single option's type can say (batch arithmetic, precision modes, stage-only options).
+
+Each rule is a :class:`Rule` with a stable code, a name, a severity, an English
+message template and a paragraph explaining it (both translated through the
+catalogs), and a check function over a :class:`Context`. Rules live in the
+modules of this package, one module per area, and register themselves with
+:func:`rule`. :func:`run_rules` runs them all.
+
+Codes: ``DS5xx`` are errors and warnings about what DeepSpeed does with the
+config; ``DS6xx`` are advice (``info``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..effective import Effective, effective
+from ..findings import Finding, Location, Severity
+from ..i18n import Lang, Messages, messages
+from ..options import OptionTree, option_tree
+
+__all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One place a rule fires: where, about which option, with which message arguments."""
+
+    location: Location
+    option: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    related: tuple[Location, ...] = ()
+
+
+@dataclass
+class Context:
+    """What a rule may look at: the config as written, as DeepSpeed sees it, and the run's settings."""
+
+    config: Any
+    effective: Effective
+    tree: OptionTree
+    world_size: int | None = None
+    """Data-parallel world size given with ``--world-size``; None when unknown."""
+    profile: str = "deepspeed"
+
+    def get(self, path: str) -> Any:
+        return self.effective.get(path)
+
+    def is_set(self, path: str) -> bool:
+        return self.effective.is_set(path)
+
+    def where(self, path: str) -> Location:
+        """Where ``path`` was written, or the nearest written section above it, or the root."""
+        current: str | None = path
+        while current:
+            found = self.effective.location(current)
+            if found is not None:
+                return found
+            current = current.rsplit(".", 1)[0] if "." in current else None
+        return ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    """English message template (``str.format`` placeholders from the hit's args)."""
+    explanation: str
+    """English paragraph: what the rule checks, why, what DeepSpeed does, how to fix it."""
+    check: Callable[[Context], Iterable[Hit]]
+    texts: Messages
+
+    def text(self, key: str, lang: Lang, **args: Any) -> str:
+        return self.texts.text(key, lang, **args)
+
+
+_RULES: dict[str, Rule] = {}
+
+
+def rule(
+    code: str, name: str, severity: Severity, *, message: str, explanation: str
+) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
+    """Register a rule: decorate its check function."""
+
+    def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
+        if code in _RULES:
+            raise ValueError(f"rule code {code} registered twice")
+        texts = messages(f"rule.{code}", message=message, explanation=explanation)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
+        return check
+
+    return register
+
+
+def _load_rule_modules() -> None:
+    for info in pkgutil.iter_modules(__path__, f"{__name__}."):
+        importlib.import_module(info.name)
+
+
+def all_rules() -> list[Rule]:
+    _load_rule_modules()
+    return sorted(_RULES.values(), key=lambda r: r.code)
+
+
+def get_rule(code_or_name: str) -> Rule | None:
+    """A rule by code (``DS501``, any case) or by name."""
+    wanted = code_or_name.strip().lower()
+    for r in all_rules():
+        if r.code.lower() == wanted or r.name == wanted:
+            return r
+    return None
+
+
+def run_rules(
+    config: Any,
+    *,
+    world_size: int | None = None,
+    profile: str = "deepspeed",
+    tree: OptionTree | None = None,
+    select: Iterable[str] | None = None,
+) -> list[Finding]:
+    """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input."""
+    tree = tree or option_tree()
+    context = Context(config, effective(config, tree), tree, world_size, profile)
+    chosen = set(select) if select is not None else None
+    findings: list[Finding] = []
+    for r in all_rules():
+        if chosen is not None and r.code not in chosen:
+            continue
+        for hit in _safely(r, context):
+            findings.append(
+                Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related)
+            )
+    return findings
+
+
+def _safely(r: Rule, context: Context) -> Iterator[Hit]:
+    # A rule looks at values of any type a user may write; one that trips over an odd value stays silent
+    # rather than hiding every other finding (the schema findings already report the odd value itself).
+    try:
+        yield from list(r.check(context))
+    except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError, RecursionError):
+        return
