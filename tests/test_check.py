@@ -1,0 +1,252 @@
+"""`dsref check`: findings with file:line:col, the three output formats, exit codes, and any input."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dsref.check import check_file
+from dsref.cli import main
+from dsref.findings import Severity
+
+from .conftest import shared_path
+
+BAD = """{
+  // a comment
+  "train_batch_size": 10,
+  "train_micro_batch_size_per_gpu": 4,
+  "fp16": {"enabled": true},
+  "bf16": {"enabled": true},
+  "amp": {"enabled": true},
+  "zero_optimization": {
+    "stage": 2,
+    "stgae": 3,
+    "cpu_offload": true,
+    "offload_param": {"device": "CPU"},
+    "stage": 3
+  }
+}
+"""
+
+GOOD = {
+    "train_micro_batch_size_per_gpu": 4,
+    "gradient_accumulation_steps": 2,
+    "bf16": {"enabled": True},
+    "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}},
+    "zero_optimization": {"stage": 2, "overlap_comm": True},
+}
+
+
+@pytest.fixture
+def bad(tmp_path: Path) -> Path:
+    path = tmp_path / "ds_config.json"
+    path.write_text(BAD, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def good(tmp_path: Path) -> Path:
+    path = tmp_path / "good.json"
+    path.write_text(json.dumps(GOOD, indent=2), encoding="utf-8")
+    return path
+
+
+def test_findings_point_at_line_and_column(bad: Path) -> None:
+    report = check_file(str(bad))
+    found = {(f.code, f.where) for f in report.findings}
+    assert ("DS101", "zero_optimization.stgae") in found
+    assert ("DS003", "zero_optimization.stage") in found
+    assert ("DS302", "amp") in found
+    assert ("DS510", "bf16.enabled") in found
+    assert ("DS204", "zero_optimization.offload_param.device") in found
+    assert ("DS503", "train_batch_size") in found
+    assert not report.ok
+
+
+def test_text_output_is_compiler_style(bad: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(bad), "--lang", "en"]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad.name}:10:5: error[DS101] unknown key 'stgae'" in out.replace(str(bad), bad.name)
+    assert '\n 10 |     "stgae": 3,\n    |     ^^^^^^^\n' in out
+    assert "= help: did you mean 'stage'?" in out
+    assert out.rstrip().splitlines()[-1].startswith("1 file checked:")
+
+
+def test_good_file_exits_zero(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "0 errors" in out
+
+
+def test_json_format(bad: Path, good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(bad), str(good), "--format", "json"]) == 1
+    payload = json.loads(capsys.readouterr().out)
+    assert [f["ok"] for f in payload["files"]] == [False, True]
+    finding = payload["files"][0]["findings"][0]
+    assert {"code", "severity", "path", "line", "column", "message"} <= set(finding)
+    assert payload["summary"]["files"] == 2 and payload["summary"]["error"] >= 6
+
+
+def test_github_format(bad: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(bad), "--format", "github"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert any(line.startswith("::error file=") and ",line=10,col=5," in line for line in lines)
+    assert any(line.startswith("::notice ") for line in lines)
+
+
+def test_chinese_output(bad: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(bad), "--lang", "zh"]) == 1
+    out = capsys.readouterr().out
+    assert "error[DS101]" in out
+    assert "stgae" in out
+
+
+def test_directories_and_many_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "one.json").write_text(json.dumps(GOOD))
+    (tmp_path / "two.json").write_text(json.dumps({**GOOD, "zero_optimization": {"stage": 9}}))
+    (tmp_path / "notes.txt").write_text("not a config")
+    assert main(["check", str(tmp_path), "--format", "json"]) == 1
+    files = [f["file"] for f in json.loads(capsys.readouterr().out)["files"]]
+    assert len(files) == 2 and all(f.endswith(".json") for f in files)
+
+
+def test_hf_profile(tmp_path: Path) -> None:
+    path = tmp_path / "hf.json"
+    path.write_text(
+        '{"train_batch_size": "auto", "bf16": {"enabled": "auto"}, "gradient_clipping": "auto",'
+        ' "zero_optimization": {"stage": 2}, "zero_optimization": {"stage": 3}}'
+    )
+    report = check_file(str(path), profile="hf")
+    assert report.count(Severity.error) == 0
+    assert [f.code for f in report.findings if f.code == "DS003"] == ["DS003"]
+    plain = check_file(str(path))
+    assert plain.count(Severity.error) >= 2
+    commented = tmp_path / "commented.json"
+    commented.write_text('{"train_batch_size": 8 // a comment\n}')
+    report = check_file(str(commented), profile="hf")
+    assert report.error is not None and report.findings[0].code == "DS000"
+    assert check_file(str(commented)).ok
+
+
+@pytest.mark.parametrize(
+    ("argv", "code"),
+    [
+        (["check", "/no/such/file.json"], 2),
+        (["check", "x.json", "--world-size", "0"], 2),
+        (["check", "x.json", "--lang", "xx"], 2),
+        (["check", "x.json", "--deepspeed-version", "latest"], 2),
+    ],
+)
+def test_usage_and_missing_files_exit_2(argv: list[str], code: int, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(argv) == code
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_show_effective(good: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(good), "--show-effective", "--world-size", "4"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    config = doc["config"]
+    assert config["train_batch_size"] == 4 * 2 * 4
+    assert config["zero_optimization"]["reduce_bucket_size"] == 500_000_000
+    assert config["zero_optimization"]["stage3_prefetch_bucket_size"] == 50_000_000
+
+
+def test_rule_command(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rule", "DS510", "--lang", "en"]) == 0
+    assert "fp16" in capsys.readouterr().out
+    assert main(["rule", "DS101"]) == 0
+    assert "unknown" in capsys.readouterr().out.lower()
+    assert main(["rule", "DS999"]) == 2
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"\x00\x01\x02binary\xff" * 100,
+        b'{"a": "\xff\xfe"}',
+        b"[" * 20_000 + b"]" * 20_000,
+        b'{"a":' * 20_000 + b"1" + b"}" * 20_000,
+        b"",
+        b"   ",
+        b'"just a string"',
+        b"[1, 2, 3]",
+        b'\xef\xbb\xbf{"train_batch_size": 8}',
+    ],
+)
+def test_any_bytes_give_findings_not_tracebacks(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "weird.json"
+    path.write_bytes(content)
+    report = check_file(str(path))
+    for finding in report.findings:
+        assert finding.severity in Severity
+    from dsref.report import render
+
+    for fmt in ("text", "json", "github"):
+        render([report], fmt, "en")
+
+
+def test_ten_megabytes_is_refused_quickly(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_bytes(b'{"x": "' + b"a" * 10_000_000 + b'"}')
+    report = check_file(str(path))
+    assert report.error is not None and report.error.kind.value == "too_large"
+
+
+def test_unreadable_file(tmp_path: Path) -> None:
+    path = tmp_path / "locked.json"
+    path.write_text("{}")
+    path.chmod(0)
+    try:
+        report = check_file(str(path))
+        if os.geteuid() != 0:  # root reads anything
+            assert report.error is not None and report.error.kind.value == "unreadable"
+    finally:
+        path.chmod(0o644)
+
+
+def _corpus() -> list[Path]:
+    return sorted(p for p in shared_path("corpus", "real").iterdir() if p.suffix == ".json")
+
+
+def test_whole_corpus_checks_without_exception() -> None:
+    counts = {s: 0 for s in Severity}
+    for path in _corpus():
+        report = check_file(str(path), world_size=1)
+        for finding in report.findings:
+            counts[finding.severity] += 1
+    assert counts[Severity.error] > 0 and counts[Severity.warning] > 0
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(min_value=0, max_value=2**32 - 1), cuts=st.integers(min_value=1, max_value=8))
+def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
+    rng = random.Random(seed)
+    files = _corpus()
+    data = bytearray(rng.choice(files).read_bytes())
+    for _ in range(cuts):
+        if not data:
+            break
+        at = rng.randrange(len(data))
+        choice = rng.random()
+        if choice < 0.4:
+            data[at] = rng.randrange(256)
+        elif choice < 0.7:
+            del data[at : at + rng.randrange(1, 20)]
+        else:
+            data[at:at] = rng.choice([b"{", b"}", b'"', b",", b"//", b"\n", b"auto", b"\xff"])
+    path = tmp_path / "mutant.json"
+    path.write_bytes(bytes(data))
+    for profile in ("deepspeed", "hf"):
+        report = check_file(str(path), profile=profile)  # type: ignore[arg-type]
+        from dsref.report import render
+
+        render([report], "text", "zh")
