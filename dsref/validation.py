@@ -43,6 +43,8 @@ _RANGE_ERRORS = frozenset(
         "too_short",
         "too_long",
         "multiple_of",
+        "string_too_short",
+        "string_too_long",
     }
 )
 _CHOICE_ERRORS = frozenset({"literal_error", "enum"})
@@ -294,7 +296,7 @@ class _Walker:
         try:
             coerced = adapter.validate_python(value)
         except ValidationError as exc:
-            kind = _classify(exc)
+            kind = _classify(exc, value)
             severity = Severity.error if strict else Severity.warning
             if kind is Kind.out_of_range:
                 self.add(kind, severity, loc, opt, value=short_repr(value), bounds=dict(opt.bounds))
@@ -390,11 +392,13 @@ def _plain(value: Any) -> Any:
     return value.value if isinstance(value, Enum) else value
 
 
-def _classify(exc: ValidationError) -> Kind:
+def _classify(exc: ValidationError, value: Any) -> Kind:
+    """Out of range when a bound failed on a value of the right kind; not allowed when every alternative of the
+    type is a fixed set of values; otherwise a wrong type."""
     types = {err["type"] for err in exc.errors(include_url=False, include_input=False)}
-    if types & _RANGE_ERRORS:
+    if types & _RANGE_ERRORS and not isinstance(value, bool):
         return Kind.out_of_range
-    if types & _CHOICE_ERRORS:
+    if types and types <= _CHOICE_ERRORS:
         return Kind.not_allowed
     return Kind.wrong_type
 
