@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import importlib
 
-TYPE_CHECKING = False
-
 from .versions import DEEPSPEED_VERSION
+
+TYPE_CHECKING = False
 
 __version__ = "0.1.0.dev0"
 

@@ -85,7 +85,9 @@ def check_loaded(
         if where is not None:
             line, col = where
             findings.append(
-                Finding(Kind.not_strict_json, Severity.info, (), None, {"detail": f"{line}:{col}", "line": line, "col": col})
+                Finding(
+                    Kind.not_strict_json, Severity.info, (), None, {"detail": f"{line}:{col}", "line": line, "col": col}
+                )
             )
     findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
     if isinstance(loaded.data, dict):

@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "options": ("dsref.commands.options", "dump every option (the documented JSON interface)"),
     "estimate": ("dsref.commands.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
     "completion": ("dsref.commands.completion", "print a shell completion script (bash or zsh)"),
+    "schema": ("dsref.commands.schema", "the JSON Schema of ds_config.json for editors"),
 }
 """Command name → (module, one-line help). Add a command by adding a module and a line here."""
 

@@ -81,6 +81,8 @@ def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: L
     for key, item in value.items():
         if not isinstance(key, str):
             continue
+        if parent is None and key == "$schema":
+            continue
         hit = tree.lookup_key(parent, key)
         if hit is None or hit[1] == "docs_name":
             out.ignored.append((*loc, key))

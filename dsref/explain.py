@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from typing import Any
-
 from .i18n import Lang, messages, option_text, translate
 from .index import Entry, OptionIndex
 from .numbers import human_count
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ExplainError", "Explanation", "explain", "render_json", "render_text", "search", "texts_for"]
 

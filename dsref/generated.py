@@ -43,10 +43,20 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def generated_files() -> dict[Path, bytes]:
     from .glossary import page
+    from .jsonschema import schema_files
 
     files = index_files()
+    schemas = ROOT / "schemas"
+    if schemas.is_dir():
+        for name, text in schema_files().items():
+            files[schemas / name] = text.encode("utf-8")
     docs = ROOT / "docs"
     if docs.is_dir():  # pages only exist in a checkout, not in an installed package
+        from .site import site_files
+        from .site.search import USER_DICTIONARY, user_dictionary
+
         for lang in ("en", "zh"):
             files[docs / lang / "glossary.md"] = page(lang).encode("utf-8")
+        files.update(site_files(docs))
+        files[ROOT / USER_DICTIONARY] = user_dictionary().encode("utf-8")
     return files

@@ -86,7 +86,7 @@ def resolve_language(explicit: str | None, environ: Mapping[str, str] | None = N
     """
     if explicit is not None:
         if explicit in LANGUAGES:
-            return explicit  # type: ignore[return-value]
+            return explicit  # type: ignore[return-value,unused-ignore]
         lang = _from_locale_name(explicit) if "_" in explicit or "-" in explicit else None
         if lang is None or (lang == "en" and not explicit.lower().startswith("en")):
             raise UnknownLanguage(explicit)

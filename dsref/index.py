@@ -52,7 +52,7 @@ KEY_FIELDS = (
 """The fields kept in the small key file: enough to resolve any spelling without loading the full records."""
 
 
-class Entry(dict):  # type: ignore[type-arg]
+class Entry(dict):  # type: ignore[type-arg,unused-ignore]
     """One option record (a plain dict, read from the index), with a few conveniences.
 
     An entry starts with the key fields only; asking for any other field loads the
@@ -72,7 +72,7 @@ class Entry(dict):  # type: ignore[type-arg]
 
     def full(self) -> dict[str, Any]:
         """The complete record as a plain dict."""
-        self["description"]  # noqa: B018 - loads the shard if needed
+        self["description"]  # loads the shard if needed
         return dict(self)
 
     @property
@@ -125,7 +125,7 @@ class OptionIndex:
         self._loaded: set[str] = set()
         fields = keys.get("fields")
         rows = keys["keys"]
-        records = [dict(zip(fields, row)) for row in rows] if fields else rows
+        records = [dict(zip(fields, row, strict=True)) for row in rows] if fields else rows
         self.entries: list[Entry] = [Entry(record, self) for record in records]
         self._by_path = {entry.path: entry for entry in self.entries}
         self._children: dict[str | None, list[Entry]] = {}

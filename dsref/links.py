@@ -2,18 +2,24 @@
 
 >>> option_url("zero_optimization.stage", "zh")
 'https://dsref.github.io/dsref/zh/reference/zero_optimization/#zero_optimization.stage'
+>>> option_url("zero_optimization.stage", "en")
+'https://dsref.github.io/dsref/reference/zero_optimization/#zero_optimization.stage'
 >>> schema_url("en", "hf")
 'https://dsref.github.io/dsref/schemas/ds_config.hf.schema.json'
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from .i18n import Lang
 
 SITE = "https://dsref.github.io/dsref/"
+"""The published site (``site_url`` in ``mkdocs.yml``; ``tests/test_site.py`` checks that they agree)."""
+
+LANG_PATHS: dict[str, str] = {"en": "", "zh": "zh/"}
+"""Where each language's pages are under :data:`SITE`: mkdocs-static-i18n builds the default language, English, at
+the root and Chinese under ``zh/``."""
 
 
 def reference_page(path: str) -> str:
@@ -21,9 +27,14 @@ def reference_page(path: str) -> str:
     return path.split(".", 1)[0].split("[", 1)[0]
 
 
+def page_url(page: str, lang: Lang) -> str:
+    """The URL of a page of the site (``reference/fp16/``, ``rules/DS510/``) in ``lang``."""
+    return f"{SITE}{LANG_PATHS[lang]}{page}"
+
+
 def option_url(path: str, lang: Lang) -> str:
     """The URL of an option's anchor (its dotted path) on the site, in ``lang``."""
-    return f"{SITE}{lang}/reference/{reference_page(path)}/#{path}"
+    return page_url(f"reference/{reference_page(path)}/", lang) + f"#{path}"
 
 
 def schema_file(lang: Lang, profile: str = "deepspeed") -> str:

@@ -40,6 +40,7 @@ MESSAGES = messages(
     auto_unfilled='"auto" is not a value DeepSpeed understands here; only Hugging Face fills it in',
     help_suggest="did you mean {suggestions}?",
     help_elsewhere="'{key}' is an option under {paths}; move it there",
+    help_top_level="'{key}' is a top-level key; move it out of {section}",
     help_use_instead="use {use_instead} instead",
     help_rename="rename it: {json}",
     help_remove="remove it",
@@ -64,7 +65,7 @@ EXPLANATIONS = messages(
     "finding suggests the closest spelling and, when the key is an option of another section, where it belongs.",
     wrong_type="The value is not of the type the option takes. In sections DeepSpeed validates, the config is "
     "refused; elsewhere DeepSpeed uses the value as written, which usually fails later or misbehaves.",
-    coerced="DeepSpeed's validation converts some values silently, such as the string \"true\" to true or \"2\" to "
+    coerced='DeepSpeed\'s validation converts some values silently, such as the string "true" to true or "2" to '
     "2. The config works, but write the value in its own type so every reader agrees.",
     out_of_range="The number is outside the range the option accepts.",
     not_allowed="The value is not one of the values the option accepts.",
@@ -76,12 +77,12 @@ EXPLANATIONS = messages(
     too_new="The option exists only in newer DeepSpeed releases than the one you check for (--deepspeed-version).",
     alias_conflict="Some options have two names (for example `stage3_prefetch_bucket_size` and "
     "`prefetch_bucket_size`). Each works alone; DeepSpeed refuses both together.",
-    auto_dropped="Hugging Face replaces \"auto\" with real values before DeepSpeed sees the config. Launched with "
-    "the deepspeed launcher, \"auto\" reaches DeepSpeed: in the sections it validates with its own models it "
+    auto_dropped='Hugging Face replaces "auto" with real values before DeepSpeed sees the config. Launched with '
+    'the deepspeed launcher, "auto" reaches DeepSpeed: in the sections it validates with its own models it '
     "drops the value without a warning and uses the default, so the file does not do what it says.",
-    auto_unfilled="Outside the sections DeepSpeed validates with its own models, an \"auto\" left unfilled stays a "
+    auto_unfilled='Outside the sections DeepSpeed validates with its own models, an "auto" left unfilled stays a '
     "string and makes DeepSpeed fail (the batch keys, gradient_clipping, optimizer and scheduler parameters). "
-    "Only Hugging Face fills \"auto\", and only for the keys it knows.",
+    'Only Hugging Face fills "auto", and only for the keys it knows.',
 )
 
 
@@ -123,9 +124,15 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
     lines: list[str] = []
     if finding.kind is Kind.unknown_key and not args.get("docs_name"):
         if args.get("suggestions"):
-            lines.append(MESSAGES.text("help_suggest", lang, suggestions=" / ".join(f"'{s}'" for s in args["suggestions"])))
-        if args.get("elsewhere"):
-            lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(args["elsewhere"])))
+            lines.append(
+                MESSAGES.text("help_suggest", lang, suggestions=" / ".join(f"'{s}'" for s in args["suggestions"]))
+            )
+        elsewhere = list(args.get("elsewhere") or ())
+        if key in elsewhere:  # a top-level key written inside a section
+            lines.append(MESSAGES.text("help_top_level", lang, key=key, section=args.get("section") or ""))
+            elsewhere.remove(key)
+        if elsewhere:
+            lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(elsewhere)))
     if finding.kind in (Kind.deprecated, Kind.removed) and args.get("use_instead"):
         if finding.kind is Kind.deprecated and args.get("key") and finding.option == args.get("use_instead"):
             new_key = str(args["use_instead"]).rsplit(".", 1)[-1]

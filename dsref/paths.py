@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable

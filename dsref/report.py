@@ -77,8 +77,19 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         hint = err.hint_text(lang)
         source = err.source_lines[line - 1] if err.source_lines and 0 < line <= len(err.source_lines) else None
         return Rendered(
-            report.path, line, col, line, col + 1, "DS000", "unreadable", Severity.error, err.text(lang),
-            [hint] if hint else [], None, "", source,
+            report.path,
+            line,
+            col,
+            line,
+            col + 1,
+            "DS000",
+            "unreadable",
+            Severity.error,
+            err.text(lang),
+            [hint] if hint else [],
+            None,
+            "",
+            source,
         )
     loaded = report.loaded
     assert loaded is not None
@@ -93,6 +104,11 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         rule = get_rule(finding.rule)
         text = rule.text("message", lang, **finding.args) if rule else finding.code
         helps: list[str] = []
+        if finding.args.get("suggestions"):
+            from .messages import MESSAGES
+
+            names = " / ".join(f"'{x}'" for x in finding.args["suggestions"])
+            helps.append(MESSAGES.text("help_suggest", lang, suggestions=names))
     else:
         text = message(finding, lang, target=target)
         helps = help_lines(finding, lang)
@@ -122,8 +138,9 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
     )
 
 
-_VALUE_KINDS = frozenset({Kind.wrong_type, Kind.coerced, Kind.out_of_range, Kind.not_allowed, Kind.auto_dropped,
-                          Kind.auto_unfilled})
+_VALUE_KINDS = frozenset(
+    {Kind.wrong_type, Kind.coerced, Kind.out_of_range, Kind.not_allowed, Kind.auto_dropped, Kind.auto_unfilled}
+)
 
 
 def _colour(text: str, code: str, on: bool) -> str:

@@ -48,6 +48,8 @@ _RANGE_ERRORS = frozenset(
     }
 )
 _CHOICE_ERRORS = frozenset({"literal_error", "enum"})
+EDITOR_SCHEMA_KEY = "$schema"
+"""A top-level key editors read to find the JSON Schema; DeepSpeed ignores top-level keys it does not know."""
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 60
 _SHORT.maxother = 60
@@ -125,6 +127,8 @@ class _Walker:
             if not isinstance(key, str):
                 self.add(Kind.key_not_string, Severity.error, loc, None, key=short_repr(key), got=json_type(key))
                 continue
+            if parent is None and key == EDITOR_SCHEMA_KEY:
+                continue  # the editor's schema pointer; DeepSpeed ignores it, and dsref's docs recommend it
             hit = self.tree.lookup_key(parent, key)
             if hit is None:
                 self.unknown(parent, key, (*loc, key), strict=strict, policy=policy)

@@ -57,9 +57,9 @@ def run(args: argparse.Namespace) -> int:
         print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
         return 2
     if args.show_effective:
-        from ..show import effective_document
-
         import json
+
+        from ..show import effective_document
 
         documents = [
             {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}

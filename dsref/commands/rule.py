@@ -29,9 +29,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"{r.code}  {r.name}  ({r.severity.value})")
         return 0
     wanted = args.code.strip()
-    kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
-    if kind is not None:
-        print(f"{kind.code} {kind.name.replace('_', '-')}\n\n{explanation(kind, lang)}")
+    found_kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
+    if found_kind is not None:
+        print(f"{found_kind.code} {found_kind.name.replace('_', '-')}\n\n{explanation(found_kind, lang)}")
         return 0
     found = get_rule(wanted)
     if found is None:

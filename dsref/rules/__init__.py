@@ -76,7 +76,7 @@ class Rule:
     check: Callable[[Context], Iterable[Hit]]
     texts: Messages
 
-    def text(self, key: str, lang: Lang, **args: Any) -> str:
+    def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         return self.texts.text(key, lang, **args)
 
 
@@ -134,9 +134,7 @@ def run_rules(
         if chosen is not None and r.code not in chosen:
             continue
         for hit in _safely(r, context):
-            findings.append(
-                Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related)
-            )
+            findings.append(Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related))
     return findings
 
 

@@ -32,7 +32,7 @@ def _auto(ctx: Context, path: str) -> bool:
         "`train_micro_batch_size_per_gpu` to start from: with only `gradient_accumulation_steps`, or with none of "
         "the three, building the config fails. Set the micro batch that fits on one GPU, and optionally the "
         "accumulation steps; DeepSpeed then derives the global batch as micro × steps × data-parallel GPUs. "
-        "Hugging Face fills these keys when they are \"auto\"."
+        'Hugging Face fills these keys when they are "auto".'
     ),
 )
 def batch_size_missing(ctx: Context) -> Iterator[Hit]:
@@ -68,8 +68,8 @@ def derive(tbs: int | None, micro: int | None, gas: int | None, world: int) -> t
     explanation=(
         "DeepSpeed requires train_batch_size = train_micro_batch_size_per_gpu × gradient_accumulation_steps × "
         "the data-parallel world size, and fills a missing key by floor division. With `--world-size N` dsref "
-        "does the same arithmetic and reports the mismatch that makes DeepSpeed stop (\"Check batch related "
-        "parameters\", or a derived value of 0). The world size is the data-parallel size: the number of GPUs "
+        'does the same arithmetic and reports the mismatch that makes DeepSpeed stop ("Check batch related '
+        'parameters", or a derived value of 0). The world size is the data-parallel size: the number of GPUs '
         "divided by the tensor, pipeline and sequence parallel sizes."
     ),
 )

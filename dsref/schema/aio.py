@@ -17,6 +17,7 @@ class AioConfig(DictSection):
 
     block_size: int = option(
         1048576,
+        enforced=True,
         unit="bytes",
         description="Size of a single I/O request.",
         ds_constant=f"{_CONSTANTS}.AIO_BLOCK_SIZE_DEFAULT",
@@ -24,6 +25,7 @@ class AioConfig(DictSection):
     )
     queue_depth: int = option(
         8,
+        enforced=True,
         unit="count",
         description="Number of I/O requests kept in flight at once.",
         ds_constant=f"{_CONSTANTS}.AIO_QUEUE_DEPTH_DEFAULT",
@@ -31,6 +33,7 @@ class AioConfig(DictSection):
     )
     intra_op_parallelism: int = option(
         1,
+        enforced=True,
         since="0.16.4",
         unit="count",
         docs_names=("thread_count",),
@@ -41,11 +44,13 @@ class AioConfig(DictSection):
     )
     single_submit: bool = option(
         False,
+        enforced=True,
         description="Submits requests one at a time instead of in batches.",
         ds_constant=f"{_CONSTANTS}.AIO_SINGLE_SUBMIT_DEFAULT",
     )
     overlap_events: bool = option(
         True,
+        enforced=True,
         description="Submits new requests while waiting for earlier ones to complete.",
         ds_constant=f"{_CONSTANTS}.AIO_OVERLAP_EVENTS_DEFAULT",
     )

@@ -70,6 +70,7 @@ class AutotuningConfig(DictSection):
     )
     results_dir: str = option(
         "autotuning_results",
+        enforced=True,
         min_length=1,
         ds_constant=_C + "AUTOTUNING_RESULTS_DIR_DEFAULT",
         description="Directory where the autotuner writes the results and the best configuration found; must not be "
@@ -77,6 +78,7 @@ class AutotuningConfig(DictSection):
     )
     exps_dir: str = option(
         "autotuning_exps",
+        enforced=True,
         min_length=1,
         ds_constant=_C + "AUTOTUNING_EXPS_DIR_DEFAULT",
         description="Directory where the autotuner writes the description of each experiment; must not be empty.",

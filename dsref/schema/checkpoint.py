@@ -28,6 +28,7 @@ class ParallelWriteConfig(DictSection):
 
     pipeline_stage: bool = option(
         False,
+        enforced=True,
         strict=True,
         description="With pipeline parallelism, the data-parallel ranks of a stage share the writing of its layer "
         'files instead of leaving it all to the first one; must be true or false (a string such as "true" is '
@@ -45,6 +46,7 @@ class CheckpointWriterConfig(DictSection):
 
     type: WriterType = option(
         "FAST",
+        enforced=True,
         case_insensitive=True,
         description="Which file writer to use.",
         enum_docs=(
@@ -56,6 +58,8 @@ class CheckpointWriterConfig(DictSection):
     )
     io_buffer_size: int = option(
         67108864,
+        enforced=True,
+        ge=0,
         unit="bytes",
         description="Size of the pinned staging buffer of the fast writer.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_BUFFER_SIZE_DEFAULT",
@@ -72,6 +76,7 @@ class CheckpointWriterConfig(DictSection):
     )
     data_parallel: WriterDataParallel | None = option(
         None,
+        enforced=True,
         case_insensitive=True,
         description="Lets data-parallel ranks share the writing of replicated state, one writer per replica, "
         "CPU socket or machine; null leaves it to data-parallel rank 0.",
@@ -102,6 +107,7 @@ class CheckpointConfig(DictSection):
 
     tag_validation: TagValidationMode = option(
         "WARN",
+        enforced=True,
         case_insensitive=True,
         description="What happens when ranks save a checkpoint under different tags.",
         enum_docs=(

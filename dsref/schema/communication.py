@@ -21,6 +21,7 @@ class CommunicationOptions(Section):
 
     communication_data_type: CommDataType | None = option(
         None,
+        enforced=True,
         since="0.5.8",
         case_insensitive=True,
         description="Data type in which gradients are reduced across data-parallel ranks; fp32 avoids precision "
@@ -33,6 +34,7 @@ class CommunicationOptions(Section):
     )
     gradient_allreduce_op: Literal["mean", "sum"] = option(
         "mean",
+        enforced=True,
         since="0.19.6",
         case_insensitive=True,
         description="Whether data-parallel gradient reduction averages or sums the gradients; sum is rejected with "
@@ -59,6 +61,7 @@ class CommunicationOptions(Section):
     )
     seq_parallel_communication_data_type: CommDataType | None = option(
         "fp32",
+        enforced=True,
         since="0.11.2",
         case_insensitive=True,
         description="Data type of gradient communication when Ulysses sequence parallelism is active (sequence "
@@ -75,6 +78,7 @@ class CommunicationOptions(Section):
     )
     sequence_parallel_size: int = option(
         1,
+        enforced=True,
         ge=1,
         since="0.15.0",
         unit="ranks",
@@ -84,6 +88,7 @@ class CommunicationOptions(Section):
     )
     data_parallel_size: int | None = option(
         None,
+        enforced=True,
         ge=1,
         since="0.15.0",
         unit="ranks",

@@ -96,6 +96,7 @@ class CurriculumMetricConfig(PassthroughSection):
     )
     schedule_type: Literal["fixed_linear", "fixed_root", "fixed_discrete", "custom"] | None = option(
         None,
+        enforced=True,
         description="Shape of the difficulty schedule; required. Any other value stops training with an error.",
         enum_docs=(
             ("fixed_linear", "Difficulty grows linearly over total_curriculum_step steps."),
@@ -170,12 +171,14 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     min_batch_size: int = option(
         1,
+        enforced=True,
         unit="samples",
         description="Smallest number of sequences a dynamic batch may hold.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MIN_BATCH_SIZE_DEFAULT",
     )
     max_batch_size: int = option(
         None,
+        enforced=True,
         unit="samples",
         default_note="Absent means no limit other than max_tokens; an explicit null makes DeepSpeed fail.",
         description="Largest number of sequences a dynamic batch may hold; unset means no limit other than max_tokens.",
@@ -193,6 +196,7 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     max_tokens: int | None = option(
         None,
+        enforced=True,
         unit="tokens",
         description="Token budget of one batch; required when dynamic batching is enabled (asserted while the config "
         "is parsed).",

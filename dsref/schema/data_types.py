@@ -37,6 +37,7 @@ class DataTypesConfig(DictSection):
 
     grad_accum_dtype: DtypeName | None = option(
         None,
+        enforced=True,
         description="Data type in which gradients are accumulated across micro-batches; null uses the model's "
         "data type. Without ZeRO it must equal the model's type, e.g. fp32 with bf16 needs ZeRO.",
         ds_constant=f"{_CONSTANTS}.GRAD_ACCUM_DTYPE_DEFAULT",
@@ -44,6 +45,7 @@ class DataTypesConfig(DictSection):
     )
     param_dtype: FloatDtypeName | None = option(
         None,
+        enforced=True,
         since="0.19.2",
         description="Data type of the parameters; if set it must match the fp16/bf16 mode (checked when the engine "
         "starts), null follows that mode.",
@@ -51,6 +53,7 @@ class DataTypesConfig(DictSection):
     )
     buffer_dtype: DtypeName | None = option(
         None,
+        enforced=True,
         since="0.19.2",
         description="Data type to cast the model's floating-point buffers to; null leaves buffers in the type they "
         "were loaded with (e.g. fp32 rotary tables), which is usually what you want.",
@@ -58,6 +61,7 @@ class DataTypesConfig(DictSection):
     )
     keep_in_fp32_modules: list[str] | Literal["auto"] = option(
         "auto",
+        enforced=True,
         since="0.19.8",
         description="Name patterns of modules whose buffers stay fp32 under fp16/bf16; auto takes the lists a "
         "transformers model declares, [] keeps nothing. Anything but auto or a list of strings is a config error.",

@@ -28,6 +28,7 @@ class ExpertParallelConfig(DictSection):
     )
     autoep_size: int = option(
         1,
+        enforced=True,
         ge=1,
         unit="ranks",
         description="Number of ranks the experts of each layer are spread over; must divide the ranks of a "
@@ -36,6 +37,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_tensor_parallel_size: int = option(
         1,
+        enforced=True,
         ge=1,
         le=1,
         since="0.19.3",
@@ -43,34 +45,42 @@ class ExpertParallelConfig(DictSection):
     )
     validate_folding_routing: bool = option(
         False,
+        enforced=True,
         since="0.19.3",
         description="When AutoEP is folded with AutoTP, check that every tensor-parallel rank routes the same "
         "tokens (a debugging check that costs communication); must be a JSON boolean.",
     )
     async_split_plan: bool = option(
         False,
+        enforced=True,
         since="0.19.8",
         description="Copy the per-expert token counts to the host asynchronously to overlap the all-to-all "
         "planning with compute; CUDA only, not with AutoTP folding; must be a JSON boolean.",
     )
     preset_model: AutoEPPreset | None = option(
         None,
+        enforced=True,
         description="Built-in description of a model family's MoE layers; null detects it from the model's "
         "model_type or tries every preset. Must equal tensor_parallel.preset_model when both are set.",
         example="mixtral",
     )
     moe_layer_pattern: str | None = option(
         None,
+        enforced=True,
         description="Regular expression that must match the full module name of each MoE block, for models no "
         "preset covers.",
         example=r"model\.layers\.\d+\.mlp",
     )
     expert_pattern: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute name of the experts container inside an MoE block (a plain name, no dots).",
     )
     router_pattern: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute name of the router (gate) inside an MoE block (a plain name, no dots).",
     )
     use_grouped_mm: bool = option(
@@ -94,33 +104,39 @@ class ExpertParallelConfig(DictSection):
     )
     score_apply: Literal["auto", "pre", "post"] = option(
         "auto",
+        enforced=True,
         description="Where the routing weights are applied: to the tokens before the experts (pre) or to the "
         "expert outputs (post); auto follows the preset.",
     )
     combine_impl: Literal["auto", "weighted_sum", "fused_weighted_sum", "legacy_bmm"] = option(
         "auto",
+        enforced=True,
         description="How expert outputs are combined per token; auto is weighted_sum. fused_weighted_sum needs "
         "score_apply post, autotp_size 1 and no DeepEP with autoep_size > 1.",
     )
     row_weighting_impl: Literal["auto", "eager", "fused"] = option(
         "auto",
+        enforced=True,
         since="0.19.8",
         description="How DeepEP rows are weighted; fused needs comm_backend deepep and autoep_size > 1, auto is eager.",
     )
     gate_up_impl: Literal["separate", "fused"] = option(
         "separate",
+        enforced=True,
         since="0.19.8",
         description="Run the gate and up projections as two grouped GEMMs or as one over their concatenated "
         "weights; fused needs use_grouped_mm.",
     )
     comm_backend: Literal["comm", "deepep"] = option(
         "comm",
+        enforced=True,
         since="0.19.7",
         description="Token exchange between expert-parallel ranks: DeepSpeed's all-to-all, or the DeepEP "
         "library (needs comm_max_tokens_per_rank).",
     )
     comm_num_sm: int = option(
         12,
+        enforced=True,
         ge=1,
         since="0.19.7",
         unit="count",
@@ -128,6 +144,7 @@ class ExpertParallelConfig(DictSection):
     )
     comm_qp_margin: int = option(
         4,
+        enforced=True,
         ge=0,
         since="0.19.7",
         unit="count",
@@ -135,6 +152,7 @@ class ExpertParallelConfig(DictSection):
     )
     comm_max_tokens_per_rank: int = option(
         0,
+        enforced=True,
         ge=0,
         since="0.19.7",
         unit="tokens",
@@ -143,17 +161,20 @@ class ExpertParallelConfig(DictSection):
     )
     num_expert_groups: int | None = option(
         None,
+        enforced=True,
         ge=1,
         description="For group-limited routing (DeepSeek style): number of groups the experts are divided into; "
         "must divide the number of experts.",
     )
     num_limited_groups: int | None = option(
         None,
+        enforced=True,
         ge=1,
         description="For group-limited routing: how many expert groups each token may use; at most num_expert_groups.",
     )
     score_func: Literal["auto", "softmax", "sigmoid"] = option(
         "auto",
+        enforced=True,
         description="Function turning router logits into scores; auto takes the model's or preset's choice.",
     )
     top_k: int | Literal["auto"] = option(
@@ -162,51 +183,69 @@ class ExpertParallelConfig(DictSection):
     )
     load_balance_coeff: None = option(
         None,
+        enforced=True,
         description="Not supported in this AutoEP build: anything but null fails when the config is read, even "
         "with AutoEP off.",
     )
     routed_scaling_factor: float | Literal["auto"] = option(
         "auto",
+        enforced=True,
         description="Scale for the routing weights; a number overrides route_scale, auto uses the model "
         "config's routed_scaling_factor if it has one.",
     )
     expert_w1: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Name of the first (gate, or fused gate+up) expert weight; null takes the preset's name.",
     )
     expert_w2: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Name of the down-projection expert weight; null takes the preset's name.",
     )
     expert_w3: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         default_note="When the key is absent the preset's name is used; an explicit null means there is no "
         "separate up-projection weight because expert_w1 holds gate and up fused.",
         description="Name of the up-projection expert weight, or null for experts with a fused gate+up weight.",
     )
     num_experts_attr: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute of the model config that holds the number of experts; null takes the preset's.",
     )
     top_k_attr: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute of the model config that holds the experts-per-token count; null takes the preset's.",
     )
     has_shared_experts: bool | None = option(
         None,
+        enforced=True,
         description="Whether the MoE blocks also have always-active shared experts; null takes the preset's answer.",
     )
     shared_experts_pattern: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute name of the shared experts inside an MoE block; used only with has_shared_experts true.",
     )
     shared_experts_gate_pattern: str | None = option(
         None,
+        enforced=True,
+        min_length=1,
         description="Attribute name of the gate that scales the shared experts' output; used only with "
         "has_shared_experts true.",
     )
     expert_activation: ExpertActivation | None = option(
         None,
+        enforced=True,
         since="0.19.8",
         description="Activation of the expert MLPs; null takes the preset's (plain SwiGLU for custom layers).",
         enum_docs=(

@@ -15,6 +15,7 @@ class FlopsProfilerConfig(DictSection):
 
     enabled: bool = option(
         False,
+        enforced=True,
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_ENABLED_DEFAULT",
         description="Turns the profiler on; this also forces wall_clock_breakdown on.",
         example=True,

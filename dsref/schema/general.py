@@ -23,6 +23,7 @@ class GeneralOptions(Section):
     )
     wall_clock_breakdown: bool = option(
         False,
+        enforced=True,
         description="Times forward, backward and optimizer step separately and logs the breakdown; it adds device "
         "synchronisation, so keep it off outside profiling runs. flops_profiler.enabled turns it on as well.",
         ds_constant="deepspeed.runtime.constants.WALL_CLOCK_BREAKDOWN_DEFAULT",
@@ -41,6 +42,7 @@ class GeneralOptions(Section):
     )
     log_level: Literal["debug", "info", "warning", "error", "critical"] | None = option(
         None,
+        enforced=True,
         since="0.19.3",
         case_insensitive=True,
         description="Sets the level of DeepSpeed's own logger when the engine starts; null keeps the current level.",
@@ -56,6 +58,7 @@ class GeneralOptions(Section):
     )
     vocabulary_size: int | None = option(
         None,
+        enforced=True,
         description="Vocabulary size of the model; DeepSpeed only uses it to warn when it is not a multiple of 8, "
         "which makes tensor cores less efficient.",
         ds_constant="deepspeed.runtime.constants.VOCABULARY_SIZE_DEFAULT",

@@ -217,6 +217,7 @@ class OptimizerConfig(DictSection):
 
     type: str | None = option(
         None,
+        enforced=True,
         description="Optimizer to build: one of DeepSpeed's names (matched without regard to case) or, exactly "
         "spelled, the name of any torch.optim class such as SGD.",
         enum_docs=_OPTIMIZER_TYPES,

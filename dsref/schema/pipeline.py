@@ -32,6 +32,7 @@ class PipelineConfig(PassthroughSection):
     )
     activation_checkpoint_interval: int = option(
         0,
+        enforced=True,
         unit="layers",
         description="Checkpoints activations every this many layers of the PipelineModule; 0 keeps the module's "
         "own setting.",
@@ -39,6 +40,7 @@ class PipelineConfig(PassthroughSection):
     )
     pipe_partitioned: bool = option(
         True,
+        enforced=True,
         strict=True,
         since="0.12.3",
         description="With tensor parallelism, splits the activations sent between stages across the "
@@ -46,6 +48,7 @@ class PipelineConfig(PassthroughSection):
     )
     grad_partitioned: bool = option(
         True,
+        enforced=True,
         strict=True,
         since="0.12.3",
         description="With tensor parallelism, splits the gradients sent back between stages across the "

@@ -23,12 +23,14 @@ class SchedulerParams(PassthroughSection):
 
     warmup_min_lr: float | list[float] = option(
         0.0,
+        enforced=True,
         description="WarmupLR, WarmupDecayLR: learning rate at the start of warm-up.",
         hf_auto=HfAuto(source="0"),
         example=0,
     )
     warmup_max_lr: float | list[float] | None = option(
         None,
+        enforced=True,
         description="WarmupLR, WarmupDecayLR: learning rate reached at the end of warm-up.",
         hf_auto=HfAuto(source="TrainingArguments.learning_rate (transformers); the optimizer's lr (accelerate)"),
         default_note="When absent, WarmupLR uses the optimizer's configured lr and WarmupDecayLR uses 0.001.",
@@ -36,6 +38,7 @@ class SchedulerParams(PassthroughSection):
     )
     warmup_num_steps: _PositiveInt = option(
         1000,
+        enforced=True,
         unit="steps",
         description="WarmupLR, WarmupDecayLR, WarmupCosineLR: number of steps the warm-up lasts; must be a "
         "positive integer.",
@@ -56,6 +59,7 @@ class SchedulerParams(PassthroughSection):
     )
     total_num_steps: int | None = option(
         None,
+        enforced=True,
         unit="steps",
         description="WarmupDecayLR, WarmupCosineLR (required there): total number of training steps; the decay "
         "ends at this step.",
@@ -81,6 +85,7 @@ class SchedulerParams(PassthroughSection):
     )
     lr_range_test_step_size: _PositiveInt = option(
         2000,
+        enforced=True,
         unit="steps",
         description="LRRangeTest: number of steps between learning-rate increases; must be a positive integer.",
     )
@@ -102,17 +107,20 @@ class SchedulerParams(PassthroughSection):
     )
     decay_lr_rate: float = option(
         0.0,
+        enforced=True,
         description="OneCycle: after the cycle the learning rate is cycle_min_lr / (1 + rate * steps since the end "
         "/ decay_step_size); 0 keeps it at cycle_min_lr.",
     )
     cycle_first_step_size: _PositiveInt = option(
         2000,
+        enforced=True,
         unit="steps",
         description="OneCycle: length of the first half of the cycle, in which the learning rate rises; must be "
         "positive.",
     )
     cycle_second_step_size: int | None = option(
         None,
+        enforced=True,
         ge=0,
         unit="steps",
         description="OneCycle: length of the second half of the cycle, in which the learning rate falls.",
@@ -129,6 +137,7 @@ class SchedulerParams(PassthroughSection):
     )
     decay_step_size: int = option(
         0,
+        enforced=True,
         unit="steps",
         description="OneCycle: interval between decay applications after the cycle; 0 disables the decay.",
     )
@@ -147,6 +156,7 @@ class SchedulerParams(PassthroughSection):
     )
     decay_mom_rate: float = option(
         0.0,
+        enforced=True,
         description="OneCycle: after the cycle beta1 becomes cycle_max_mom * (1 + rate * steps since the end / "
         "decay_step_size); 0 keeps it at cycle_max_mom.",
     )
@@ -175,6 +185,7 @@ class SchedulerConfig(DictSection):
 
     type: str | None = option(
         None,
+        enforced=True,
         description="Scheduler class: one of DeepSpeed's schedulers or, failing that, any class in "
         "torch.optim.lr_scheduler; the name is case-sensitive.",
         enum_docs=_SCHEDULER_TYPES,

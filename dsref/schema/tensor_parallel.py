@@ -79,6 +79,7 @@ class TPLayerSpecConfig(DictSection):
     )
     partition_type: Literal["column", "row", "skip"] = option(
         "column",
+        enforced=True,
         case_insensitive=True,
         description="How matching layers are split between tensor-parallel ranks.",
         enum_docs=(
@@ -89,6 +90,7 @@ class TPLayerSpecConfig(DictSection):
     )
     shape: list[int | list[int]] | None = option(
         None,
+        enforced=True,
         description="Logical shape used to view the weight before splitting: positive sizes or -1 (inferred); "
         "at partition_dim a list of sizes describes unequal sub-parameters (e.g. Q, K, V of different widths).",
         example=[2, -1],

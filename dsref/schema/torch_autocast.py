@@ -49,6 +49,7 @@ class TorchAutocastConfig(DictSection):
     )
     dtype: AutocastDtype = option(
         None,
+        enforced=True,
         docs_default="bfloat16",
         default_note="When absent, torch.autocast uses the device's default lower-precision dtype (float16 on "
         "CUDA, bfloat16 on CPU).",
@@ -73,6 +74,7 @@ class TorchAutocastConfig(DictSection):
     )
     lower_precision_safe_modules: list[str] = option(
         None,
+        enforced=True,
         default_note="When absent, DeepSpeed uses torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d and "
         "torch.nn.Conv3d.",
         description="Module classes, as full import paths ('package.module.Class'), whose parameters are "

@@ -118,10 +118,10 @@ class ZeroConfig(StrictSection):
     allgather_bucket_size: int = option(
         500_000_000,
         ge=0,
-        stages=(1, 2),
+        stages=(0, 1, 2),
         unit="elements",
-        description="Number of parameter elements all-gathered in one collective after the optimizer step; larger "
-        "is faster and uses more temporary memory.",
+        description="Bucket size for gathering the updated parameters after the optimizer step at stages 1-2. With "
+        "PyTorch 2 DeepSpeed gathers each parameter group in one call and only checks that this value is even.",
         example=500_000_000,
     )
     overlap_comm: bool | None = option(
@@ -130,8 +130,8 @@ class ZeroConfig(StrictSection):
         stages=(1, 2, 3),
         docs_default=False,
         default_note="Unset means true at stage 3 and false at stages 0-2.",
-        description="Overlaps gradient reduction with the backward pass. Faster, but at stages 1-2 it needs extra "
-        "buffers of about 4.5 times reduce_bucket_size.",
+        description="Overlaps gradient reduction with the backward pass. Usually faster; at stages 1-2 it keeps a "
+        "second reduce bucket (reduce_bucket_size elements) alive while the first is being reduced.",
         example=True,
     )
     compute_grad_norm: bool = option(
@@ -144,14 +144,14 @@ class ZeroConfig(StrictSection):
     load_from_fp32_weights: bool = option(
         True,
         since="0.3.0",
-        stages=(1, 2),
+        stages=(1, 2, 3),
         description="When loading a checkpoint, rebuilds the fp32 master weights from the saved fp32 copies (exact) "
         "instead of from the 16-bit model weights (lossy).",
     )
     elastic_checkpoint: bool = option(
         False,
         since="0.3.3",
-        stages=(1, 2),
+        stages=(1, 2, 3),
         description="Legacy checkpoint layout that can be loaded on a different number of GPUs; prefer universal "
         "checkpoints (checkpoint.load_universal). Ignored with a warning at stage 3.",
     )
@@ -302,7 +302,7 @@ class ZeroConfig(StrictSection):
     ignore_unused_parameters: bool = option(
         True,
         since="0.4.0",
-        stages=(2,),
+        stages=(1, 2),
         description="Carries on when some parameters get no gradient (normal in dynamic networks); false stops with "
         "an error instead.",
     )
@@ -393,7 +393,6 @@ class ZeroConfig(StrictSection):
     leaf_module: LeafModuleConfig | None = option(
         default_factory=LeafModuleConfig,
         since="0.18.0",
-        stages=(3,),
         default_note="null is read as an empty section, so the default classes apply.",
     )
 
@@ -445,6 +444,7 @@ class ZeroOptions(Section):
     )
     allgather_size: int = option(
         500_000_000,
+        enforced=True,
         ge=0,
         unit="elements",
         deprecated=True,

@@ -1,0 +1,37 @@
+"""Rules about Hugging Face's `"auto"` values in a file checked as a plain DeepSpeed config."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..findings import Severity
+from . import Context, Hit, rule
+from ._common import auto_paths
+
+LOOKS_LIKE_HF = 2
+"""How many "auto" values Hugging Face fills make a file look like one written for Trainer or Accelerate."""
+
+
+@rule(
+    "DS560",
+    "looks-like-hugging-face",
+    Severity.info,
+    message='{count} keys are "auto", which Hugging Face Trainer/Accelerate fill in; if this file is for them, '
+    "check it with --profile hf",
+    explanation=(
+        'DeepSpeed itself never fills in "auto": inside its pydantic sections (zero_optimization, fp16, bf16, '
+        '…) an "auto" is dropped and the default used, and elsewhere (batch sizes, gradient_clipping, '
+        "optimizer and scheduler params) the string stays and breaks the run. Hugging Face Transformers and "
+        "Accelerate replace these values from their own arguments before DeepSpeed sees the file. Checked as a "
+        'plain DeepSpeed config, each "auto" is reported on its own (DS401, DS402); checked with `--profile hf`, '
+        'dsref accepts "auto" where Hugging Face fills it, reads the file as strict JSON like Hugging Face '
+        "does, and leaves the values it cannot know out of the other checks. This note is not shown under "
+        "`--profile hf`."
+    ),
+)
+def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:
+    if ctx.profile != "deepspeed":
+        return
+    filled = sorted(p for p in auto_paths(ctx) if p in ctx.tree and ctx.tree.get(p).hf_auto)
+    if len(filled) >= LOOKS_LIKE_HF:
+        yield Hit((), None, {"count": len(filled), "paths": filled})

@@ -1,0 +1,196 @@
+"""The docs: every ```json block is a config dsref checks as its marker says, and every page exists in both languages.
+
+The markers are described in ``dsref/site/doccheck.py`` (and in the docs conventions): a block with none must be a
+complete ds_config that ``dsref check`` accepts without an error or a warning.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from dsref.index import OptionIndex
+from dsref.site import doccheck, reference, rules
+from dsref.site.hooks import missing_translations, on_page_markdown, page_title
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+
+
+def _name(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(DOCS).as_posix() for p in PAGES])
+def test_every_json_block_passes_its_check(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    problems = [
+        f"{_name(page)}:{result.block.line}: {problem}"
+        for block in doccheck.blocks(text, _name(page))
+        for result in [doccheck.check(block)]
+        for problem in result.problems
+    ]
+    problems += [
+        f"{_name(page)}:{line}: a dsref-check comment that does not stand right before a ```json fence, or an "
+        f"{doccheck.OUTPUT_MARKER} that does not follow one"
+        for line in doccheck.stray_markers(text)
+    ]
+    assert problems == []
+
+
+def test_the_docs_have_json_blocks_in_both_languages() -> None:
+    counts = {
+        lang: sum(len(doccheck.blocks(p.read_text(encoding="utf-8"))) for p in (DOCS / lang).rglob("*.md"))
+        for lang in ("en", "zh")
+    }
+    assert counts["en"] > 100 and counts["zh"] > 100, counts
+
+
+def test_every_page_exists_in_both_languages() -> None:
+    assert missing_translations(DOCS) == []
+
+
+def test_a_page_in_one_language_only_is_named(tmp_path: Path) -> None:
+    for lang in ("en", "zh"):
+        (tmp_path / lang / "guides").mkdir(parents=True)
+        (tmp_path / lang / "index.md").write_text("# x\n", encoding="utf-8")
+    (tmp_path / "en" / "guides" / "offload.md").write_text("# Offload\n", encoding="utf-8")
+    (tmp_path / "zh" / "only.md").write_text("# 只有中文\n", encoding="utf-8")
+    assert missing_translations(tmp_path) == [
+        "docs/en/guides/offload.md has no zh version: write docs/zh/guides/offload.md",
+        "docs/zh/only.md has no en version: write docs/en/only.md",
+    ]
+
+
+def test_every_option_has_a_description_in_both_languages() -> None:
+    assert list(reference.missing_texts()) == []
+
+
+def test_an_option_without_a_description_is_named() -> None:
+    index = OptionIndex.load()
+    records = [dict(index.get("fp16").full()), dict(index.get("fp16.enabled").full())]
+    records[1]["description"] = ""
+    records[0]["description"] = "A section with an English text nobody translated."
+    fake = OptionIndex.from_records({"dsref": "x", "deepspeed": "0.19.8", "options": records})
+    problems = list(reference.missing_texts(fake))
+    assert problems[0].startswith("fp16: no Chinese description")
+    assert problems[1].startswith("fp16.enabled: no description")
+
+
+def test_every_finding_code_has_an_explanation() -> None:
+    assert list(rules.missing_texts()) == []
+
+
+# -- the markers ----------------------------------------------------------------------------------------------------
+
+
+def _check(markdown: str) -> list[str]:
+    return doccheck.check(doccheck.blocks(markdown)[0]).problems
+
+
+def test_a_complete_config_passes_and_a_wrong_one_is_named() -> None:
+    assert _check('```json\n{"train_batch_size": 8, "zero_optimization": {"stage": 2}}\n```\n') == []
+    problems = _check('```json\n{"train_batch_size": 8, "zero_optimization": {"stage": "two"}}\n```\n')
+    assert len(problems) == 1 and problems[0].startswith("DS20")
+
+
+def test_expect_needs_every_listed_code_and_no_other() -> None:
+    wrong = '{"train_batch_size": 8, "fp16": {"enabled": true}, "bf16": {"enabled": true}}'
+    assert _check(f"<!-- dsref-check: expect DS510 -->\n```json\n{wrong}\n```\n") == []
+    assert _check(f"<!-- dsref-check: expect DS510 DS101 -->\n```json\n{wrong}\n```\n") == [
+        "expected DS101, which dsref did not report"
+    ]
+    wrong_twice = '{"train_batch_size": 8, "fp16": {"enabled": true}, "bf16": {"enabled": true}, "zero": 1}'
+    problems = _check(f"<!-- dsref-check: expect DS510 -->\n```json\n{wrong_twice}\n```\n")
+    assert len(problems) == 1 and problems[0].startswith("DS101")
+
+
+def test_a_fragment_is_checked_under_its_path_without_the_cross_field_rules() -> None:
+    assert (
+        _check('<!-- dsref-check: fragment zero_optimization.offload_param -->\n```json\n{"device": "cpu"}\n```\n')
+        == []
+    )
+    problems = _check(
+        '<!-- dsref-check: fragment zero_optimization -->\n```json\n{"offload_param": {"device": "gpu"}}\n```\n'
+    )
+    assert len(problems) == 1 and "zero_optimization.offload_param.device" in problems[0]
+    assert _check('<!-- dsref-check: fragment -->\n```json\n{"steps_per_print": 10}\n```\n') == []
+
+
+def test_hf_profile_and_world_size() -> None:
+    auto = '{"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "fp16": {"enabled": "auto"}}'
+    assert _check(f"<!-- dsref-check: hf -->\n```json\n{auto}\n```\n") == []
+    assert _check(f"```json\n{auto}\n```\n") != []
+    batch = '{"train_batch_size": 32, "train_micro_batch_size_per_gpu": 4, "gradient_accumulation_steps": 1}'
+    assert _check(f"<!-- dsref-check: world-size 8 -->\n```json\n{batch}\n```\n") == []
+    assert _check(f"<!-- dsref-check: world-size 4 -->\n```json\n{batch}\n```\n") != []
+
+
+def test_skip_and_a_bad_marker() -> None:
+    assert _check("<!-- dsref-check: skip -->\n```json\n{not json at all\n```\n") == []
+    problems = _check("<!-- dsref-check: fragmnet x -->\n```json\n{}\n```\n")
+    assert problems == ["unknown word 'fragmnet' in a dsref-check comment (hf, fragment, expect, world-size, skip)"]
+    assert _check('```json\n{"a": \n```\n')[0].startswith("DS000")
+
+
+def test_indented_blocks_in_admonitions_are_found() -> None:
+    text = '!!! note\n\n    <!-- dsref-check: fragment fp16 -->\n    ```json\n    {"enabled": true}\n    ```\n'
+    found = doccheck.blocks(text)
+    assert [(b.marker.fragment, b.text) for b in found] == [("fp16", '{"enabled": true}\n')]
+
+
+def test_stray_markers_are_found() -> None:
+    assert doccheck.stray_markers("<!-- dsref-check: hf -->\n\n```json\n{}\n```\n") == [1]
+    assert doccheck.stray_markers("text\n<!-- dsref-check-output -->\n") == [2]
+    assert doccheck.stray_markers("```json\n{}\n```\n<!-- dsref-check-output -->\n") == []
+
+
+# -- the build-time hook ----------------------------------------------------------------------------------------------
+
+
+def _page(src_uri: str) -> SimpleNamespace:
+    return SimpleNamespace(file=SimpleNamespace(src_uri=src_uri), meta={})
+
+
+def test_check_output_is_replaced_by_the_real_output_in_the_page_language() -> None:
+    markdown = (
+        "# Page\n\n"
+        '```json\n{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 4}\n}\n```\n'
+        "<!-- dsref-check-output -->\n\nafter\n"
+    )
+    english = on_page_markdown(markdown, page=_page("en/guides/x.md"))
+    chinese = on_page_markdown(markdown, page=_page("zh/guides/x.md"))
+    for out in (english, chinese):
+        assert doccheck.OUTPUT_MARKER not in out
+        assert "```text\nds_config.json:3:" in out and "[DS204]" in out and out.endswith("after\n")
+    assert "error[DS204]" in english and "1 file checked" in english
+    assert english != chinese
+
+
+def test_check_output_inside_an_admonition_keeps_its_indentation() -> None:
+    markdown = (
+        '!!! example\n\n    <!-- dsref-check: fragment fp16 -->\n    ```json\n    {"enabled": "yes"}\n    ```\n'
+        "    <!-- dsref-check-output -->\n"
+    )
+    out = on_page_markdown(markdown, page=_page("en/x.md"))
+    assert "    ```text\n    ds_config.json:1:" in out
+
+
+def test_generated_pages_get_their_heading_as_title() -> None:
+    page = _page("en/reference/fp16.md")
+    on_page_markdown("<!-- generated -->\n# `fp16` { .option }\n", page=page)
+    assert page.meta["title"] == "fp16"
+    assert page_title("no heading") is None
+
+
+def test_no_stale_generated_page_is_left() -> None:
+    """A page under a generated folder that the generator no longer writes (a removed option or rule) must go."""
+    from dsref.generated import generated_files
+
+    wanted = set(generated_files())
+    folders = [DOCS / lang / part for lang in ("en", "zh") for part in ("reference", "rules")]
+    stale = [_name(p) for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and p not in wanted]
+    assert stale == [], "delete them, then run python scripts/generate.py"

@@ -1,0 +1,281 @@
+"""The built site: a clean strict build, no broken link or anchor, both languages searchable, and a real browser.
+
+The site is built once for the module (``mkdocs build``, both languages, about 15 s) and served on 127.0.0.1 under
+the path it is published at (``/dsref/``). The browser is Debian's Chromium driven by playwright
+(``scripts/install_test_deps.sh`` installs both); screenshots go to a temporary folder that the test prints.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from dsref.index import OptionIndex
+from dsref.links import SITE, option_url
+from dsref.site.linkcheck import check_site
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+BASE_PATH = urlsplit(SITE).path  # "/dsref/"
+
+
+def _require(module: str) -> Any:
+    try:
+        return __import__(module)
+    except ImportError:
+        if os.environ.get("CI"):
+            pytest.fail(
+                f"{module} is not installed; .ci/run installs it (pip install -e '.[test]', "
+                "bash scripts/install_test_deps.sh)"
+            )
+        pytest.skip(f"{module} is not installed (pip install -e '.[test]'; bash scripts/install_test_deps.sh)")
+
+
+@dataclass
+class Build:
+    site: Path
+    returncode: int
+    log: str
+    seconds: float
+
+    @property
+    def problems(self) -> list[str]:
+        return [line for line in self.log.splitlines() if re.match(r"^(WARNING|ERROR)\b", line)]
+
+
+@pytest.fixture(scope="module")
+def build(tmp_path_factory: pytest.TempPathFactory) -> Build:
+    _require("mkdocs")
+    site = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
+    start = time.monotonic()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    return Build(site, proc.returncode, proc.stdout + proc.stderr, time.monotonic() - start)
+
+
+def test_the_build_is_clean(build: Build) -> None:
+    """What ``mkdocs build --strict`` requires: no warning (missing page or language, broken link, bad anchor)."""
+    assert build.returncode == 0, build.log[-3000:]
+    assert build.problems == []
+
+
+def test_site_url_is_the_one_dsref_links_to() -> None:
+    yaml = _require("yaml")
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert config["site_url"] == SITE
+
+
+def _page_ids(path: Path) -> set[str]:
+    from dsref.site.linkcheck import _parse
+
+    return _parse(path).ids
+
+
+def test_every_option_url_resolves_to_its_anchor_in_both_languages(build: Build) -> None:
+    missing = []
+    for entry in OptionIndex.load():
+        for lang in ("en", "zh"):
+            url = urlsplit(option_url(entry.path, lang))  # type: ignore[arg-type]
+            page = build.site / url.path[len(BASE_PATH) :] / "index.html"
+            if not page.is_file() or url.fragment not in _page_ids(page):
+                missing.append(f"{lang}: {entry.path}")
+    assert missing == []
+
+
+def test_no_broken_link_or_anchor(build: Build) -> None:
+    assert [str(b) for b in check_site(build.site, BASE_PATH)] == []
+
+
+def test_check_output_markers_became_real_output_in_the_page_language(build: Build) -> None:
+    import html
+
+    from dsref.site.doccheck import OUTPUT_MARKER, blocks, output
+
+    sources = [p for p in (ROOT / "docs").rglob("*.md") if OUTPUT_MARKER in p.read_text(encoding="utf-8")]
+    assert sources, "no page asks for check output"
+    for source in sources:
+        relative = source.relative_to(ROOT / "docs")
+        lang, page = relative.parts[0], relative.with_suffix("").relative_to(relative.parts[0]).as_posix()
+        built = build.site / ("" if lang == "en" else lang) / page / "index.html"
+        text = built.read_text(encoding="utf-8")
+        assert "dsref-check-output" not in text, built
+        for block in blocks(source.read_text(encoding="utf-8")):
+            if block.wants_output:
+                summary = output(block, lang).splitlines()[-1]  # type: ignore[arg-type]
+                assert html.escape(summary, quote=False) in text, (built, summary)
+
+
+def test_generated_assets_are_published(build: Build) -> None:
+    for lang_dir in ("", "zh/"):
+        svg = build.site / f"{lang_dir}assets/zero-memory.svg"
+        assert svg.read_text(encoding="utf-8").startswith("<svg")
+    assert (build.site / "schemas" / "ds_config.schema.json").is_file()
+
+
+def _index(build: Build, lang: str) -> dict[str, Any]:
+    path = build.site / ("" if lang == "en" else lang) / "search" / "search_index.json"
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def _tokens(doc: dict[str, Any], separator: str) -> set[str]:
+    text = re.sub(r"<[^>]+>", " ", f"{doc['title']} {doc['text']}").lower()
+    return {t for t in re.split(separator, text) if t}
+
+
+def test_each_language_has_its_own_search_index(build: Build) -> None:
+    english, chinese = _index(build, "en"), _index(build, "zh")
+    assert english["config"]["lang"] == ["en", "zh"] and "\\u200b" in english["config"]["separator"]
+    assert {d["location"] for d in english["docs"]} >= {"reference/fp16/#fp16.enabled", "guides/offload/"}
+    assert {d["location"] for d in chinese["docs"]} >= {"reference/fp16/#fp16.enabled", "guides/offload/"}
+    assert not any(d["location"].startswith("zh/") for d in english["docs"] + chinese["docs"])
+    titles = {
+        lang: {d["title"] for d in index["docs"] if d["location"] == "glossary/"}
+        for lang, index in (("en", english), ("zh", chinese))
+    }
+    assert titles == {"en": {"Glossary"}, "zh": {"术语表"}}
+
+
+def test_chinese_words_are_kept_whole_and_offload_finds_the_offload_options(build: Build) -> None:
+    chinese = _index(build, "zh")
+    separator = chinese["config"]["separator"]
+    accumulation = [
+        d
+        for d in chinese["docs"]
+        if d["location"].startswith("reference/gradient_accumulation_steps/")
+        and any(t.startswith("梯度累积") for t in _tokens(d, separator))
+    ]
+    assert accumulation, "梯度累积 is not a word of the Chinese gradient_accumulation_steps entry"
+    for lang in ("en", "zh"):
+        offload = {d["location"] for d in _index(build, lang)["docs"] if "offload" in _tokens(d, separator)}
+        for path in ("zero_optimization.offload_optimizer", "zero_optimization.offload_param"):
+            assert f"reference/zero_optimization/#{path}" in offload
+        assert "guides/offload/" in offload
+
+
+# -- in a browser -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(build: Build, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The site at http://127.0.0.1:<port>/dsref/, as GitHub Pages serves it."""
+    root = tmp_path_factory.mktemp("served")
+    (root / BASE_PATH.strip("/")).symlink_to(build.site, target_is_directory=True)
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}{BASE_PATH}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("CI"):
+            pytest.fail(f"{CHROMIUM} is missing; .ci/run must call: bash scripts/install_test_deps.sh")
+        pytest.skip(f"{CHROMIUM} is missing: bash scripts/install_test_deps.sh")
+    _require("playwright")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _search(page: Any, words: str) -> list[str]:
+    """Type ``words`` into the site search and return the result links, best first."""
+    page.click("input.md-search__input")
+    page.fill("input.md-search__input", words)
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    page.wait_for_timeout(300)  # results arrive in one message; let the list render
+    return [str(a.get_attribute("href")) for a in page.query_selector_all(".md-search-result__link")]
+
+
+def test_option_pages_language_switch_and_search_in_a_browser(
+    served: str, browser: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    shots = tmp_path_factory.mktemp("screenshots")
+    print(f"screenshots: {shots}")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    # A request the browser aborts because the test moves to the next page (net::ERR_ABORTED) is no error.
+    page.on(
+        "requestfailed",
+        lambda r: None if "ERR_ABORTED" in str(r.failure) else errors.append(f"request failed: {r.url} {r.failure}"),
+    )
+    page.on("response", lambda r: errors.append(f"HTTP {r.status}: {r.url}") if r.status >= 400 else None)
+
+    # An option page in English, opened at the option's anchor.
+    page.goto(served + "reference/zero_optimization/#zero_optimization.stage")
+    heading = page.locator('[id="zero_optimization.stage"]')
+    heading.wait_for()
+    assert heading.is_visible() and heading.inner_text().startswith("zero_optimization.stage")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.screenshot(path=str(shots / "en-option.png"))
+
+    # The language switcher leads to the same page in Chinese.
+    page.hover(".md-header__option .md-select")
+    page.click('.md-select__link[hreflang="zh"]')
+    page.wait_for_url(re.compile(r"/zh/reference/zero_optimization/"))
+    assert page.evaluate("document.documentElement.lang").startswith("zh")
+    assert page.locator('[id="zero_optimization.stage"]').count() == 1
+    page.screenshot(path=str(shots / "zh-option.png"))
+
+    # A Chinese search finds the option by its Chinese term.
+    links = _search(page, "梯度累积")
+    page.screenshot(path=str(shots / "zh-search.png"))
+    assert any("/dsref/zh/reference/gradient_accumulation_steps/" in link for link in links[:40]), links[:40]
+    assert all("/dsref/zh/" in link for link in links), links
+
+    # And back: the switcher on a Chinese page leads to the English one; an English search for offload.
+    page.goto(served + "zh/reference/zero_optimization/")
+    page.hover(".md-header__option .md-select")
+    page.click('.md-select__link[hreflang="en"]')
+    page.wait_for_url(re.compile(r"/dsref/reference/zero_optimization/"))
+    links = _search(page, "offload")
+    page.screenshot(path=str(shots / "en-search.png"))
+    assert "/dsref/guides/offload/" in links[0], links[:10]
+    assert not any("/zh/" in link for link in links), links
+
+    # The ZeRO page with its chart, in Chinese.
+    page.goto(served + "zh/zero/")
+    chart = page.locator('img[src$="zero-memory.svg"]')
+    chart.wait_for()
+    assert chart.evaluate("img => img.naturalWidth") > 0
+    page.screenshot(path=str(shots / "zh-zero.png"), full_page=True)
+    context.close()
+    assert errors == []
