@@ -177,6 +177,7 @@ class OptionTree:
         # (parent path, written key) -> (option, via)
         self._keys: dict[tuple[str | None, str], tuple[Option, Via]] = {}
         self._by_key: dict[str, list[Option]] | None = None
+        self._flat: tuple[Option, ...] | None = None
         self._walk(root, None, strict_parent=False, inherited=_Inherited())
         self._link_related()
 
@@ -282,7 +283,9 @@ class OptionTree:
 
     def __iter__(self) -> Iterator[Option]:
         """All options, depth first, in schema order."""
-        yield from self._iter(None)
+        if self._flat is None:
+            self._flat = tuple(self._iter(None))
+        return iter(self._flat)
 
     def _iter(self, parent: str | None) -> Iterator[Option]:
         for opt in self._children.get(parent, ()):

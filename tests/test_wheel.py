@@ -45,7 +45,7 @@ def test_wheel_carries_what_dsref_needs_and_nothing_else(wheel: Path) -> None:
     assert "dsref/locales/zh_CN/LC_MESSAGES/dsref.mo" in names
     assert "dsref/data/index/_keys.json" in names and "dsref/data/index/zero_optimization.json" in names
     assert "dsref/py.typed" in names
-    assert not [n for n in names if n.startswith(("tests/", "docs/", "scripts/", "dsref/site/")) or "__pycache__" in n]
+    assert not [n for n in names if n.startswith(("tests/", "docs/", "scripts/", "schemas/")) or "__pycache__" in n]
 
 
 def _run(bin_dir: Path, *args: str, env: dict[str, str] | None = None, cwd: Path) -> subprocess.CompletedProcess[str]:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from ..findings import Severity
-from ..options import Option
+from ..options import Option, OptionTree
 from . import Context, Hit, rule
 from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, zero_stage
 
@@ -70,11 +71,16 @@ def bf16_optimizer_path(ctx: Context) -> bool:
 
 
 def _stage_bound_precision_options(ctx: Context) -> list[Option]:
+    return _stage_bound(ctx.tree)
+
+
+@cache
+def _stage_bound(tree: OptionTree) -> list[Option]:
     # Options outside zero_optimization that name ZeRO stages: DeepSpeed asserts their stage when it builds the
     # config (fp16/bf16 master weights, bf16 optimizer states).
     return [
         opt
-        for opt in ctx.tree
+        for opt in tree
         if opt.stages is not None and opt.kind == "leaf" and not opt.path.startswith("zero_optimization.")
     ]
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
+from functools import cache
 from typing import Any
 
 from ..findings import Severity
+from ..options import Option, OptionTree
 from ..validation import _accepts
 from . import Context, Hit, rule
 from ._common import known, mapping, related, zero_stage
@@ -160,15 +162,22 @@ def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
     ),
 )
 def unused_option(ctx: Context) -> Iterator[Hit]:
-    for opt in ctx.tree:
-        if not opt.meta.parsed_unused or opt.meta.deprecated or opt.removed_in or opt.kind != "leaf":
-            continue
+    for opt in _parsed_unused(ctx.tree):
         if opt.path == "comms_logger.enabled" or not ctx.is_set(opt.path):
             continue
         value = ctx.get(opt.path)
         if value != opt.default and _accepts(opt, value):  # a value of the wrong type is reported by the schema
             location = ctx.where(opt.path)
             yield Hit(location, opt.path, {"option": opt.path, "value": _shown(value)})
+
+
+@cache
+def _parsed_unused(tree: OptionTree) -> list[Option]:
+    return [
+        opt
+        for opt in tree
+        if opt.meta.parsed_unused and not opt.meta.deprecated and not opt.removed_in and opt.kind == "leaf"
+    ]
 
 
 def _shown(value: Any) -> str:

@@ -26,6 +26,7 @@ _COMMON = ConfigDict(
     use_enum_values=True,
     protected_namespaces=(),
     arbitrary_types_allowed=False,
+    defer_build=True,  # the core schema is built on first validation; dsref mostly reads field metadata
 )
 
 

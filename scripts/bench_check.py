@@ -1,0 +1,56 @@
+"""Speed of `dsref check` over the real corpus, side by side with check-jsonschema using dsref's exported schema.
+
+    python scripts/bench_check.py [--corpus ../shared/corpus/real]
+
+Prints files per second for one `dsref check` call over the whole corpus, for one `check-jsonschema` call over the
+same files (hf schema, as most real files use "auto"), and the wall time of checking one typical file, start-up
+included, for both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def timed(command: list[str], runs: int = 1) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus" / "real"))
+    args = parser.parse_args()
+    files = sorted(str(p) for p in Path(args.corpus).glob("*.json"))
+    if not files:
+        print(f"no *.json files in {args.corpus}", file=sys.stderr)
+        return 2
+    schema = str(ROOT / "schemas" / "ds_config.hf.schema.json")
+    dsref = [sys.executable, "-m", "dsref", "check", "--format", "json", "--world-size", "1"]
+    cjs = [sys.executable, "-m", "check_jsonschema", "--schemafile", schema, "--default-filetype", "json"]
+    timed([*dsref, files[0]])  # warm caches
+    t_dsref = timed([*dsref, *files])
+    t_cjs = timed([*cjs, *files])
+    typical = next(f for f in files if "zero3" in f.lower())
+    one_dsref = timed([*dsref, typical], runs=7)
+    one_cjs = timed([*cjs, typical], runs=7)
+    print(f"corpus: {len(files)} files")
+    print(f"dsref check (one call)        {t_dsref:6.2f} s   {len(files) / t_dsref:7.0f} files/s")
+    print(f"check-jsonschema (one call)   {t_cjs:6.2f} s   {len(files) / t_cjs:7.0f} files/s")
+    print(f"one typical file, start-up included: dsref {one_dsref * 1000:.0f} ms, check-jsonschema {one_cjs * 1000:.0f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
