@@ -1,0 +1,240 @@
+"""MkDocs hooks (``hooks:`` in ``mkdocs.yml``): what the site build does beyond Markdown.
+
+* ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
+  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block.
+* The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
+  other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
+* The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
+* The top of the navigation is put in reading order; pages nobody placed keep MkDocs' order after them.
+* Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why).
+* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``.
+
+MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from dsref.site import LANGS
+
+log = logging.getLogger("mkdocs.plugins.dsref")
+
+NAV_ORDER = ("index.md", "guides", "zero.md", "precision.md", "reference", "rules", "cli.md", "editor-schema.md")
+"""Top-level navigation entries in this order (a page, or a folder's section); the rest follow, then these last."""
+NAV_LAST = ("glossary.md", "api.md")
+
+_reported: set[str] = set()
+
+
+def _warn_once(message: str) -> None:
+    # The i18n plugin runs the build once per language; say each problem once.
+    if message not in _reported:
+        _reported.add(message)
+        log.warning(message)
+
+
+def _priority(value: int) -> Any:
+    try:
+        from mkdocs.plugins import event_priority
+    except ImportError:  # pragma: no cover - only without MkDocs
+        return lambda fn: fn
+    return event_priority(value)
+
+
+@_priority(100)
+def on_config(config: Any, **_: Any) -> Any:
+    """Make the jieba dictionary path absolute (Material reads it relative to the working directory)."""
+    root = Path(config["config_file_path"]).resolve().parent
+    for name in ("material/search", "search"):
+        plugin = config["plugins"].get(name)
+        setting = getattr(plugin, "config", {}).get("jieba_dict_user") if plugin is not None else None
+        if setting and not os.path.isabs(setting):
+            plugin.config["jieba_dict_user"] = str(root / setting)
+    return config
+
+
+def on_files(files: Any, config: Any, **_: Any) -> Any:
+    """Report pages missing in one language, and options the reference cannot describe."""
+    docs = Path(config["docs_dir"])
+    for problem in missing_translations(docs):
+        _warn_once(problem)
+    from dsref.site.reference import missing_texts
+
+    for problem in missing_texts():
+        _warn_once(f"reference: {problem}")
+    return files
+
+
+def missing_translations(docs: Path) -> list[str]:
+    """Every page that exists under one language folder of ``docs`` and not under the other."""
+    pages = {lang: {p.relative_to(docs / lang).as_posix() for p in (docs / lang).rglob("*.md")} for lang in LANGS}
+    problems = []
+    for lang in LANGS:
+        for other in LANGS:
+            for page in sorted(pages[lang] - pages[other]):
+                problems.append(f"docs/{lang}/{page} has no {other} version: write docs/{other}/{page}")
+    return problems
+
+
+def page_language(src_uri: str) -> str:
+    """The language of a page from its path under ``docs/`` (``zh/guides/x.md`` → ``zh``)."""
+    first = PurePosixPath(src_uri).parts[0] if src_uri else ""
+    return first if first in LANGS else "en"
+
+
+_H1 = re.compile(r"^# (?P<title>.+?)(?:\s*\{(?P<attributes>[^}]*)\})?\s*$", re.M)
+
+
+def page_title(markdown: str) -> str | None:
+    """The text of a page's first level-1 heading, without Markdown code marks or attributes.
+
+    MkDocs takes a page's title from its first heading only when nothing comes before it; generated pages start
+    with a comment saying so, and would otherwise be named after their file.
+
+    >>> page_title("<!-- generated -->\\n# `tensor_parallel` · 张量并行 { .option }\\n")
+    'tensor_parallel'
+    >>> page_title("# Using `dsref check`\\n")
+    'Using dsref check'
+    """
+    found = _H1.search(markdown)
+    if not found:
+        return None
+    title = found["title"]
+    if ".option" in (found["attributes"] or "").split() and title.startswith("`"):
+        title = title.split("`")[1]  # an option page is named by its key alone
+    return title.replace("`", "").strip()
+
+
+def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
+    """Give the page its heading's title; replace each ``<!-- dsref-check-output -->`` with the check output of
+    the ```json block above it."""
+    from dsref.site.doccheck import OUTPUT_MARKER, blocks, output, stray_markers
+
+    if "title" not in page.meta:
+        title = page_title(markdown)
+        if title:
+            page.meta["title"] = title
+    if OUTPUT_MARKER not in markdown:
+        return markdown
+    src = page.file.src_uri
+    for line in stray_markers(markdown):
+        _warn_once(f"docs/{src}:{line}: a dsref-check comment or {OUTPUT_MARKER} that follows no ```json block")
+    lang = page_language(src)
+    lines = markdown.splitlines()
+    for block in reversed(blocks(markdown, src)):
+        if not block.wants_output:
+            continue
+        marker_line = lines[block.end_line]  # the line after the closing fence (0-based index = end_line)
+        indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
+        text = output(block, lang)  # type: ignore[arg-type]
+        lines[block.end_line : block.end_line + 1] = [
+            "",
+            f"{indent}```text",
+            *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
+            f"{indent}```",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+_ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
+
+
+_BASE = re.compile(r'("base": ")([^"]*)(")')
+
+
+def on_post_page(output: str, page: Any, **_: Any) -> str:
+    """Drop the ``<link rel="alternate">`` tags of the head, and point a Chinese page's scripts at ``zh/``.
+
+    Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
+    the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
+    The language switcher's own links (in the header) still lead to the same page in the other language.
+
+    Material's scripts find the search index (and the sitemap) under the ``base`` of the page's ``__config``; on a
+    Chinese page it becomes the ``zh/`` folder, where :func:`on_post_build` writes the Chinese half of the index,
+    so that each language searches its own pages.
+    """
+    output = _ALTERNATE.sub("", output)
+    lang = page_language(page.file.src_uri)
+    if lang != "en":
+        # Material resolves other URLs against the base as against a folder: it must end with "/".
+        output = _BASE.sub(lambda m: f"{m[1]}{m[2].rstrip('/') or '.'}/{lang}/{m[3]}", output, count=1)
+    return output
+
+
+@_priority(-200)
+def on_post_build(config: Any, **_: Any) -> None:
+    """Split the search index by language (after the i18n plugin has merged both languages' entries into it).
+
+    The i18n plugin builds Chinese inside the English build's ``on_post_build``; this runs after it each time, and
+    the last run sees the merged index.
+    """
+    site = Path(config["site_dir"])
+    merged = site / "search" / "search_index.json"
+    if not merged.is_file():
+        return
+    data = json.loads(merged.read_text(encoding="utf-8"))
+    docs = data["docs"]
+    for lang in LANGS:
+        prefix = "" if lang == "en" else f"{lang}/"
+        if lang == "en":
+            mine = [d for d in docs if page_language(str(d["location"])) == "en"]
+            target = merged
+        else:
+            mine = [{**d, "location": d["location"][len(prefix) :]} for d in docs if d["location"].startswith(prefix)]
+            target = site / lang / "search" / "search_index.json"
+            sitemap = site / "sitemap.xml"
+            if sitemap.is_file():
+                (site / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())
+        if lang != "en" and not mine:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
+
+
+@_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
+def on_nav(nav: Any, **_: Any) -> Any:
+    """Put the top-level entries in reading order: :data:`NAV_ORDER` first, :data:`NAV_LAST` last."""
+
+    def key(item: Any) -> str:
+        file = getattr(item, "file", None)
+        if file is not None:
+            return PurePosixPath(file.src_uri).name
+        children = getattr(item, "children", None) or []
+        for child in children:
+            child_file = getattr(child, "file", None)
+            if child_file is not None:
+                return PurePosixPath(child_file.src_uri).parent.name
+        return ""
+
+    def rank(item: Any) -> tuple[int, int]:
+        name = key(item)
+        if name in NAV_ORDER:
+            return (0, NAV_ORDER.index(name))
+        if name in NAV_LAST:
+            return (2, NAV_LAST.index(name))
+        return (1, 0)
+
+    nav.items.sort(key=rank)
+    pages: list[Any] = []
+
+    def collect(items: list[Any]) -> None:
+        for item in items:
+            if getattr(item, "file", None) is not None:
+                pages.append(item)
+            collect(getattr(item, "children", None) or [])
+
+    collect(nav.items)
+    # The footer's previous / next links follow the new order.
+    for before, after in zip([None, *pages], [*pages, None], strict=True):
+        if before is not None:
+            before.next_page = after
+        if after is not None:
+            after.previous_page = before
+    nav.pages = pages
+    return nav

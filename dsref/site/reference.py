@@ -1,0 +1,414 @@
+"""The option reference: one page per top-level key of ``ds_config.json``, and an index grouping them by area.
+
+Every option is a heading whose anchor is its dotted path (``reference/zero_optimization/#zero_optimization.stage``,
+the URL :func:`dsref.links.option_url` gives), followed by its facts (type, default, the default DeepSpeed's docs
+claim where it differs, allowed values and their meanings, range, unit, ZeRO stages, since / removed in, Hugging Face
+``"auto"``, other names), its description, and an example that the doc tests check. Texts come from the option
+index and the catalogs (:func:`dsref.i18n.option_text`), labels from the same tables ``dsref explain`` uses.
+
+The area of a top-level key is the schema module that declares it (``dsref/schema/zero.py`` → ZeRO); sub-sections
+declared in a module of another area (``offload.py``) are listed under that area too.
+
+>>> pages = pages("en")
+>>> "zero_optimization.md" in pages and "index.md" in pages
+True
+>>> '## `zero_optimization.stage` { .option data-toc-label="stage" }' in pages["zero_optimization.md"]
+True
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from ..explain import UNITS, _bounds, _nest, _with_human
+from ..explain import M as LABELS
+from ..i18n import Lang, messages, option_text, translate
+from ..index import Entry, OptionIndex
+from . import generated_header
+from .markdown import anchor, cell, code, json_value, paragraph, table
+
+__all__ = ["AREAS", "M", "area_of", "glossary_terms", "missing_texts", "pages", "top_level_areas"]
+
+SOURCE = "dsref/site/reference.py"
+
+M = messages(
+    "site.reference",
+    index_title="Option reference",
+    index_intro="Every option of DeepSpeed {version}'s `ds_config.json`, one page per top-level key, grouped by "
+    "area. Each option's anchor is its dotted path, so a link to an option is "
+    "`reference/<top-level key>/#<dotted.path>`. Removed options are listed last: DeepSpeed {version} refuses them.",
+    col_key="key",
+    col_option="option",
+    col_type="type",
+    col_default="default",
+    col_summary="what it does",
+    area="Area",
+    all_options="all options",
+    children="Options in this section",
+    removed_box="Removed in DeepSpeed {version}",
+    removed_body="DeepSpeed {target} refuses a config that has this key, whatever its value.",
+    deprecated_box="Deprecated",
+    example_removed="as it was written (DeepSpeed {target} refuses it)",
+    values="values",
+    map_entry="`<{name}>` is a name you choose; each entry is a section with the options below.",
+    list_entry="`[]` is one entry of a list; each entry is a section with the options below.",
+    validated='validated by DeepSpeed\'s own model (lax: numbers in strings are converted, "auto" is dropped)',
+    not_validated="read with plain dictionary look-ups: a wrong type is not caught when the config is read",
+    checked_by="checked by DeepSpeed",
+    area_batch="Batch size",
+    area_optimizer="Optimizer",
+    area_scheduler="Learning-rate scheduler",
+    area_precision="Precision: fp16, bf16, torch_autocast",
+    area_zero="ZeRO",
+    area_offload="Offload: CPU and NVMe",
+    area_activation_checkpointing="Activation checkpointing",
+    area_communication="Communication",
+    area_logging="Logging and monitors",
+    area_profilers="Profilers and timers",
+    area_checkpointing="Checkpointing",
+    area_data_types="Data types",
+    area_data_efficiency="Data efficiency",
+    area_parallelism="Pipeline, tensor and expert parallelism",
+    area_compile="Compile",
+    area_aio="Asynchronous I/O (aio)",
+    area_autotuning="Autotuning",
+    area_other="Other sections",
+    area_removed="Removed options",
+)
+
+AREAS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("batch", ("batch",)),
+    ("optimizer", ("optimizer",)),
+    ("scheduler", ("scheduler",)),
+    ("precision", ("fp16", "bf16", "torch_autocast")),
+    ("zero", ("zero", "zenflow")),
+    ("offload", ("offload",)),
+    ("activation_checkpointing", ("activation_checkpointing",)),
+    ("communication", ("communication",)),
+    ("logging", ("general", "monitor", "comms_logger")),
+    ("profilers", ("flops_profiler", "timers")),
+    ("checkpointing", ("checkpoint",)),
+    ("data_types", ("data_types",)),
+    ("data_efficiency", ("data_efficiency",)),
+    ("parallelism", ("pipeline", "tensor_parallel", "expert_parallel")),
+    ("compile", ("compile",)),
+    ("aio", ("aio",)),
+    ("autotuning", ("autotuning",)),
+    ("other", ()),
+    ("removed", ()),
+)
+"""Areas in the order the index shows them, with the schema modules (``dsref/schema/<module>.py``) in each.
+A module named nowhere falls in ``other``; anything DeepSpeed removed falls in ``removed``."""
+
+_MODULE_AREA = {module: area for area, modules in AREAS for module in modules}
+
+
+def _module_area(module: str) -> str:
+    if ".legacy." in module:
+        return "removed"
+    return _MODULE_AREA.get(module.rsplit(".", 1)[-1], "other")
+
+
+@cache
+def _declaring_modules() -> dict[str, str]:
+    """Option path → the schema module that declares it, for top-level keys and sections."""
+    from ..options import option_tree
+    from ..schema.config import DeepSpeedConfig
+
+    found: dict[str, str] = {}
+    tree = option_tree()
+    for opt in tree.children(None):
+        for cls in DeepSpeedConfig.__mro__:
+            if opt.field_name in inspect.get_annotations(cls):
+                found[opt.path] = cls.__module__
+                break
+    for opt in tree:
+        if opt.kind == "section" and opt.model is not None and opt.parent is not None:
+            found[opt.path] = opt.model.__module__
+    return found
+
+
+def area_of(path: str, index: OptionIndex | None = None) -> str:
+    """The area an option is listed under (its top-level key's, unless it was removed).
+
+    >>> area_of("zero_optimization.stage"), area_of("fp16"), area_of("amp"), area_of("hybrid_engine")
+    ('zero', 'precision', 'removed', 'other')
+    """
+    index = index or OptionIndex.load()
+    top = path.split(".", 1)[0].split("[", 1)[0]
+    if index.get(top)["removed_in"]:
+        return "removed"
+    return _module_area(_declaring_modules().get(top, ""))
+
+
+def top_level_areas(index: OptionIndex | None = None) -> dict[str, list[Entry]]:
+    """Area → the entries listed under it in the index: top-level keys, and sub-sections of another area."""
+    index = index or OptionIndex.load()
+    grouped: dict[str, list[Entry]] = {area: [] for area, _ in AREAS}
+    for entry in index.top_level():
+        grouped[area_of(entry.path, index)].append(entry)
+    modules = _declaring_modules()
+    for entry in index:
+        if entry["parent"] is None or entry.path not in modules:
+            continue
+        area = _module_area(modules[entry.path])
+        if area != area_of(entry.path, index) and area_of(entry.path, index) != "removed":
+            grouped[area].append(entry)
+    return grouped
+
+
+# -- pages -------------------------------------------------------------------
+
+
+def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
+    """File name (under ``reference/``) → page text, for every top-level key and the index."""
+    index = index or OptionIndex.load()
+    out = {"index.md": _index_page(lang, index)}
+    for entry in index.top_level():
+        out[f"{entry.key}.md"] = _key_page(entry, lang, index)
+    return out
+
+
+def _summary(entry: Entry, lang: Lang) -> str:
+    from ..explain import _summary as summary
+
+    return summary(entry, lang)
+
+
+def _index_page(lang: Lang, index: OptionIndex) -> str:
+    lines = [generated_header(SOURCE), f"# {M.text('index_title', lang)}", ""]
+    lines += [M.text("index_intro", lang, version=index.deepspeed), ""]
+    for area, entries in top_level_areas(index).items():
+        if not entries:
+            continue
+        lines += [f"## {M.text(f'area_{area}', lang)} {{ #{area} }}", ""]
+        rows = []
+        for entry in entries:
+            target = f"{entry.top}.md" if entry["parent"] is None else f"{entry.top}.md#{anchor(entry.path)}"
+            rows.append([f"[{code(entry.path)}]({target})", cell(_summary(entry, lang))])
+        lines += table([M.text("col_key", lang), M.text("col_summary", lang)], rows)
+        lines.append("")
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _key_page(top: Entry, lang: Lang, index: OptionIndex) -> str:
+    lines = [generated_header(SOURCE)]
+    for depth, entry in [(0, top), *((d + 1, e) for d, e in index.subtree(top))]:
+        lines += _option(entry, depth, lang, index)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _option(entry: Entry, depth: int, lang: Lang, index: OptionIndex) -> list[str]:
+    """The heading, notices, description, facts, values, example and children of one option."""
+    level = min(depth + 1, 6)
+    terms = "、".join(glossary_terms(entry.key)) if lang == "zh" else ""
+    title = f"{code(entry.path)} · {terms}" if terms else code(entry.path)
+    toc = f' data-toc-label="{entry.key}"' if depth else ""
+    lines = [f"{'#' * level} {title} {{ .option{toc} }}", ""]
+    if depth == 0:
+        area = area_of(entry.path, index)
+        lines += [f"{M.text('area', lang)}: [{M.text(f'area_{area}', lang)}](index.md#{area})", ""]
+    target = index.deepspeed
+    parent = _parent(entry, index)
+    if entry["removed_in"] and (parent is None or not parent["removed_in"]):
+        lines += [f'!!! warning "{M.text("removed_box", lang, version=entry["removed_in"])}"', ""]
+        note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
+        body = M.text("removed_body", lang, target=target) + (f" {paragraph(note)}" if note else "")
+        lines += [f"    {body}", ""]
+    if entry["deprecated"]:
+        text = (
+            LABELS.text("deprecated_use", lang, replacement=code(entry["use_instead"]))
+            if entry["use_instead"]
+            else LABELS.text("deprecated_plain", lang)
+        )
+        lines += [f'!!! note "{M.text("deprecated_box", lang)}"', "", f"    {text}", ""]
+    description = option_text(entry.path, entry["description"], lang)
+    if description:
+        lines += [paragraph(description), ""]
+    lines += _facts(entry, lang, index)
+    if entry["enum_docs"]:
+        lines += [f"{_capital(M.text('values', lang))}:", ""]
+        for value, text in entry["enum_docs"]:
+            meaning = option_text(entry.path, text, lang, f"enum:{value}") or ""
+            lines.append(f"- {code(json_value(value))}: {paragraph(meaning)}")
+        lines.append("")
+    if entry["has_example"]:
+        lines += _example(entry, lang, target)
+    if entry.is_section:
+        lines += _children(entry, lang, index)
+    return lines
+
+
+def glossary_terms(key: str) -> list[str]:
+    """The Chinese glossary terms an option's key spells out in English words (two words or more).
+
+    They are shown next to the key in the Chinese reference, so that a Chinese reader (and the site search)
+    finds ``gradient_accumulation_steps`` under 梯度累积步数. Terms kept in English in Chinese text are skipped.
+
+    >>> glossary_terms("gradient_accumulation_steps"), glossary_terms("loss_scale_window"), glossary_terms("stage")
+    (['梯度累积步数'], ['损失缩放'], [])
+    """
+    from ..glossary import TERMS
+
+    words = key.lower().split("_")
+    found: list[str] = []
+    i = 0
+    while i < len(words):
+        step = 1
+        for j in range(len(words), i + 1, -1):
+            phrase = " ".join(words[i:j])
+            term = next((t for t in TERMS if {phrase, phrase + "s"} & {s.lower() for s in t.english}), None)
+            if term is not None and any("\u4e00" <= ch <= "\u9fff" for ch in term.chinese[0]):
+                found.append(term.chinese[0])
+                step = j - i
+                break
+        i += step
+    return found
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
+    """The section an option is in (for a map entry's or list item's option: the map or the list)."""
+    path = entry["parent"]
+    if path is None:
+        return None
+    if path.endswith("[]"):
+        path = path[:-2]
+    elif path.endswith(">"):
+        path = path.rsplit(".", 1)[0]
+    return index.get(path)
+
+
+def _facts(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
+    rows: list[tuple[str, str]] = [(LABELS.text("type", lang), code(entry["type"]))]
+    default = code(_with_human(entry, entry["default"], lang)) if entry["has_default"] else LABELS.text("none", lang)
+    note = option_text(entry.path, entry["default_note"], lang, "default_note")
+    rows.append((LABELS.text("default", lang), default + (f" — {paragraph(note)}" if note else "")))
+    if entry["docs_default_differs"]:
+        docs = code(_with_human(entry, entry["docs_default"], lang))
+        rows.append((f"⚠ {LABELS.text('docs_default', lang)}", f"{docs} ({LABELS.text('docs_default_note', lang)})"))
+    if entry["allowed"] is not None:
+        rows.append((LABELS.text("allowed", lang), ", ".join(code(json_value(v)) for v in entry["allowed"])))
+    if entry["bounds"]:
+        rows.append((LABELS.text("range", lang), code(_bounds(entry["bounds"]))))
+    if entry["unit"]:
+        rows.append((LABELS.text("unit", lang), UNITS.text(entry["unit"], lang)))
+    if entry["stages"] is not None:
+        rows.append((LABELS.text("stages", lang), ", ".join(str(s) for s in entry["stages"])))
+    if entry["since"]:
+        rows.append((LABELS.text("since", lang), entry["since"]))
+    if entry["removed_in"]:
+        rows.append((LABELS.text("removed", lang), f"**{entry['removed_in']}**"))
+    if entry["use_instead"]:
+        rows.append((LABELS.text("use_instead", lang), _link(entry["use_instead"], entry, index)))
+    names = [code(n) for n in entry["aliases"]]
+    names += [LABELS.text("deprecated_name", lang, name=code(n)) for n in entry["deprecated_aliases"]]
+    names += [LABELS.text("docs_name", lang, name=code(n)) for n in entry["docs_names"]]
+    if names:
+        rows.append((LABELS.text("also", lang), "; ".join(names)))
+    if entry["hf_auto"]:
+        source = translate(f"{entry.path}#hf_source", entry["hf_auto_source"] or "", lang)
+        who = ", ".join(entry["hf_auto_by"])
+        rows.append((LABELS.text("hf_auto", lang), LABELS.text("hf_yes", lang, who=who, source=source)))
+    if entry.is_section and entry["unknown_keys"]:
+        rows.append((LABELS.text("unknown_keys", lang), LABELS.text(f"unknown_{entry['unknown_keys']}", lang)))
+    if not entry.is_section and not entry["removed_in"]:
+        checked = "validated" if entry["validated_by_deepspeed"] else "not_validated"
+        rows.append((M.text("checked_by", lang), M.text(checked, lang)))
+    if entry["docs_only"]:
+        rows.append(("⚠", LABELS.text("docs_only", lang)))
+    if entry["parsed_unused"]:
+        rows.append(("⚠", LABELS.text("parsed_unused", lang)))
+    if entry["related"]:
+        rows.append((LABELS.text("related", lang), ", ".join(_link(p, entry, index) for p in entry["related"])))
+    return [*(f"- **{label}**: {value}" for label, value in rows), ""]
+
+
+def _link(path: str, here: Entry, index: OptionIndex) -> str:
+    """A link to another option: an anchor on this page, or on its own key's page."""
+    try:
+        target = index.get(path)
+    except KeyError:
+        return code(path)
+    page = "" if target.top == here.top else f"{target.top}.md"
+    return f"[{code(path)}]({page}#{anchor(path)})"
+
+
+def _fragment_of(entry: Entry) -> tuple[str, Any]:
+    """Where the example goes (the nearest plain dotted section above the option) and what goes there."""
+    nested = _nest(entry, entry["example"])
+    steps: list[str] = []
+    for step in entry.path.replace("[]", ".[]").split(".")[:-1]:
+        if step == "[]" or step.startswith("<"):
+            break
+        steps.append(step)
+    for step in steps:
+        nested = nested[step]
+    return ".".join(steps), nested
+
+
+def _example(entry: Entry, lang: Lang, target: str) -> list[str]:
+    # A removed option is shown whole from the top: DeepSpeed refuses its top-level key (DS302 is reported there).
+    where, value = ("", _nest(entry, entry["example"])) if entry["removed_in"] else _fragment_of(entry)
+    words = ["fragment", where] if where else ["fragment"]
+    if entry["removed_in"]:
+        words += ["expect", "DS302"]
+    elif entry["deprecated"]:
+        words += ["expect", "DS301"]
+    label = _capital(LABELS.text("example", lang))
+    if entry["removed_in"]:
+        label += " — " + M.text("example_removed", lang, target=target)
+    return [
+        f"{label}:",
+        "",
+        f"<!-- dsref-check: {' '.join(words)} -->",
+        "```json",
+        *json_dumps(value).splitlines(),
+        "```",
+        "",
+    ]
+
+
+def json_dumps(value: Any) -> str:
+    import json
+
+    return json.dumps(value, ensure_ascii=False, indent=2)
+
+
+def _children(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
+    children = index.children(entry)
+    if not children:
+        return []
+    lines = [f"**{M.text('children', lang)}**", ""]
+    if entry["container"] == "map":
+        lines += [M.text("map_entry", lang, name=entry["map_key"]), ""]
+    elif entry["container"] == "list":
+        lines += [M.text("list_entry", lang), ""]
+    rows = []
+    for child in children:
+        default = code(json_value(child["default"])) if child["has_default"] else "–"
+        rows.append(
+            [f"[{code(child.key)}](#{anchor(child.path)})", code(child["type"]), default, cell(_summary(child, lang))]
+        )
+    header = [M.text(k, lang) for k in ("col_option", "col_type", "col_default", "col_summary")]
+    return [*lines, *table(header, rows), ""]
+
+
+# -- checks ------------------------------------------------------------------
+
+
+def missing_texts(index: OptionIndex | None = None) -> Iterator[str]:
+    """Options the reference cannot describe: no English description, or no Chinese one in the catalog."""
+    index = index or OptionIndex.load()
+    for entry in index:
+        english = entry["description"]
+        if not english or not english.strip():
+            yield f"{entry.path}: no description (add description= to its field in dsref/schema/)"
+        elif option_text(entry.path, english, "zh") == english:
+            yield f"{entry.path}: no Chinese description (translate it in dsref/locales/zh_CN; scripts/catalog.py)"
