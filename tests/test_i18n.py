@@ -45,7 +45,9 @@ def test_explicit_language_wins() -> None:
 
 
 def test_option_texts_are_translated() -> None:
-    english = "Turns bf16 mixed precision on."
+    from dsref.index import OptionIndex
+
+    english = OptionIndex.load().get("bf16.enabled")["description"]
     assert option_text("bf16.enabled", english, "en") == english
     chinese = option_text("bf16.enabled", english, "zh")
     assert chinese and chinese != english and "bf16" in chinese

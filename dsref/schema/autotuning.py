@@ -73,22 +73,24 @@ class AutotuningConfig(DictSection):
         enforced=True,
         min_length=1,
         ds_constant=_C + "AUTOTUNING_RESULTS_DIR_DEFAULT",
-        description="Directory where the autotuner writes the results and the best configuration found; must not be "
-        "empty.",
+        description="Directory where the autotuner keeps each experiment's logs and metrics (one subdirectory per "
+        "experiment) and, at the end, summary.txt, ds_config_optimal.json and cmd_optimal.txt. In a multi-node job it "
+        "must be reachable from every node; must not be empty.",
     )
     exps_dir: str = option(
         "autotuning_exps",
         enforced=True,
         min_length=1,
         ds_constant=_C + "AUTOTUNING_EXPS_DIR_DEFAULT",
-        description="Directory where the autotuner writes the description of each experiment; must not be empty.",
+        description="Directory where the autotuner writes the JSON description of each experiment before launching "
+        "it. In a multi-node job it must be reachable from every node; must not be empty.",
     )
     overwrite: bool = option(
         True,
         docs_default=False,
         ds_constant=_C + "AUTOTUNING_OVERWRITE_DEFAULT",
-        description="Deletes existing results_dir and exps_dir before tuning starts; set false to keep earlier "
-        "results.",
+        description="Delete `results_dir` and `exps_dir` before tuning starts. With false, earlier results are kept "
+        "and experiments whose results already exist are skipped, so an interrupted tuning run can be resumed.",
     )
     start_profile_step: int = option(
         3,
@@ -106,7 +108,8 @@ class AutotuningConfig(DictSection):
     metric: Literal["latency", "throughput", "flops"] = option(
         "throughput",
         ds_constant=_C + "AUTOTUNING_METRIC_DEFAULT",
-        description="Metric by which the experiments are compared.",
+        description="Measurement by which the autotuner ranks experiments, always keeping the one with the highest "
+        "value. Leave it at throughput: in 0.19.8 the other two values do not work as their names suggest.",
         enum_docs=(
             ("throughput", "Training samples per second."),
             (
@@ -142,12 +145,14 @@ class AutotuningConfig(DictSection):
     tuner_early_stopping: int = option(
         5,
         ds_constant=_C + "AUTOTUNING_TUNER_EARLY_STOPPING_DEFAULT",
-        description="Stops tuning a search space after this many experiments in a row bring no improvement.",
+        description="Stop searching a tuning space once this many experiments have run since the best one so far "
+        "without beating it; lower values finish sooner but may miss a better setup.",
     )
     tuner_num_trials: int = option(
         50,
         ds_constant=_C + "AUTOTUNING_TUNER_NUM_TRIALS_DEFAULT",
-        description="Maximum number of experiments run per search space.",
+        description="Maximum number of experiments run per tuning space (the ZeRO settings tried for one stage); with "
+        "`tuner_early_stopping` it bounds how long tuning takes.",
     )
     arg_mappings: dict[str, str] | None = option(
         None,
@@ -191,7 +196,9 @@ class AutotuningConfig(DictSection):
         1024,
         unit="samples",
         ds_constant=_C + "AUTOTUNING_MAX_TRAIN_MICRO_BATCH_SIZE_PER_GPU_DEFAULT",
-        description="Largest micro-batch size per GPU the autotuner tries.",
+        description="Largest micro-batch size per GPU the autotuner tries; the search also stays within what "
+        "`max_train_batch_size` allows and what its memory estimate says fits. Lower it to shorten tuning when large "
+        "micro batches cannot fit.",
     )
     min_train_micro_batch_size_per_gpu: int = option(
         1,

@@ -18,8 +18,13 @@ class BatchOptions(Section):
     train_batch_size: _PositiveInt | None = option(
         None,
         enforced=True,
-        description="Samples consumed by one optimizer step across all data-parallel ranks; it must equal "
-        "train_micro_batch_size_per_gpu * gradient_accumulation_steps * data-parallel world size.",
+        description="Global batch size: the number of samples that go into one optimizer step, counted over all "
+        "data-parallel ranks. DeepSpeed requires it to equal train_micro_batch_size_per_gpu * "
+        "gradient_accumulation_steps * the data-parallel size, which is the world size divided by the model- or "
+        "sequence-parallel degree (taken from the mpu, the device mesh or sequence_parallel_size). Give any two of the "
+        "three batch keys and DeepSpeed derives the third by integer division, so choose values that divide evenly. "
+        "Pick it for the optimisation (the learning rate and schedule are tuned against it), then fit memory with the "
+        "other two.",
         unit="samples",
         hf_auto=HfAuto(
             source="world_size * per_device_train_batch_size * gradient_accumulation_steps (transformers); "
@@ -33,8 +38,11 @@ class BatchOptions(Section):
     train_micro_batch_size_per_gpu: _PositiveInt | None = option(
         None,
         enforced=True,
-        description="Samples each data-parallel rank processes in one forward/backward pass; lower it when a step "
-        "does not fit in device memory and raise gradient_accumulation_steps instead.",
+        description="Samples each data-parallel rank puts through one forward and backward pass, i.e. the size of one "
+        "micro batch. It is the main memory lever, since activation memory grows roughly in proportion to it: when a "
+        "step does not fit in device memory, lower it and raise gradient_accumulation_steps so that train_batch_size "
+        "stays the same. It is also the batch size of the data loader that deepspeed.initialize builds from "
+        "training_data, and with pipeline parallelism the size of each micro batch that flows through the stages.",
         unit="samples",
         hf_auto=HfAuto(
             source="TrainingArguments.per_device_train_batch_size (transformers); the dataloader's batch size "
@@ -49,7 +57,11 @@ class BatchOptions(Section):
     gradient_accumulation_steps: _PositiveInt | None = option(
         None,
         enforced=True,
-        description="Number of micro batches whose gradients are summed before each optimizer step.",
+        description="Number of micro batches each rank runs forward and backward before one optimizer step. "
+        "engine.backward() divides the loss by it and the weights are only updated on every N-th engine.step() call "
+        "(see managed_gradient_accumulation), so raising it enlarges the effective batch without more activation "
+        "memory, but each optimizer step then takes N passes. With pipeline parallelism it is the number of micro "
+        "batches per train_batch() call, and larger values shrink the pipeline bubble.",
         unit="steps",
         hf_auto=HfAuto(
             source="TrainingArguments.gradient_accumulation_steps (transformers); DeepSpeedPlugin "
@@ -64,14 +76,20 @@ class BatchOptions(Section):
     managed_gradient_accumulation: bool = option(
         True,
         since="0.19.4",
-        description="When true, DeepSpeed counts micro steps and only applies the optimizer at the accumulation "
-        "boundary; false hands the boundary to your training loop, so every step() call updates the weights.",
+        description="Whether DeepSpeed itself decides where a gradient-accumulation cycle ends. With true it counts "
+        "micro steps and only every gradient_accumulation_steps-th engine.step() call updates the weights; with false "
+        "your training loop owns the boundary, and every step() call finishes the gradient reduction and updates the "
+        "weights however many backward() calls came before, which suits a number of micro batches that varies from "
+        "step to step. The loss is still divided by gradient_accumulation_steps, and false is not supported with "
+        "pipeline parallelism, DeepCompile, or zero_optimization.overlap_comm below ZeRO stage 2.",
         ds_constant="deepspeed.runtime.constants.MANAGED_GRADIENT_ACCUMULATION_DEFAULT",
     )
     dataloader_drop_last: bool = option(
         False,
         since="0.5.2",
-        description="Drops the last incomplete batch of the data loader that deepspeed.initialize builds from "
-        "training_data.",
+        description="Drops the final incomplete batch in the data loaders that DeepSpeed builds itself (from "
+        "training_data in deepspeed.initialize, or through engine.deepspeed_io). Turn it on when every micro batch "
+        "must hold exactly train_micro_batch_size_per_gpu samples, e.g. for fixed tensor shapes; data loaders you "
+        "build yourself are not affected.",
         ds_constant="deepspeed.runtime.constants.DATALOADER_DROP_LAST_DEFAULT",
     )

@@ -24,15 +24,20 @@ WriterDataParallel = Annotated[Literal["REPLICA", "SOCKET", "MACHINE"], BeforeVa
 
 
 class ParallelWriteConfig(DictSection):
-    """Spreading checkpoint writes over several ranks."""
+    """Spreads the writing of a checkpoint over several ranks instead of leaving it to one.
+
+    Its only key, `pipeline_stage`, concerns pipeline parallelism; for sharing the writes among data-parallel ranks with
+    the fast writer, see `checkpoint.writer.data_parallel`.
+    """
 
     pipeline_stage: bool = option(
         False,
         enforced=True,
         strict=True,
-        description="With pipeline parallelism, the data-parallel ranks of a stage share the writing of its layer "
-        'files instead of leaving it all to the first one; must be true or false (a string such as "true" is '
-        "a config error).",
+        description="With pipeline parallelism, the data-parallel replicas of a stage split the stage's layer files "
+        "evenly among themselves instead of data-parallel rank 0 writing them all. This speeds up saving large "
+        "pipelined models when storage bandwidth grows with the number of writers, and has no effect without a "
+        '`PipelineModule`. Must be true or false (a string such as "true" is a config error).',
         ds_constant=f"{_CONSTANTS}.CHECKPOINT_PARALLEL_WRITE_PIPELINE_STAGE_DEFAULT",
     )
 
@@ -40,15 +45,18 @@ class ParallelWriteConfig(DictSection):
 class CheckpointWriterConfig(DictSection):
     """Writes checkpoints through DeepSpeed's fast file writer (DeepNVMe) instead of `torch.save`.
 
-    The section's presence selects the fast checkpoint engine (the decoupled one with `decoupled`); the
-    fast writer uses the `aio` settings.
+    The section's presence selects the fast checkpoint engine (the decoupled one with `decoupled`), which takes
+    precedence over `datastates_ckpt`; the FAST writer uses the `aio` settings. Setting it up reads the `CROSS_RANK` and
+    `CROSS_SIZE` environment variables that the `deepspeed` launcher sets, so start training with that launcher.
     """
 
     type: WriterType = option(
         "FAST",
         enforced=True,
         case_insensitive=True,
-        description="Which file writer to use.",
+        description="Which file writer the fast checkpoint engine uses. FAST, the reason to configure `writer`, "
+        "streams data through a pinned buffer with asynchronous direct I/O (libaio, or GPUDirect Storage with "
+        "`aio.use_gds`); PYTHON uses ordinary file writes and MOCK writes nothing, both for comparison and testing.",
         enum_docs=(
             ("FAST", "Asynchronous I/O through DeepNVMe (libaio or GPUDirect Storage) with a pinned buffer."),
             ("PYTHON", "Plain Python file writes."),
@@ -61,25 +69,33 @@ class CheckpointWriterConfig(DictSection):
         enforced=True,
         ge=0,
         unit="bytes",
-        description="Size of the pinned staging buffer of the fast writer.",
+        description="Size in bytes of the staging buffer the FAST writer copies tensors through, allocated once as "
+        "pinned CPU memory (in GPU memory with `aio.use_gds`). Larger buffers mean fewer, bigger writes at the cost "
+        "of that memory on every writing rank; the default is 64 MiB. With `io_buffer_double` the two halves are used "
+        "in turn.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_BUFFER_SIZE_DEFAULT",
     )
     io_buffer_double: bool = option(
         True,
-        description="Splits the staging buffer in two halves so that filling one overlaps writing the other.",
+        description="Splits the FAST writer's staging buffer into two halves, so one half is filled from the tensors "
+        "while the other is being written to disk. Usually faster; false writes through the whole buffer without that "
+        "overlap.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_BUFFER_DOUBLE_DEFAULT",
     )
     show_statistics: bool = option(
         False,
-        description="Logs write statistics of each file written.",
+        description="Prints write statistics (bytes, time, throughput) after each file, on the ranks that write. For "
+        "tuning `io_buffer_size` and the `aio` settings; leave it off otherwise.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_STATISTICS_DEFAULT",
     )
     data_parallel: WriterDataParallel | None = option(
         None,
         enforced=True,
         case_insensitive=True,
-        description="Lets data-parallel ranks share the writing of replicated state, one writer per replica, "
-        "CPU socket or machine; null leaves it to data-parallel rank 0.",
+        description="Which data-parallel ranks share the writing of the replicated model state: null leaves it all to "
+        "data-parallel rank 0; REPLICA splits it across every replica, and SOCKET or MACHINE use one writer per CPU "
+        "socket (two are assumed per machine) or per machine. More writers add bandwidth when each has its own path "
+        "to storage. Ignored under ZeRO stage 3, where every rank saves its own shard anyway.",
         enum_docs=(
             ("REPLICA", "Every data-parallel replica writes a slice."),
             ("SOCKET", "One writer per CPU socket."),
@@ -89,27 +105,37 @@ class CheckpointWriterConfig(DictSection):
     )
     decoupled: bool = option(
         False,
-        description="Writes checkpoints in a separate process so that training continues while they are saved.",
+        description="Hands each checkpoint to a separate writer process, so `save_checkpoint` returns at once and "
+        "training continues with the next forward and backward passes. The next optimizer step waits until the write "
+        "has finished, since it would change the weights being saved. Each writing rank runs one extra process.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_WRITER_DECOUPLED_DEFAULT",
     )
     io_multiplier: int = option(
         1,
         unit="count",
-        description="Multiplies the number of parallel writers (and output file slices) of a data-parallel save.",
+        description="Multiplies the number of slices a data-parallel save is split into without adding writers; leave "
+        "it at 1. With values above 1 the files are named for more slices than there are writing ranks, and the "
+        "slices beyond the last writer are never written.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_MULTIPLIER_DEFAULT",
     )
 
 
 class CheckpointConfig(DictSection):
-    """How checkpoints are saved and loaded: tag checking across ranks, universal checkpoints, node-local
-    storage, parallel and fast writing.
+    """How checkpoints are saved and loaded: tag checking across ranks, universal checkpoints, node-local storage,
+    parallel and fast writing.
+
+    These settings act on `engine.save_checkpoint` and `engine.load_checkpoint`. By default each file is written with
+    `torch.save` by the rank that owns it; `writer` and the top-level `datastates_ckpt` switch to faster checkpoint
+    engines.
     """
 
     tag_validation: TagValidationMode = option(
         "WARN",
         enforced=True,
         case_insensitive=True,
-        description="What happens when ranks save a checkpoint under different tags.",
+        description="What `save_checkpoint` does when the ranks pass different checkpoint tags, which would scatter "
+        "one checkpoint over several directories. The check costs two small all-reduces per save; FAIL catches "
+        "rank-dependent tags early, IGNORE skips the collectives.",
         enum_docs=(
             ("WARN", "Log a warning and continue."),
             ("IGNORE", "Skip the check."),
@@ -121,32 +147,41 @@ class CheckpointConfig(DictSection):
     load_universal: bool = option(
         False,
         since="0.7.0",
-        description="Loads a universal checkpoint (converted with ds_to_universal), which can be resumed with a "
-        "different parallel layout.",
+        description="Makes `load_checkpoint` read a universal checkpoint, the layout-independent format produced by "
+        "`python -m deepspeed.checkpoint.ds_to_universal`, so training can resume with different data-, tensor- or "
+        "pipeline-parallel sizes. Set it only in the resuming run while loading such a checkpoint: without an "
+        "explicit tag it reads the `latest_universal` file and fails if that is missing. Checkpoints saved afterwards "
+        "are ordinary ones.",
         ds_constant=f"{_CONSTANTS}.LOAD_UNIVERSAL_CHECKPOINT_DEFAULT",
     )
     use_node_local_storage: bool = option(
         False,
         since="0.7.5",
-        description="Names checkpoint files by local rank so that each node can save to and load from its own "
-        "disk when there is no shared file system.",
+        description="For clusters without a shared file system: the first process on every node (local rank 0), not "
+        "only global rank 0, creates the checkpoint directory and writes the model-state files, so each node's disk "
+        "holds what its ranks need to resume. The `latest` tag file is still written on the node of global rank 0 "
+        "only, so pass an explicit tag to `load_checkpoint`. Leave it off with shared storage, where several "
+        "processes would write the same files.",
         ds_constant=f"{_CONSTANTS}.USE_NODE_LOCAL_STORAGE_CHECKPOINT_DEFAULT",
     )
     parallel_write: ParallelWriteConfig = option(
         default_factory=ParallelWriteConfig,
         since="0.7.4",
-        description="Spreading checkpoint writes over ranks.",
+        description="Spreads checkpoint writes over several ranks; currently only the layer files of pipeline stages.",
     )
     checkpoint_serialization: bool = option(
         True,
         since="0.17.1",
-        description="Saves with torch's zip-file serialization; false writes the older, non-zip format.",
+        description="Saves checkpoint files in torch's zip-based format, the `torch.save` default; false writes "
+        "torch's older non-zip format, which `torch.load` still reads. It applies to the default writer and the fast "
+        "writer alike, and there is rarely a reason to change it.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_SERIALIZATION_DEFAULT",
     )
     writer: CheckpointWriterConfig | None = option(
         None,
         since="0.17.1",
-        description="Fast checkpoint writer; when present (not null) it is used instead of torch.save.",
+        description="Switches checkpoint saving to DeepSpeed's fast writer when present and not null, instead of "
+        "`torch.save`.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_WRITER_DEFAULT",
     )
 

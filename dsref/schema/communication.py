@@ -24,8 +24,11 @@ class CommunicationOptions(Section):
         enforced=True,
         since="0.5.8",
         case_insensitive=True,
-        description="Data type in which gradients are reduced across data-parallel ranks; fp32 avoids precision "
-        "loss in the sum at the cost of more traffic.",
+        description="Data type that gradients are converted to for the reduction across data-parallel ranks; null uses "
+        "the training precision. fp32 while training in fp16 or bf16 gives a more accurate sum over many ranks at "
+        "twice the traffic, and fp16 or bf16 while training in fp32 halves the traffic at some cost in precision. "
+        "seq_parallel_communication_data_type replaces it while Ulysses sequence parallelism is active, and with "
+        "torch_autocast enabled the ZeRO optimizers use per-parameter types instead.",
         default_note="When null, gradients are communicated in the training precision: fp16 if fp16 is enabled, "
         "else bf16 if bf16 is enabled, else fp32.",
         enum_docs=_COMM_DTYPE_DOCS,
@@ -37,8 +40,11 @@ class CommunicationOptions(Section):
         enforced=True,
         since="0.19.6",
         case_insensitive=True,
-        description="Whether data-parallel gradient reduction averages or sums the gradients; sum is rejected with "
-        "ZeRO stage 3, ZenFlow and DeepCompile.",
+        description="How the data-parallel gradient reduction combines the ranks' gradients: mean averages them (the "
+        "usual), sum adds them up. Choose sum only when your loss is already normalised over the whole global batch "
+        "(for example divided by the total token count across all ranks), because DeepSpeed then does no division at "
+        "all and ignores prescale_gradients and gradient_predivide_factor. sum is rejected with ZeRO stage 3, ZenFlow "
+        "and DeepCompile.",
         enum_docs=(
             ("mean", "Average gradients over the data-parallel ranks (the usual behaviour)."),
             ("sum", "Add gradients without dividing by the number of ranks."),
@@ -47,16 +53,21 @@ class CommunicationOptions(Section):
     )
     prescale_gradients: bool = option(
         False,
-        description="Divides gradients by the data-parallel world size before the all-reduce instead of after it; "
-        "must stay false when ZeRO uses reduce_scatter.",
+        description="Divides the gradients by the number of data-parallel ranks before the all-reduce instead of after "
+        "it. This keeps fp16 sums over very many ranks from overflowing, at the risk of small gradients underflowing; "
+        "gradient_predivide_factor is a finer-grained alternative. It only applies when gradient_allreduce_op is mean, "
+        "and must stay false at ZeRO stages 2 and 3 while zero_optimization.reduce_scatter is on (the default).",
         ds_constant="deepspeed.runtime.constants.PRESCALE_GRADIENTS_DEFAULT",
     )
     gradient_predivide_factor: float = option(
         1.0,
         gt=0,
         since="0.2.0",
-        description="Gradients are divided by this factor before the all-reduce and by world size / factor after "
-        "it, which can avoid fp16 overflow or underflow in the sum; must stay 1.0 when ZeRO uses reduce_scatter.",
+        description="Splits the averaging division around the all-reduce: gradients are divided by this factor before "
+        "it and by (data-parallel size / factor) after it. A factor between 1 and the number of ranks, such as its "
+        "square root, keeps large fp16 sums from overflowing without making small values underflow. It is used only "
+        "when prescale_gradients is false and gradient_allreduce_op is mean, and must stay 1.0 at ZeRO stages 2 and 3 "
+        "while zero_optimization.reduce_scatter is on (the default).",
         ds_constant="deepspeed.runtime.constants.GRADIENT_PREDIVIDE_FACTOR_DEFAULT",
     )
     seq_parallel_communication_data_type: CommDataType | None = option(
@@ -64,16 +75,18 @@ class CommunicationOptions(Section):
         enforced=True,
         since="0.11.2",
         case_insensitive=True,
-        description="Data type of gradient communication when Ulysses sequence parallelism is active (sequence "
-        "parallel size > 1); it then replaces communication_data_type, and null falls back to the training "
-        "precision.",
+        description="Data type of the gradient reduction while Ulysses sequence parallelism is active (a "
+        "sequence-parallel group of more than one rank); it then replaces communication_data_type. The fp32 default "
+        "keeps the reduction over the combined data- and sequence-parallel ranks accurate at twice the traffic of "
+        "bf16; null falls back to the training precision.",
         enum_docs=_COMM_DTYPE_DOCS,
         ds_constant="deepspeed.runtime.constants.SEQ_PARALLEL_COMMUNICATION_DATA_TYPE_DEFAULT",
     )
     disable_allgather: bool = option(
         False,
         parsed_unused=True,
-        description="Read into the config object but has no effect anywhere in DeepSpeed.",
+        description="Has no effect: DeepSpeed 0.19.8 reads the key into its config object but nothing uses it, so it "
+        "can be deleted.",
         ds_constant="deepspeed.runtime.constants.DISABLE_ALLGATHER_DEFAULT",
     )
     sequence_parallel_size: int = option(
@@ -82,8 +95,11 @@ class CommunicationOptions(Section):
         ge=1,
         since="0.15.0",
         unit="ranks",
-        description="Ranks per sequence-parallel group when no mpu object is passed; DeepSpeed divides the world "
-        "size by it to get the data-parallel size used in the batch arithmetic.",
+        description="Number of ranks in each Ulysses sequence-parallel group, declared in the config rather than "
+        "through an mpu object. When neither an mpu nor a device mesh is given, DeepSpeed divides the world size by it "
+        "to get the data-parallel size for the batch arithmetic, and together with data_parallel_size it makes "
+        "deepspeed.initialize build a data x sequence device mesh. On its own it creates no sequence-parallel groups; "
+        "those come from that mesh or from an mpu.",
         default_note="When absent, the world size is not divided, which is the same as 1.",
     )
     data_parallel_size: int | None = option(
@@ -92,15 +108,20 @@ class CommunicationOptions(Section):
         ge=1,
         since="0.15.0",
         unit="ranks",
-        description="Data-parallel size; together with sequence_parallel_size it makes deepspeed.initialize build a "
-        "data * sequence parallel device mesh, so the product should equal the world size.",
+        description="Number of data-parallel replicas, used only together with sequence_parallel_size. With both keys "
+        "deepspeed.initialize builds a two-dimensional data x sequence device mesh, whose product must equal the world "
+        "size, and takes the data-parallel group and the batch arithmetic from it. It is ignored on its own and when a "
+        "mesh_param argument is passed to deepspeed.initialize.",
         default_note="When absent, no device mesh is built and the data-parallel size comes from the world size.",
     )
     use_data_before_expert_parallelism: bool = option(
         False,
         since="0.12.4",
-        description="Orders MoE process groups data-parallel first (D + E) instead of expert-parallel first "
-        "(E + D), which changes which ranks share expert groups.",
+        description="Orders MoE process groups data-parallel first instead of expert-parallel first. By default "
+        "consecutive ranks form an expert-parallel group, so the token all-to-all stays among neighbouring (often "
+        "same-node) ranks, and the replicas of each expert are strided; true swaps this, so consecutive ranks hold "
+        "replicas of the same experts. It is not supported with model or tensor parallelism (mp size > 1) or with "
+        "AutoEP+AutoTP folding; leave it false unless you need the other layout.",
         ds_constant="deepspeed.runtime.constants.USE_DATA_BEFORE_EXPERT_PARALLEL_DEFAULT",
     )
     sparse_gradients: bool = option(

@@ -22,19 +22,27 @@ class CompileConfig(StrictSection):
 
     deepcompile: bool = option(
         False,
-        description="Use DeepCompile instead of plain torch.compile when engine.compile() is called.",
+        description="Compile with DeepCompile, DeepSpeed's own graph passes, instead of plain torch.compile when the "
+        "training script calls `engine.compile()`. DeepCompile moves ZeRO's work into the compiled graph: gradient "
+        "reduction at stages 1 and 2; parameter gathering, release and prefetching at stage 3. With ZeRO stage 0 it "
+        "logs a notice and uses plain torch.compile, and only the `inductor` and `eager` backends are accepted. The "
+        "memory options of this section (offload_*, free_activation) act only when it is on.",
         example=True,
     )
     autoep_non_moe: bool = option(
         False,
         since="0.19.8",
-        description="With AutoEP, compile only the modules around the expert layers and keep routing, expert "
-        "compute and all-to-all eager; uses plain torch.compile, so not with deepcompile.",
+        description="With AutoEP, compile only the modules around the expert layers and leave routing, token exchange "
+        "and expert compute eager. It uses plain torch.compile, so it cannot be combined with `deepcompile`, and it "
+        "needs at least one AutoEP layer in the model. In 0.19.8 it also refuses ZeRO stage 3, optimizer or parameter "
+        "offload, `expert_parallel.comm_backend` deepep, AutoTP folding, and sequence or pipeline parallelism.",
     )
     free_activation: bool = option(
         False,
-        description="Free large activations as soon as the compiled graph no longer needs them (not with the "
-        "inductor backend).",
+        description="Let DeepCompile's backward graph free large activations right after their last use, lowering "
+        "peak device memory. Only tensors with more than `free_activation_threshold` elements are freed, and the "
+        "option is ignored with the inductor backend, so it helps only with `engine.compile(backend='eager')`. Works "
+        "at every ZeRO stage DeepCompile supports (1 to 3).",
     )
     free_activation_threshold: int = option(
         10 * 1024 * 1024,
@@ -45,8 +53,11 @@ class CompileConfig(StrictSection):
     )
     offload_activation: bool = option(
         False,
-        description="Move activations kept for the backward pass to pinned host memory and bring them back "
-        "just before use; ZeRO-3 only, and not together with offload_parameters or offload_opt_states.",
+        description="DeepCompile with ZeRO-3: move activations saved for the backward pass to host memory and bring "
+        "each back shortly before the backward pass reads it, for models whose activations exhaust device memory. "
+        "Only fixed-shape tensors of at least 5 MiB are candidates, and only as many as the device-memory budget "
+        "requires; it replaces the prefetch and selective-gather passes. It is an error together with "
+        "`offload_parameters` or `offload_opt_states`, and ZeRO stages 1 and 2 ignore it.",
     )
     offload_activation_pin_memory: bool = option(
         True,
@@ -56,60 +67,88 @@ class CompileConfig(StrictSection):
     )
     offload_opt_states: bool = option(
         False,
-        description="Keep optimizer states in host memory during forward and backward and reload them for the "
-        "step, as far as memory requires; ZeRO-3 only, and not with ZeRO's own optimizer offload.",
+        description="DeepCompile with ZeRO-3: hold optimizer states (fp32 master weights and Adam moments) in host "
+        "memory during forward and backward and bring them back for the optimizer step, keeping on the device "
+        "whatever fits the memory budget. It starts from the second step and suits `gradient_accumulation_steps` 1, "
+        "since with accumulation the offload and reload repeat for every micro batch. It is an error with "
+        "`zero_optimization.offload_optimizer` on cpu or nvme, with `offload_parameters` or with "
+        "`offload_activation`; ZeRO stages 1 and 2 ignore it.",
     )
     double_buffer: bool = option(
         True,
-        description="Double-buffer DeepCompile's gradient reduce buckets so one can fill while the other is "
-        "being reduced.",
+        description="Give DeepCompile two gradient reduce buckets per data type, so one can fill while the other is "
+        "being reduced, overlapping gradient reduction with the backward pass. Each bucket holds "
+        "`zero_optimization.reduce_bucket_size` elements; turning this off saves one bucket of device memory, but "
+        "filling then waits for the previous reduction to finish.",
     )
     symmetric_memory: bool = option(
         False,
-        description="Use PyTorch symmetric memory for DeepCompile's data-parallel communication.",
+        description="Gather ZeRO-3 parameters through a PyTorch symmetric-memory workspace, each GPU copying its "
+        "peers' shards directly, instead of NCCL all-gather calls. Only DeepCompile's ZeRO-3 path reads it; it needs "
+        "GPUs with peer-to-peer access and a PyTorch build with symmetric memory, and reserves a workspace as large "
+        "as the biggest parameter shard. Leave it off unless measurements show it helps on your machine.",
     )
     debug_log: bool = option(
         False,
-        description="Log and dump the graphs DeepCompile produces, for debugging.",
+        description="Log DeepCompile's work in detail, mostly from rank 0: each pass applied, the forward and "
+        "backward graphs, and memory-profiling results. Very verbose; turn it on only to see what DeepCompile did to "
+        "a graph.",
     )
     offload_parameters: bool = option(
         False,
-        description="Offload ZeRO-3 parameters to host memory from the compiled graph; the engine turns it on "
-        "when both ZeRO offload sections use the cpu device.",
+        description="DeepCompile with ZeRO-3: keep each rank's parameter shards in host memory, reloading a shard "
+        "just before it is all-gathered and offloading it again after its last use in the graph. The engine turns it "
+        "on by itself when `zero_optimization` contains both `offload_param` and `offload_optimizer` with device cpu. "
+        "It is an error with `offload_opt_states` or `offload_activation`, and ZeRO stages 1 and 2 ignore it.",
     )
     sync_before_reduce: bool = option(
         False,
-        description="Synchronize the device before each gradient reduce (debugging aid).",
+        description="Debugging aid: wait for the device to finish all queued work before each gradient is handed to "
+        "DeepCompile's reduction (any ZeRO stage). It serialises communication with computation and slows training; "
+        "use it only to narrow down hangs or wrong results.",
     )
     sync_after_reduce: bool = option(
         False,
-        description="Synchronize the device after each gradient reduce (debugging aid).",
+        description="Debugging aid: wait for the device to finish all queued work after each gradient is handed to "
+        "DeepCompile's reduction (any ZeRO stage). It serialises communication with computation and slows training; "
+        "use it only to narrow down hangs or wrong results.",
     )
     sync_before_allgather: bool = option(
         False,
-        description="Synchronize the device before each parameter all-gather (debugging aid).",
+        description="Debugging aid: wait for the device to finish all queued work before each parameter all-gather "
+        "DeepCompile launches, which only happens at ZeRO stage 3. It slows training; use it only to narrow down "
+        "hangs or wrong results.",
     )
     sync_after_allgather: bool = option(
         False,
-        description="Synchronize the device after each parameter all-gather (debugging aid).",
+        description="Debugging aid: wait for the device to finish all queued work after each parameter all-gather "
+        "DeepCompile launches, which only happens at ZeRO stage 3. It slows training; use it only to narrow down "
+        "hangs or wrong results.",
     )
     keep_int_input_tensors: bool = option(
         True,
         since="0.17.2",
-        description="Keep the real values of integer input tensors (not placeholders) when DeepCompile stores "
-        "graph inputs for profiling.",
+        description="Keep a host copy of the real values of integer and boolean graph inputs (token ids, positions, "
+        "masks), which DeepCompile reuses when it re-runs a graph to profile it. Inputs without a copy are recreated "
+        "as tensors filled with ones, which can change what index- or mask-driven code does; turn it off only to save "
+        "host memory.",
     )
     keep_all_input_tensors: bool = option(
         False,
         since="0.17.2",
-        description="Keep the real values of every input tensor when DeepCompile stores graph inputs for profiling.",
+        description="Keep a host copy of every graph input, not only integer ones, so DeepCompile profiles graphs on "
+        "real data instead of tensors filled with ones. Costs host memory for a copy of each compiled graph's inputs; "
+        "try it when profiling with placeholder values fails or misjudges the graph.",
     )
     passes: list[PassName] | None = option(
         None,
         since="0.18.9",
         docs_default=[],
-        description="DeepCompile passes to compose: z1/z3 (ZeRO passes), autosp (automatic sequence "
-        "parallelism), autotp (automatic tensor parallelism, only on its own).",
+        description="Parallelization passes DeepCompile runs instead of its ZeRO passes: autosp (automatic sequence "
+        "parallelism; only with ZeRO stage 0 or 1, otherwise plain torch.compile is used) or autotp (automatic tensor "
+        "parallelism; needs `tensor_parallel.autotp_size` > 1 and must be the only pass). z1 and z3 are accepted, but "
+        "combining either with autotp is an error; without autosp or autotp DeepCompile picks its ZeRO passes from "
+        "`zero_optimization.stage`. Needs `deepcompile`.",
         example=["autosp"],
     )
 

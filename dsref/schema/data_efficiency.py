@@ -86,12 +86,14 @@ class CurriculumMetricConfig(PassthroughSection):
     )
     min_difficulty: int | None = option(
         None,
-        description="Difficulty at the start of training; required.",
+        description="Difficulty the curriculum starts from, in the metric's own unit (e.g. 8 tokens for seqlen) or as "
+        "a percentile when difficulty_type is percentile; required.",
         example=8,
     )
     max_difficulty: int | None = option(
         None,
-        description="Difficulty at the end of the schedule; required.",
+        description="Difficulty reached at the end of the schedule (e.g. the full sequence length, or 100 with "
+        "percentile), after which all samples are in use; required.",
         example=1024,
     )
     schedule_type: Literal["fixed_linear", "fixed_root", "fixed_discrete", "custom"] | None = option(
@@ -150,7 +152,9 @@ class DynamicBatchingConfig(PassthroughSection):
 
     enabled: bool = option(
         False,
-        description="Turns token-budget dynamic batching on; it then needs max_tokens.",
+        description="Turn on dynamic batching: sequences are packed into micro batches of up to `max_tokens` tokens "
+        "and the learning rate follows each batch's size. It acts only when the training script builds its dataloader "
+        "and scheduler with DeepSpeed's variable-batch helper; requires `max_tokens`.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_ENABLED_DEFAULT",
     )
     metrics_path: str | None = option(
@@ -160,8 +164,8 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     lr_scaling_method: Literal["linear", "sqrt", "none"] = option(
         "linear",
-        description="How the learning rate follows the batch size: in proportion, with its square root, or not at "
-        "all (none is matched ignoring case).",
+        description="How the learning rate is adjusted to the number of sequences in each batch, relative to "
+        "`train_batch_size`: in proportion, with the square root, or not at all (none is matched ignoring case).",
         enum_docs=(
             ("linear", "Learning rate scaled by the ratio of batch sizes."),
             ("sqrt", "Learning rate scaled by the square root of that ratio."),
@@ -173,7 +177,7 @@ class DynamicBatchingConfig(PassthroughSection):
         1,
         enforced=True,
         unit="samples",
-        description="Smallest number of sequences a dynamic batch may hold.",
+        description="Smallest number of sequences a micro batch built by dynamic batching may hold.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MIN_BATCH_SIZE_DEFAULT",
     )
     max_batch_size: int = option(
@@ -181,12 +185,14 @@ class DynamicBatchingConfig(PassthroughSection):
         enforced=True,
         unit="samples",
         default_note="Absent means no limit other than max_tokens; an explicit null makes DeepSpeed fail.",
-        description="Largest number of sequences a dynamic batch may hold; unset means no limit other than max_tokens.",
+        description="Largest number of sequences a micro batch built by dynamic batching may hold; unset means no "
+        "limit other than `max_tokens`.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MAX_BATCH_SIZE_DEFAULT",
     )
     sequence_picking_order: Literal["random", "seqlen", "dataloader"] = option(
         "dataloader",
-        description="Order in which sequences are taken when filling batches.",
+        description="Order in which sequences are packed into micro batches; seqlen puts sequences of similar length "
+        "together, random shuffles them reproducibly with `data_efficiency.seed`.",
         enum_docs=(
             ("dataloader", "The order the dataset yields them."),
             ("random", "A random order."),
@@ -198,13 +204,15 @@ class DynamicBatchingConfig(PassthroughSection):
         None,
         enforced=True,
         unit="tokens",
-        description="Token budget of one batch; required when dynamic batching is enabled (asserted while the config "
-        "is parsed).",
+        description="Token budget of one micro batch: sequences are added while their total length stays within it, "
+        "and any sequence longer than the budget is dropped from the dataset with a warning. Required when dynamic "
+        "batching is enabled (asserted while the config is parsed).",
         example=4096,
     )
     verbose: bool = option(
         False,
-        description="Logs details of the batches that dynamic batching builds.",
+        description="Log how many sequences and tokens each micro batch holds when the batches are built, and the "
+        "reference and scaled learning rate at every step; useful for checking the packing, noisy in long runs.",
     )
 
 
@@ -222,29 +230,34 @@ class DataSamplingConfig(PassthroughSection):
     )
     num_epochs: int = option(
         1000,
-        description="Number of passes over the dataset that the curriculum data sampler draws samples for.",
+        description="Number of passes over the dataset that the curriculum data sampler plans samples for; it stops "
+        "after that many epochs' worth. The default 1000 is effectively unlimited, and only the curriculum sampler "
+        "reads it.",
         ds_constant=f"{_CONSTANTS}.DATA_SAMPLING_NUM_EPOCHS_DEFAULT",
     )
     num_workers: int = option(
         0,
         unit="count",
-        description="Number of dataloader worker processes when DeepSpeed's sampler or dynamic batching builds the "
-        "dataloader.",
+        description="Number of dataloader worker processes when DeepSpeed builds the dataloader for curriculum "
+        "learning or dynamic batching; 0 loads data in the training process itself. Raise it when data loading holds "
+        "training back.",
         ds_constant=f"{_CONSTANTS}.DATA_SAMPLING_NUM_WORKERS_DEFAULT",
     )
     pin_memory: bool = option(
         False,
-        description="Makes the dynamic-batching dataloader return batches in pinned host memory.",
+        description="Have the dynamic-batching dataloader return batches in pinned (page-locked) host memory, which "
+        "speeds up copying them to the GPU at the cost of locked host memory. Only dynamic batching reads it.",
         ds_constant=f"{_CONSTANTS}.DATA_SAMPLING_PIN_MEMORY_DEFAULT",
     )
     curriculum_learning: DataCurriculumLearningConfig = option(
         default_factory=DataCurriculumLearningConfig,
-        description="Metric-based curriculum learning.",
+        description="Curriculum learning: training starts on easy samples and moves to harder ones, as data-analysis "
+        "metrics define.",
     )
     dynamic_batching: DynamicBatchingConfig = option(
         default_factory=DynamicBatchingConfig,
         since="0.16.5",
-        description="Batches with a token budget and matching learning-rate scaling.",
+        description="Variable-size batches packed up to a token budget, with the learning rate scaled to each batch.",
     )
 
 
@@ -331,7 +344,9 @@ class RandomLTDConfig(PassthroughSection):
 
     enabled: bool = option(
         False,
-        description="Turns random-LTD on; the other keys are then required.",
+        description="Turn random-LTD on; the engine then builds its sequence-length scheduler and needs the other "
+        "keys here, above all the layer keys, `model_type`, `hidden_state_order` and `random_ltd_schedule`. The "
+        "model's layers must also have been wrapped with `convert_to_random_ltd` in the training script.",
         ds_constant=f"{_CONSTANTS}.RANDOM_LTD_ENABLED_DEFAULT",
         example=True,
     )
@@ -350,7 +365,8 @@ class RandomLTDConfig(PassthroughSection):
     )
     random_ltd_layer_id: list[int] | None = option(
         None,
-        description="Indices of the layers that drop tokens.",
+        description="Indices of the layers that drop tokens, looked for in the names of the layers wrapped by "
+        "`convert_to_random_ltd`; commonly every layer except the first and the last.",
         example=[1, 2, 3],
     )
     model_mask_name_: str | None = option(
@@ -397,7 +413,8 @@ class DataRoutingConfig(DictSection):
     )
     random_ltd: RandomLTDConfig = option(
         default_factory=RandomLTDConfig,
-        description="Random layerwise token dropping.",
+        description="Random layerwise token dropping (random-LTD): chosen layers process only a random subset of the "
+        "tokens, growing to the full sequence over training.",
     )
 
 
@@ -415,12 +432,13 @@ class DataEfficiencyConfig(DictSection):
     )
     seed: int = option(
         1234,
-        description="Seed of the random generators of the data sampler and dynamic batching.",
+        description="Seed for the random choices of DeepSpeed's curriculum data sampler and of dynamic batching; "
+        "change it for a different but reproducible sample order. Model initialisation and dropout are not affected.",
         ds_constant=f"{_CONSTANTS}.DATA_EFFICIENCY_SEED_DEFAULT",
     )
     data_sampling: DataSamplingConfig = option(
         default_factory=DataSamplingConfig,
-        description="Curriculum learning and dynamic batching.",
+        description="DeepSpeed's own data sampler: metric-based curriculum learning and token-budget dynamic batching.",
     )
     data_routing: DataRoutingConfig = option(
         default_factory=DataRoutingConfig,

@@ -23,7 +23,9 @@ class ExpertParallelConfig(DictSection):
 
     enabled: bool = option(
         False,
-        description="Turn AutoEP on.",
+        description="Turn AutoEP on: at `deepspeed.initialize` the MoE layers found in the model are replaced by "
+        "expert-parallel layers, and the other keys of this section are checked. With `autoep_size` 1 the layers are "
+        "still replaced, but every rank keeps all experts and no all-to-all happens.",
         example=True,
     )
     autoep_size: int = option(
@@ -67,35 +69,44 @@ class ExpertParallelConfig(DictSection):
     moe_layer_pattern: str | None = option(
         None,
         enforced=True,
-        description="Regular expression that must match the full module name of each MoE block, for models no "
-        "preset covers.",
+        description="Regular expression that must match the full module name of each MoE block; it overrides the "
+        "preset's pattern. Without a preset and with a model_type AutoEP does not know, it defines a custom layout "
+        "whose other names default to gate (router), experts, gate_up_proj and down_proj (fused expert weights), "
+        "num_local_experts and num_experts_per_tok.",
         example=r"model\.layers\.\d+\.mlp",
     )
     expert_pattern: str | None = option(
         None,
         enforced=True,
         min_length=1,
-        description="Attribute name of the experts container inside an MoE block (a plain name, no dots).",
+        description="Attribute name of the experts container inside an MoE block (a plain name, no dots); null takes "
+        "the preset's name, or experts for a custom layout.",
     )
     router_pattern: str | None = option(
         None,
         enforced=True,
         min_length=1,
-        description="Attribute name of the router (gate) inside an MoE block (a plain name, no dots).",
+        description="Attribute name of the router (gate) inside an MoE block (a plain name, no dots); null takes the "
+        "preset's name, or gate for a custom layout.",
     )
     use_grouped_mm: bool = option(
         True,
-        description="Compute all local experts with grouped matrix multiplies; false uses a slower loop over experts.",
+        description="Compute all local experts at once with grouped matrix multiplies (torch._grouped_mm, or a Triton "
+        "kernel on GPUs below compute capability 9.0); false runs a slower loop over the experts. Turn it off only if "
+        "your PyTorch lacks torch._grouped_mm and Triton is unavailable; `gate_up_impl` fused needs it on.",
     )
     disable_triton_grouped_mm: bool = option(
         False,
         since="0.19.4",
-        description="Use PyTorch's native grouped GEMM even on GPUs where DeepSpeed would pick its Triton kernel.",
+        description="Use PyTorch's torch._grouped_mm even on GPUs where DeepSpeed would pick its Triton grouped-GEMM "
+        "kernel (compute capability below 9.0). Needed there for `gate_up_impl` fused; it also silences the warning "
+        "about the Triton path.",
     )
     route_norm: bool | None = option(
         None,
-        description="Renormalize the selected experts' routing weights to sum to 1; null takes the preset's or "
-        "model's choice.",
+        description="Rescale the routing weights of each token's selected experts so they sum to 1; null takes the "
+        "preset's (or model config's) choice, and true for a custom layout. Keep what the model was trained with, or "
+        "its outputs change.",
     )
     route_scale: float = option(
         1.0,
@@ -131,8 +142,9 @@ class ExpertParallelConfig(DictSection):
         "comm",
         enforced=True,
         since="0.19.7",
-        description="Token exchange between expert-parallel ranks: DeepSpeed's all-to-all, or the DeepEP "
-        "library (needs comm_max_tokens_per_rank).",
+        description="How tokens travel between expert-parallel ranks: comm uses DeepSpeed's all-to-all, deepep the "
+        "DeepEP library. deepep needs bfloat16 training, NCCL 2.30.4 or newer and `comm_max_tokens_per_rank`; "
+        "`compile.autoep_non_moe` works only with comm.",
     )
     comm_num_sm: int = option(
         12,
@@ -140,7 +152,9 @@ class ExpertParallelConfig(DictSection):
         ge=1,
         since="0.19.7",
         unit="count",
-        description="Number of GPU streaming multiprocessors DeepEP may use for communication.",
+        description="Number of GPU streaming multiprocessors DeepEP may use for communication, taken away from the "
+        "expert matrix multiplies running at the same time. Only read with `comm_backend` deepep; the default 12 was "
+        "the fastest budget in DeepSpeed's own measurements on H100 GPUs.",
     )
     comm_qp_margin: int = option(
         4,
@@ -148,7 +162,9 @@ class ExpertParallelConfig(DictSection):
         ge=0,
         since="0.19.7",
         unit="count",
-        description="Extra RDMA queue pairs DeepEP reserves beyond one per streaming multiprocessor.",
+        description="Extra RDMA queue pairs DeepEP reserves beyond one per streaming multiprocessor (`comm_num_sm`); "
+        "only read with `comm_backend` deepep. Reserving fewer than DeepEP would on its own leaves queue pairs for "
+        "ZeRO and the data-parallel communicators.",
     )
     comm_max_tokens_per_rank: int = option(
         0,
@@ -163,23 +179,30 @@ class ExpertParallelConfig(DictSection):
         None,
         enforced=True,
         ge=1,
-        description="For group-limited routing (DeepSeek style): number of groups the experts are divided into; "
-        "must divide the number of experts.",
+        description="For group-limited routing (DeepSeek style): number of groups the experts are divided into; must "
+        "divide the number of experts. Null leaves group-limited routing off, except that the DeepSeek presets may "
+        "read n_group from the model config.",
     )
     num_limited_groups: int | None = option(
         None,
         enforced=True,
         ge=1,
-        description="For group-limited routing: how many expert groups each token may use; at most num_expert_groups.",
+        description="For group-limited routing: how many expert groups each token may pick its experts from; needs "
+        "`num_expert_groups` and may not exceed it. Null lets the DeepSeek presets read topk_group from the model "
+        "config.",
     )
     score_func: Literal["auto", "softmax", "sigmoid"] = option(
         "auto",
         enforced=True,
-        description="Function turning router logits into scores; auto takes the model's or preset's choice.",
+        description="Function turning router logits into expert scores: softmax (Mixtral, Qwen) or sigmoid "
+        "(DeepSeek-V3 style). auto takes the model config's scoring_func when it is one of these, else the preset's "
+        "(softmax for a custom layout).",
     )
     top_k: int | Literal["auto"] = option(
         "auto",
-        description="Experts per token; auto reads it from the model config (see top_k_attr).",
+        description="Number of experts each token is routed to; auto reads it from the model config attribute named "
+        "by `top_k_attr`. A number overrides the model config (top_k_attr is then ignored) and must not exceed the "
+        "number of experts.",
     )
     load_balance_coeff: None = option(
         None,

@@ -17,7 +17,9 @@ class FlopsProfilerConfig(DictSection):
         False,
         enforced=True,
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_ENABLED_DEFAULT",
-        description="Turns the profiler on; this also forces wall_clock_breakdown on.",
+        description="Profile one training step (`profile_step`) on rank 0 and print the FLOPs, MACs, parameters and "
+        "latency of each module. It also turns `wall_clock_breakdown` on for the whole run, which adds timer logs and "
+        "device synchronisation, so switch it off again for production runs.",
         example=True,
     )
     recompute_fwd_factor: float = option(
@@ -31,7 +33,9 @@ class FlopsProfilerConfig(DictSection):
         1,
         unit="steps",
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_PROFILE_STEP_DEFAULT",
-        description="Global training step that is profiled; pick a step after warm-up for representative timings.",
+        description="Global training step that is profiled. The engine counts optimizer steps from 0, so the default "
+        "1 profiles the second step; pick a later one so warm-up does not skew the timings. With `autotuning.enabled` "
+        "the autotuner's `start_profile_step` is used instead.",
     )
     module_depth: int = option(
         -1,
@@ -47,7 +51,8 @@ class FlopsProfilerConfig(DictSection):
     detailed: bool = option(
         True,
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_DETAILED_DEFAULT",
-        description="Also prints the full per-module profile tree, not just the aggregated summary.",
+        description="Also print the full module tree with each module's profile, not just the aggregated summary; "
+        "ignored (off) while autotuning.",
     )
     output_file: str | None = option(
         None,

@@ -18,7 +18,9 @@ class HybridEngineConfig(StrictSection):
 
     enabled: bool = option(
         False,
-        description="Build a hybrid (train + generate) engine instead of a plain training engine.",
+        description="Build a hybrid engine that can both train the model and generate text with DeepSpeed's inference "
+        "kernels (`engine.generate()`), as the actor model does in RLHF; false builds a plain training engine. "
+        "Ignored for pipeline-parallel (PipelineModule) models.",
         example=True,
     )
     max_out_tokens: int = option(
@@ -31,8 +33,10 @@ class HybridEngineConfig(StrictSection):
     inference_tp_size: int = option(
         1,
         unit="ranks",
-        description="Tensor-parallel degree used during generation; the training ranks are grouped into "
-        "inference groups of this size.",
+        description="Tensor-parallel degree used during generation: consecutive ranks form groups of this size that "
+        "split each layer between them and generate for the whole group's prompts together. It takes effect with "
+        "ZeRO-3 and `pin_parameters`, where it cuts the memory each rank needs for the gathered weights; 1 lets every "
+        "rank generate on its own.",
     )
     release_inference_cache: bool = option(
         False,

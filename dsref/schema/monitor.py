@@ -7,16 +7,20 @@ from ._meta import option
 
 
 class TensorBoardConfig(StrictSection):
-    """Writes DeepSpeed's training metrics (loss, learning rate, loss scale, timings) as TensorBoard event files.
+    """Writes DeepSpeed's training metrics as TensorBoard event files, from rank 0 only.
 
-    Only rank 0 writes. Needs the `tensorboard` package. The files go to `output_path`/`job_name`.
+    At each optimizer step the engine records the learning rate (and the loss scale with fp16); with
+    `wall_clock_breakdown` or `flops_profiler` on it adds forward, backward and step times, and the pipeline engine also
+    records the training loss. The x-axis is the number of samples consumed. Needs the `tensorboard` package; the files
+    go to `output_path`/`job_name`.
     """
 
     ds_class = "deepspeed.monitor.config.TensorBoardConfig"
 
     enabled: bool = option(
         False,
-        description="Turns TensorBoard logging on.",
+        description="Write the training metrics as TensorBoard event files on rank 0. Needs the `tensorboard` "
+        "package: without it the engine fails at start-up with an ImportError.",
         example=True,
     )
     output_path: str = option(
@@ -36,14 +40,18 @@ class TensorBoardConfig(StrictSection):
 class WandbConfig(StrictSection):
     """Sends DeepSpeed's training metrics to Weights & Biases from rank 0.
 
-    Needs the `wandb` package and a logged-in account (or `WANDB_API_KEY`).
+    The metrics are those listed under `tensorboard` (learning rate, fp16 loss scale, timings with
+    `wall_clock_breakdown`), logged against the number of samples consumed. Needs the `wandb` package and a logged-in
+    account (or `WANDB_API_KEY`).
     """
 
     ds_class = "deepspeed.monitor.config.WandbConfig"
 
     enabled: bool = option(
         False,
-        description="Turns Weights & Biases logging on.",
+        description="Send the training metrics to Weights & Biases; rank 0 calls wandb.init with `project`, `group` "
+        "and `team` when the engine is created. Needs the `wandb` package (an ImportError at start-up otherwise) and "
+        "a logged-in account or WANDB_API_KEY.",
         example=True,
     )
     group: str | None = option(
@@ -62,13 +70,18 @@ class WandbConfig(StrictSection):
 
 
 class CSVConfig(StrictSection):
-    """Writes DeepSpeed's training metrics to plain CSV files, one file per metric, from rank 0."""
+    """Writes DeepSpeed's training metrics to plain CSV files from rank 0: one file per metric, each row holding the
+    number of samples consumed and the value.
+
+    The metrics are those listed under `tensorboard`. Files are opened for appending, so a rerun with the same
+    `output_path` and `job_name` adds rows (and another header) to the old files.
+    """
 
     ds_class = "deepspeed.monitor.config.CSVConfig"
 
     enabled: bool = option(
         False,
-        description="Turns CSV logging on.",
+        description="Write the training metrics to CSV files on rank 0, one file per metric; needs no extra package.",
         example=True,
     )
     output_path: str = option(
@@ -96,7 +109,8 @@ class CometConfig(StrictSection):
 
     enabled: bool = option(
         False,
-        description="Turns Comet logging on.",
+        description="Send the training metrics to a Comet experiment from rank 0, started with this section's "
+        "settings when the engine is created. Needs `comet_ml` 3.41.0 or newer (an ImportError at start-up otherwise).",
         example=True,
     )
     samples_log_interval: int = option(

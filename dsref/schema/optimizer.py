@@ -25,7 +25,10 @@ class OptimizerParams(PassthroughSection):
 
     lr: float = option(
         0.001,
-        description="Learning rate; with a scheduler configured, the scheduler overrides it as training proceeds.",
+        description="Base learning rate, used by every parameter group that does not set its own. Adam-family "
+        "optimizers commonly train with values from 1e-5 to 1e-3; for Muon, `muon_lr` and `adam_lr` override it for "
+        "their halves. With a `scheduler` it changes every step: WarmupLR without `warmup_max_lr` and WarmupCosineLR "
+        "scale from it, while WarmupDecayLR, OneCycle and LRRangeTest set the rate from their own keys.",
         hf_auto=HfAuto(source="TrainingArguments.learning_rate (transformers); the DummyOptim lr (accelerate)"),
         default_note="Each optimizer has its own default: 1e-3 for Adam, AdamW, Lamb and Lion, 1e-2 for Adagrad, "
         "0.02 for Muon's matrix groups and 3e-4 for its auxiliary Adam groups.",
@@ -33,21 +36,29 @@ class OptimizerParams(PassthroughSection):
     )
     betas: tuple[float, float] = option(
         (0.9, 0.999),
-        description="Decay rates of the first- and second-moment running averages (Adam, Lamb, Lion; Muon's "
-        "auxiliary Adam).",
+        description="Decay rates (beta1, beta2) of the optimizer's running averages; for Adam-style optimizers, of "
+        "the gradient (momentum) and of its square (variance). Lowering beta2 to 0.95–0.98 is common in large-model "
+        "training for stability. Used by Adam, AdamW, Lamb, Lion and Muon's auxiliary Adam; a OneCycle `scheduler` "
+        "with `cycle_momentum` overwrites both values every step.",
         hf_auto=HfAuto(by=("transformers",), source="[TrainingArguments.adam_beta1, TrainingArguments.adam_beta2]"),
         default_note="Muon's auxiliary Adam groups default to (0.9, 0.95).",
         example=[0.9, 0.95],
     )
     eps: float = option(
         1e-8,
-        description="Small constant added to the denominator for numerical stability.",
+        description="Small constant added to the denominator of Adam-style updates so that parameters with a "
+        "near-zero variance estimate do not take huge steps. The default rarely needs changing; some low-precision "
+        "runs raise it to about 1e-6 for stability. Lion takes no `eps` and rejects it; under Muon it applies only to "
+        "the auxiliary Adam.",
         hf_auto=HfAuto(by=("transformers",), source="TrainingArguments.adam_epsilon"),
         default_note="Adagrad and Muon's auxiliary Adam groups default to 1e-10.",
     )
     weight_decay: float = option(
         0.0,
-        description="Weight decay coefficient; Adam applies it decoupled (AdamW style) unless adam_w_mode is false.",
+        description="Strength of the weight decay that pulls weights toward zero at every step; 0 disables it, and "
+        "0.01 to 0.1 are common with AdamW. Adam, AdamW and Muon apply it decoupled from the gradient (AdamW style), "
+        "unless `adam_w_mode` is false for type Adam or for Muon's auxiliary Adam. To exempt biases and norm weights, "
+        "pass parameter groups with their own `weight_decay` to `deepspeed.initialize`.",
         hf_auto=HfAuto(
             source="TrainingArguments.weight_decay (transformers); the DummyOptim weight_decay (accelerate)"
         ),
@@ -56,28 +67,38 @@ class OptimizerParams(PassthroughSection):
     )
     bias_correction: bool = option(
         True,
-        description="Applies Adam's bias correction to the moment estimates (DeepSpeed's fused and CPU Adam, Lamb); "
-        "torch optimizers do not accept it.",
+        description="Corrects the zero-initialised moment estimates of Adam-style optimizers during the first steps; "
+        "keep it true, the standard behaviour. Only DeepSpeed's own Adam (fused and CPU) and Lamb accept it; torch "
+        "optimizers (including Adam with `torch_adam`) and Lion reject it with a TypeError, and Muon ignores it.",
     )
     adam_w_mode: bool = option(
         True,
-        description="For type Adam: true applies decoupled weight decay (AdamW), false the classic L2 penalty; "
-        "type AdamW is always decoupled.",
+        description="For type Adam and Muon's auxiliary Adam: true applies weight decay decoupled from the gradient, "
+        "as AdamW does; false adds it to the gradient as a classic L2 penalty. Leave it true unless you need to "
+        "reproduce original-Adam results; it only matters when `weight_decay` is non-zero, and type AdamW ignores it.",
         ds_constant="deepspeed.runtime.config.ADAM_W_MODE_DEFAULT",
     )
     torch_adam: bool = option(
         False,
-        description="For Adam/AdamW: uses torch.optim.Adam/AdamW instead of DeepSpeed's fused or CPU Adam.",
+        description="For type Adam, AdamW and Muon's auxiliary Adam: builds torch.optim.Adam or AdamW instead of "
+        "DeepSpeed's fused GPU Adam or, with ZeRO optimizer offload, its CPU Adam. Useful when DeepSpeed's Adam "
+        "extension cannot be built on your system; with optimizer offload the torch version runs the step on the CPU "
+        "much more slowly. It rejects `bias_correction` and accepts `foreach`.",
     )
     foreach: bool | None = option(
         None,
-        description="With torch_adam only: passed to torch.optim.Adam/AdamW to choose the multi-tensor "
-        "implementation; null lets torch decide.",
+        description="Chooses torch's multi-tensor (foreach) implementation for torch optimizers: Adam or AdamW with "
+        "`torch_adam`, or a torch.optim class named in `type` such as SGD. null leaves the choice to torch, which "
+        "uses foreach on GPUs; false forces the per-parameter loop, which needs less temporary memory. DeepSpeed's "
+        "own fused and CPU optimizers reject the key.",
     )
     fp32_optimizer_states: bool = option(
         True,
-        description="For DeepSpeed's CPU optimizers (ZeRO optimizer offload): keeps optimizer states in fp32; "
-        "forced to false when bf16.bf16_optimizer_states is on.",
+        description="With ZeRO optimizer offload, keeps the CPU optimizer's states (Adam's moments, Lion's momentum, "
+        "Adagrad's sums) in fp32; false stores them in the dtype of the weights the optimizer updates. That only "
+        "saves memory when those weights are 16-bit (`bf16.bf16_master_weights_and_grads` or "
+        "`fp16.fp16_master_weights_and_grads`); `bf16.bf16_optimizer_states` forces false for Adam and AdamW. Without "
+        "offload, Adam and AdamW drop the key and other GPU optimizers reject it.",
     )
     max_grad_norm: float | None = option(
         None,
@@ -87,22 +108,33 @@ class OptimizerParams(PassthroughSection):
     )
     momentum: float = option(
         0.95,
-        description="Momentum coefficient (Muon, and torch SGD-style optimizers).",
+        description="Momentum coefficient: for Muon, the decay of the momentum buffer its orthogonalised updates are "
+        "built from, where 0.95 usually works; for a torch.optim class named in `type`, such as SGD or RMSprop, "
+        "passed on unchanged. Adam, AdamW, Lamb, Lion and Adagrad reject the key; Adam-style optimizers take their "
+        "momentum from `betas`.",
         default_note="0.95 is Muon's default; torch.optim.SGD defaults to 0.",
     )
     muon_lr: float | None = option(
         None,
-        description="For Muon: learning rate of the parameter groups Muon updates (2-D weight matrices).",
+        description="For Muon: learning rate of the parameters Muon itself updates, the weights with two or more "
+        'dimensions whose names contain neither "embed" nor "lm_head". Muon\'s orthogonalised steps need a much '
+        "larger rate than Adam's (its own defaults are 0.02 against 3e-4), so set both `muon_lr` and `adam_lr` rather "
+        "than one shared `lr`. A parameter group passed with its own `lr` overrides it.",
         default_note="When absent, lr is used.",
     )
     adam_lr: float | None = option(
         None,
-        description="For Muon: learning rate of the groups its auxiliary Adam updates (biases, norms, embeddings).",
+        description="For Muon: learning rate of the parameters its auxiliary Adam updates, every tensor with fewer "
+        'than two dimensions (biases, norm weights) and the weights whose names contain "embed" or "lm_head". '
+        "Usually far smaller than `muon_lr` (Muon's own defaults are 3e-4 against 0.02); a parameter group passed "
+        "with its own `lr` overrides it.",
         default_note="When absent, lr is used.",
     )
     ns_method: Literal["gram", "standard"] = option(
         "gram",
-        description="For Muon: Newton-Schulz variant used to orthogonalise updates; gram is about twice as fast.",
+        description="For Muon: which Newton-Schulz iteration orthogonalises each matrix update. gram, the default, is "
+        "about twice as fast on rectangular matrices and normally computes in fp16; standard is the original quintic "
+        "iteration, normally computed in bf16. Any other value stops Muon with an assertion error.",
         enum_docs=(
             ("gram", "Gram-matrix Newton-Schulz iteration (faster)."),
             ("standard", "The original quintic Newton-Schulz iteration."),
@@ -110,11 +142,14 @@ class OptimizerParams(PassthroughSection):
     )
     max_coeff: float = option(
         10.0,
-        description="For Lamb: upper bound of the layer-wise trust ratio.",
+        description="For Lamb: upper limit of the per-layer trust ratio, the factor (weight norm over update norm) by "
+        "which Lamb rescales each layer's step. Together with `min_coeff` it bounds how far a layer's effective "
+        "learning rate can move from `lr`; lower it if some layers take too large steps.",
     )
     min_coeff: float = option(
         0.01,
-        description="For Lamb: lower bound of the layer-wise trust ratio.",
+        description="For Lamb: lower limit of the per-layer trust ratio, so that layers with very small weights still "
+        "move by at least this fraction of the plain step. See `max_coeff` for the upper limit.",
     )
     freeze_step: int = option(
         100000,
@@ -211,28 +246,36 @@ _OPTIMIZER_TYPES: tuple[tuple[str, str], ...] = (
 class OptimizerConfig(DictSection):
     """The optimizer DeepSpeed creates itself when no optimizer object is passed to `deepspeed.initialize`.
 
-    DeepSpeed reads only `type`, `params` and `legacy_fusion` here and ignores other keys; `params` is used
-    only when `type` is set. An optimizer passed in code takes precedence over this section.
+    DeepSpeed reads only `type`, `params` and `legacy_fusion` here and ignores other keys; `params` is used only when
+    `type` is set. An optimizer passed in code takes precedence over this section. With ZeRO optimizer offload
+    (`zero_optimization.offload_optimizer`), DeepSpeed builds its CPU implementation for Adam, AdamW, Adagrad and Lion.
+    ZeRO stages 1 and 2 refuse to start without an optimizer, from here or from code; stage 3 can run without one, for
+    inference.
     """
 
     type: str | None = option(
         None,
         enforced=True,
-        description="Optimizer to build: one of DeepSpeed's names (matched without regard to case) or, exactly "
-        "spelled, the name of any torch.optim class such as SGD.",
+        description="Optimizer to build: one of DeepSpeed's names, matched without regard to case, or the exact name "
+        "of any torch.optim class such as SGD. AdamW is the usual choice for training transformers; with ZeRO "
+        "optimizer offload DeepSpeed builds its CPU version of Adam, AdamW, Adagrad or Lion instead. Under ZeRO, "
+        "Lamb, the mup optimizers and torch classes other than Adam, AdamW and Adagrad also need "
+        "`zero_allow_untested_optimizer`; Lamb also refuses a static `fp16.loss_scale`.",
         enum_docs=_OPTIMIZER_TYPES,
         example="AdamW",
         ds_constant="deepspeed.runtime.constants.OPTIMIZER_TYPE_DEFAULT",
     )
     params: OptimizerParams | None = option(
         None,
-        description="Constructor arguments of the chosen optimizer.",
+        description="Keyword arguments for the optimizer named in `type`, such as `lr`, `betas` and `weight_decay`; "
+        "each optimizer accepts its own set, and an unknown key stops the engine at start-up with a TypeError.",
         default_note="When absent, the optimizer is built with its own defaults.",
     )
     legacy_fusion: bool = option(
         False,
-        description="Passed to DeepSpeed's fused fp16 optimizer wrapper to take the old fused-Adam code path; "
-        "rarely needed.",
+        description="Makes the fp16 optimizer wrapper take an old fused-Adam code path that hands gradients and the "
+        "loss scale to the optimizer's step; leave it false. It only matters without ZeRO, in fp16 or bf16 mixed "
+        "precision with a fused Adam, and DeepSpeed's current FusedAdam raises an error on that path.",
         ds_constant="deepspeed.runtime.constants.LEGACY_FUSION_DEFAULT",
     )
 
@@ -242,12 +285,17 @@ class OptimizerOptions(Section):
 
     optimizer: OptimizerConfig | None = option(
         None,
-        description="The optimizer DeepSpeed builds; leave it out when you pass an optimizer to deepspeed.initialize.",
+        description="The optimizer DeepSpeed builds from `type` and `params`; leave it out when you pass an optimizer "
+        "object to `deepspeed.initialize`, which takes precedence.",
     )
     gradient_clipping: float = option(
         1.0,
-        description="Rescales gradients so that their global norm does not exceed this value before each optimizer "
-        "step; 0 turns clipping off. The default was 0 before 0.19.3.",
+        description="Caps the global L2 norm of all gradients at this value before each optimizer step, scaling them "
+        "down proportionally when it is exceeded; 0 turns clipping off. 1.0 is the usual choice for transformer "
+        "training (the default was 0 before 0.19.3). The norm covers the whole model across all ranks, and "
+        "`zero_optimization.compute_grad_norm: false` (ZeRO stage 1 and 2) requires 0 here. When ZeRO stage 1 or 2 or "
+        "the bf16 and fused fp16 wrappers load optimizer state from a checkpoint, the value saved in it replaces this "
+        "one.",
         hf_auto=HfAuto(
             source="TrainingArguments.max_grad_norm (transformers); DeepSpeedPlugin.gradient_clipping, "
             "1.0 if unset (accelerate)"
@@ -257,14 +305,20 @@ class OptimizerOptions(Section):
     )
     zero_allow_untested_optimizer: bool = option(
         False,
-        description="Lets ZeRO run with an optimizer outside the ones it is tested with (torch Adam, AdamW and "
-        "Adagrad, DeepSpeed's fused Adam and Lion, its CPU optimizers, Muon); without it the engine refuses to start.",
+        description="Lets ZeRO (stage 1 to 3) run with an optimizer outside its tested list; without it the engine "
+        "refuses to start. The tested ones are torch Adam, AdamW and Adagrad, DeepSpeed's fused Adam and Lion, its "
+        "CPU Adam, Adagrad and Lion, and Muon, so type Lamb, torch classes such as SGD and the mup optimizers need "
+        "this flag. The check compares exact classes, so a subclass of a tested optimizer counts as untested; with "
+        "the flag on, DeepSpeed only logs a warning.",
         ds_constant="deepspeed.runtime.constants.ZERO_ALLOW_UNTESTED_OPTIMIZER_DEFAULT",
     )
     zero_force_ds_cpu_optimizer: bool = option(
         True,
         since="0.8.3",
-        description="With ZeRO optimizer offload, refuses an optimizer passed in code unless it is DeepSpeed's CPU "
-        "Adam or CPU Lion; set false to accept any optimizer at the cost of slow CPU steps.",
+        description="With ZeRO optimizer offload (`zero_optimization.offload_optimizer.device` cpu or nvme), refuses "
+        "an optimizer object passed in code unless it is DeepSpeed's CPU Adam or CPU Lion. Any other optimizer would "
+        "run its step on the CPU in plain PyTorch, usually several times slower; set false only if you accept that. "
+        "Optimizers built from the `optimizer` section are not affected, since DeepSpeed picks its CPU versions for "
+        "them itself.",
         ds_constant="deepspeed.runtime.constants.ZERO_FORCE_DS_CPU_OPTIMIZER_DEFAULT",
     )

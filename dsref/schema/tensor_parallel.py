@@ -81,7 +81,9 @@ class TPLayerSpecConfig(DictSection):
         "column",
         enforced=True,
         case_insensitive=True,
-        description="How matching layers are split between tensor-parallel ranks.",
+        description="How the matching weights are divided among the tensor-parallel ranks. The usual pairing is "
+        "column for projections that fan out (q/k/v, gate/up) and row for those that bring the result back (o_proj, "
+        "down_proj), so each pair needs one all-reduce in the forward pass and one in the backward pass.",
         enum_docs=(
             ("column", "Split the output dimension; the backward pass all-reduces the input gradient."),
             ("row", "Split the input dimension; the forward pass all-reduces the output."),
@@ -127,11 +129,14 @@ class TPPartitionConfig(DictSection):
 
     use_default_specs: bool = option(
         True,
-        description="Combine these rules with the preset_model's rules (these first); false uses only these rules.",
+        description="Whether `layer_specs` are put in front of the rules of `tensor_parallel.preset_model` (true) or "
+        "replace them (false); without a preset only `layer_specs` count either way. Linear layers that no rule "
+        "matches stay whole on every rank, unless `strict_mode` makes that an error.",
     )
     layer_specs: list[TPLayerSpecConfig] = option(
         default_factory=list,
-        description="Ordered list of partitioning rules; a parameter uses the first rule that matches it.",
+        description="Ordered list of partitioning rules; each parameter follows the first rule that matches it "
+        "(DeepSpeed warns when several match), so put specific rules before general ones.",
     )
     tp_size: int = option(
         1,
@@ -145,7 +150,10 @@ class TPPartitionConfig(DictSection):
     )
     lm_head_patterns: list[str] = option(
         default_factory=lambda: ["lm_head", "embed_out"],
-        description="Names that identify the language-model head, which AutoTP treats specially.",
+        description="Module names that mark the model's output head, compared exactly with the last part of a "
+        "module's dotted name; AutoTP treats the head specially, for example when `vocab_parallel_lm_head` splits it "
+        "along the vocabulary. Change it only when your model's head has another name; an empty list falls back to "
+        "lm_head and embed_out.",
     )
     strict_mode: bool = option(
         False,
@@ -167,14 +175,19 @@ class TensorParallelConfig(StrictSection):
     autotp_size: int = option(
         0,
         unit="ranks",
-        description="Number of ranks each layer is split across; 0 or 1 turns AutoTP off. Must divide the "
-        "number of ranks.",
+        description="Number of ranks each linear layer is split across (the tensor-parallel degree); 0 or 1 turns "
+        "AutoTP off. It must divide the number of ranks, and the world size divided by it becomes the data-parallel "
+        "degree that ZeRO partitions over. All ranks of a tensor-parallel group must get the same batch from the "
+        "dataloader (checked on the first forward pass); values above the model's key-value head count leave the "
+        "extra ranks without attention work.",
         example=4,
     )
     tp_overlap_comm: bool = option(
         False,
         since="0.16.6",
-        description="Overlap the backward all-reduce of column-split layers with their weight-gradient computation.",
+        description="Overlap the all-reduce of the input gradient of column-split layers with the weight-gradient "
+        "computation in the backward pass. Results are unchanged; the forward all-reduce of row-split layers is not "
+        "overlapped. Only matters when `autotp_size` > 1.",
     )
     vocab_parallel_lm_head: bool | None = option(
         None,
@@ -197,7 +210,8 @@ class TensorParallelConfig(StrictSection):
     partition_config: TPPartitionConfig | None = option(
         None,
         since="0.18.6",
-        description="Your own rules for which layers are split and how; overrides or extends preset_model.",
+        description="Your own rules for which linear layers are split and how; combined with or replacing "
+        "`preset_model` as `use_default_specs` says, and preferred over the model's Hugging Face tensor-parallel plan.",
     )
     preset_model: str | None = option(
         None,

@@ -16,7 +16,9 @@ class ThroughputTimerConfig(StrictSection):
 
     enabled: bool = option(
         True,
-        description="Turns the throughput timer on; set to false to skip its timing and reports.",
+        description="Time every training step and log throughput (running-average and current samples per second, "
+        "with device memory in use) every `steps_per_print` steps; the first two steps are left out of the average as "
+        "warm-up. Turn it off to drop those log lines and the timer's device synchronisation.",
     )
     synchronized: bool = option(
         True,

@@ -36,15 +36,19 @@ class TorchAutocastConfig(DictSection):
     """Runs the model's forward pass under `torch.autocast`, so PyTorch picks the precision per operation, while
     the weights stay in their own (usually fp32) dtype.
 
-    An alternative to the `fp16`/`bf16` sections. Parameters of the modules listed in
-    `lower_precision_safe_modules` have their gradients communicated in the autocast dtype. Cannot be combined
-    with ZeRO++ quantized weights.
+    An alternative to the `fp16`/`bf16` sections, which are normally left disabled with it. At ZeRO stages the
+    gradients of parameters in `lower_precision_safe_modules` are reduced in the autocast dtype and all others in
+    their own dtype, in place of `communication_data_type`; ZeRO stage 3 also gathers those parameters in the
+    autocast dtype. Cannot be combined with ZeRO++ quantized weights (`zero_optimization.zero_quantized_weights`).
     """
 
     enabled: bool = option(
         False,
         ds_constant="deepspeed.runtime.constants.TORCH_AUTOCAST_ENABLED_DEFAULT",
-        description="Turns torch.autocast on for the engine's forward pass.",
+        description="Runs the engine's forward pass inside torch.autocast with the configured dtype. With a float16 "
+        "dtype DeepSpeed also scales the loss with a torch GradScaler; bfloat16 needs none. If your code already calls "
+        "the engine inside torch.autocast, this section's settings take over for the forward pass, and when it is "
+        "false DeepSpeed switches autocast off there (with a warning) so that the fp16/bf16 settings govern.",
         example=True,
     )
     dtype: AutocastDtype = option(
@@ -53,7 +57,9 @@ class TorchAutocastConfig(DictSection):
         docs_default="bfloat16",
         default_note="When absent, torch.autocast uses the device's default lower-precision dtype (float16 on "
         "CUDA, bfloat16 on CPU).",
-        description="Lower-precision dtype that autocast runs eligible operations in. The spellings are "
+        description="Lower-precision dtype in which autocast runs eligible operations such as matrix multiplications; "
+        "bfloat16 is the simpler choice where the hardware supports it, float16 adds loss scaling. It is also the "
+        "dtype in which the parameters of lower_precision_safe_modules are communicated. The spellings are "
         "case-sensitive; an unknown value, or an explicit null, raises ValueError.",
         example="bfloat16",
         enum_docs=(
@@ -77,8 +83,10 @@ class TorchAutocastConfig(DictSection):
         enforced=True,
         default_note="When absent, DeepSpeed uses torch.nn.Linear, torch.nn.Conv1d, torch.nn.Conv2d and "
         "torch.nn.Conv3d.",
-        description="Module classes, as full import paths ('package.module.Class'), whose parameters are "
-        "communicated in the autocast dtype; each must be importable. An explicit null is rejected.",
+        description="Module classes, as full import paths ('package.module.Class'), whose parameters ZeRO communicates "
+        "in the autocast dtype rather than their own (usually fp32) dtype, halving that traffic. The list replaces the "
+        "default, so name torch.nn.Linear yourself if you still want it; classes match exactly (subclasses are not "
+        "included) and each must be importable. An explicit null is rejected.",
         example=["torch.nn.Linear", "torch.nn.Conv2d"],
     )
 

@@ -52,14 +52,17 @@ class WeightQuantizationConfig(StrictSection):
     )
     quantized_initialization: dict[str, Any] = option(
         default_factory=dict,
-        description="Quantize weights while zero.Init builds the model: an object with num_bits, group_size, "
-        "group_dim and symmetric; empty turns it off.",
+        description="Quantize the weight of every nn.Linear and nn.Embedding layer as `deepspeed.zero.Init` builds "
+        "the model (ZeRO-3), so the model is held quantized from the start: an object with num_bits, group_size, "
+        "group_dim and symmetric. Empty turns it off.",
         example={"num_bits": 8, "group_size": 64, "group_dim": 1, "symmetric": False},
     )
     post_init_quant: dict[str, Any] = option(
         default_factory=dict,
         description="For quantization after loading: maps a substring of module names to the settings object "
-        "(num_bits, group_size, group_dim, symmetric) for the matching layers.",
+        "(num_bits, group_size, group_dim, symmetric) for the matching nn.Linear and nn.Embedding layers. A module "
+        "that matches more than one key is an error, and nothing happens unless the script calls DeepSpeed's "
+        "post-initialization quantization helper.",
         example={"fc": {"num_bits": 4, "group_size": 64, "group_dim": 1, "symmetric": False}},
     )
 

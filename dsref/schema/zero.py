@@ -30,23 +30,34 @@ class ZeroStage(IntEnum):
 
 
 class LeafModuleConfig(StrictSection):
-    """Modules that ZeRO stage 3 treats as leaves: their parameters are fetched all at once when the module runs,
-    instead of through hooks on each submodule. This suits mixture-of-experts blocks, where only some experts run for
-    a given batch and per-expert hooks would hang or slow down. Each key takes a list of strings or a single string.
+    """Modules that ZeRO stage 3 treats as leaves: DeepSpeed puts no hooks on their submodules and gathers all their
+    parameters at once when the module runs. This suits mixture-of-experts blocks, where only some experts run for a
+    given batch, so per-expert hooks would see a changing module order and could hang or slow down. A module matching
+    any of the three keys becomes a leaf; each key takes a list of strings or a single string, and entries that match
+    nothing are not an error. Other stages ignore the section.
     """
 
     ds_class = "deepspeed.runtime.zero.leaf_module_config.DeepSpeedZeroLeafModuleConfig"
 
     classes: StrOrStrList = option(
         default_factory=lambda: list(_MOE_LEAF_CLASSES),
-        description="Fully qualified class names whose instances become leaf modules; by default the MoE blocks of "
-        "Mixtral, Qwen2-MoE and Qwen3-MoE.",
+        description="Class names whose instances become leaves, either fully qualified (module path plus class name) "
+        "or just the class name; subclasses do not match. Setting the key replaces the default list (the MoE blocks "
+        "of Mixtral, Qwen2-MoE and Qwen3-MoE), so repeat those if you still want them; an empty list turns the "
+        "defaults off.",
     )
     names: StrOrStrList = option(
-        default_factory=list, description="Module names, as named_modules() reports them, to treat as leaves."
+        default_factory=list,
+        description="Exact module names, as model.named_modules() reports them for the model given to "
+        "deepspeed.initialize (for example model.layers.0.mlp), whose modules become leaves. Names that match no "
+        "module only log a warning.",
     )
     name_suffixes: StrOrStrList = option(
-        default_factory=list, description="Module name endings; every module whose name ends so becomes a leaf."
+        default_factory=list,
+        description="Name endings: every module whose named_modules() name ends with one of these strings becomes a "
+        "leaf, for example .experts to catch the expert block of every layer. The match is plain string comparison, "
+        "so include the leading dot to avoid matching longer names such as shared_experts; suffixes that match "
+        "nothing only log a warning.",
     )
 
 
@@ -63,7 +74,9 @@ class ZeroConfig(StrictSection):
     optimizer states, gradients and parameters, each GPU keeps a slice and the slices are exchanged when needed.
     `stage` chooses how much is partitioned; the other keys size the communication buckets, control overlap with
     computation, offload to CPU or NVMe (`offload_optimizer`, `offload_param`) and turn on ZeRO++ (hpZ, qwZ, qgZ).
-    Many keys apply only to some stages; at other stages DeepSpeed accepts them and ignores them.
+    A common path is stage 2 while the 16-bit model fits on one GPU, stage 3 once it does not, and offload on top when
+    memory is still short. Many keys apply only to some stages; at other stages DeepSpeed accepts them and ignores
+    them.
     """
 
     ds_class = "deepspeed.runtime.zero.config.DeepSpeedZeroConfig"
@@ -73,22 +86,32 @@ class ZeroConfig(StrictSection):
         since="0.2.0",
         enum_docs=_STAGE_DOCS,
         hf_auto=HfAuto(by=("accelerate",), source="zero_stage of the accelerate config"),
-        description="How much of the model state ZeRO partitions across data-parallel GPUs: 0 nothing, 1 optimizer "
-        "states, 2 also gradients, 3 also parameters. Higher stages save more memory and communicate more.",
+        description="How much of the training state ZeRO partitions across the data-parallel GPUs: 0 nothing, 1 the "
+        "optimizer states, 2 also the gradients, 3 also the parameters. Higher stages save more memory per GPU; "
+        "stage 3 also has to gather parameters layer by layer in every forward and backward pass, so it communicates "
+        "the most and is usually the slowest, but it is the only stage that splits the parameters themselves, which "
+        "a model whose 16-bit weights do not fit on one GPU needs. Offload (`offload_optimizer`, `offload_param`) "
+        "comes on top of a stage.",
         example=2,
     )
     contiguous_gradients: bool = option(
         True,
         since="0.2.0",
         stages=(1, 2, 3),
-        description="Copies gradients into one contiguous buffer as they are produced, which avoids memory "
-        "fragmentation during the backward pass.",
+        description="Copies each gradient, as soon as it is produced, into a preallocated contiguous buffer of "
+        "`reduce_bucket_size` elements, which avoids memory fragmentation in the backward pass and lets a bucket be "
+        "reduced in one call. Leave it on: at stages 1-2 optimizer offload turns it on regardless and MoE models at "
+        "stage 2 require it, and the choice made by `reduce_scatter` only applies with it. Turn it off only to save "
+        "that buffer's memory.",
     )
     reduce_scatter: bool = option(
         True,
         stages=(1, 2, 3),
-        description="Averages gradients with reduce or reduce-scatter instead of all-reduce, so each rank receives "
-        "only its own partition.",
+        description="Reduces each gradient bucket part by part, toward the rank that owns each part, instead of one "
+        "plain all-reduce of the whole bucket; leave it on. It applies only with `contiguous_gradients`, and at "
+        "stages 1-2 `use_multi_rank_bucket_allreduce` then picks the collective. When on, stages 2 and 3 require "
+        "`gradient_predivide_factor` 1.0 and `prescale_gradients` false; MoE models at stages 1-2 and "
+        "`zero_quantized_gradients` need it on, and the Muon optimizer at stage 3 needs it off.",
     )
     reduce_bucket_size: int = option(
         500_000_000,
@@ -96,32 +119,40 @@ class ZeroConfig(StrictSection):
         stages=(1, 2, 3),
         unit="elements",
         hf_auto=HfAuto(by=("transformers", "accelerate"), source="hidden_size * hidden_size"),
-        description="Number of gradient elements reduced in one collective. Larger buckets use bandwidth better and "
-        "cost more temporary memory (elements, not bytes: 5e8 fp16 elements take 1 GB).",
+        description="How many gradient elements are collected into one bucket before they are reduced together; the "
+        "unit is elements, not bytes. Larger buckets mean fewer, more efficient collectives but bigger buffers: with "
+        "`contiguous_gradients` each bucket is preallocated on the GPU (twice at stages 1-2 with `overlap_comm`), "
+        "and 5e8 elements of a 16-bit dtype take 1 GB. Lower it when GPU memory is short.",
         example=500_000_000,
     )
     use_multi_rank_bucket_allreduce: bool = option(
         True,
         since="0.12.4",
         stages=(1, 2),
-        description="Merges the reduce buckets of different ranks into one all-reduce, which helps small models "
-        "spread over many GPUs.",
+        description="At stages 1-2, reduces the slices of a bucket that belong to different ranks with one "
+        "all-reduce instead of a separate reduce toward each owner rank. One large all-reduce suits small models "
+        "spread over many GPUs, where per-rank reduces would be many tiny messages; false issues one reduce per "
+        "owner rank instead. It applies only when `reduce_scatter` and `contiguous_gradients` are on.",
     )
     allgather_partitions: bool = option(
         True,
         since="0.2.0",
         stages=(1, 2),
         parsed_unused=True,
-        description="Chooses all-gather over a series of broadcasts to collect updated parameters after each "
-        "step. DeepSpeed 0.19.8 reads the key but no code uses it.",
+        description="Meant to choose all-gather rather than a series of broadcasts for collecting the updated "
+        "parameters after each step at stages 1-2. DeepSpeed 0.19.8 parses the key but no code reads it, so it can "
+        "be left out.",
     )
     allgather_bucket_size: int = option(
         500_000_000,
         ge=0,
         stages=(0, 1, 2),
         unit="elements",
-        description="Bucket size for gathering the updated parameters after the optimizer step at stages 1-2. With "
-        "PyTorch 2 DeepSpeed gathers each parameter group in one call and only checks that this value is even.",
+        description="Bucket size, in elements, for gathering the updated 16-bit parameters after each optimizer step "
+        "at stages 1-2 (also used by DeepSpeed's bf16 optimizer). With any recent PyTorch, DeepSpeed gathers each "
+        "parameter group in one all_gather_into_tensor call, so the value only has to be even; it matters only on "
+        "old PyTorch versions without that call, and as the batch size of ZenFlow's GPU update when "
+        "`zenflow.offload` is on.",
         example=500_000_000,
     )
     overlap_comm: bool | None = option(
@@ -130,49 +161,60 @@ class ZeroConfig(StrictSection):
         stages=(1, 2, 3),
         docs_default=False,
         default_note="Unset means true at stage 3 and false at stages 0-2.",
-        description="Overlaps gradient reduction with the backward pass. Usually faster; at stages 1-2 it keeps a "
-        "second reduce bucket (reduce_bucket_size elements) alive while the first is being reduced.",
+        description="Runs gradient reduction, and at stage 3 also parameter gathering, on separate streams so that "
+        "communication overlaps with computation. Usually faster; at stages 1-2 with `contiguous_gradients` it "
+        "allocates a second reduce buffer of `reduce_bucket_size` elements. Pipeline parallelism turns it off at "
+        "stages 1-2, and `zenflow.offload` requires it.",
         example=True,
     )
     compute_grad_norm: bool = option(
         True,
         since="0.19.7",
         stages=(1, 2),
-        description="Computes the global gradient norm at each step. False saves time but is accepted only at stages "
-        "1-2, and only works with gradient_clipping 0 and without optimizer offload or ZenFlow.",
+        description="Computes the global gradient norm at every optimizer step at stages 1-2, which gradient "
+        "clipping and get_global_grad_norm() rely on. False skips that work to save a little time; DeepSpeed rejects "
+        "it at stages 0 and 3 and together with `gradient_clipping` above 0, optimizer offload, ZenFlow, or stage 1 "
+        "with bf16 and an fp32 `data_types.grad_accum_dtype`.",
     )
     load_from_fp32_weights: bool = option(
         True,
         since="0.3.0",
         stages=(1, 2, 3),
-        description="When loading a checkpoint, rebuilds the fp32 master weights from the saved fp32 copies (exact) "
-        "instead of from the 16-bit model weights (lossy).",
+        description="When resuming from a ZeRO checkpoint, restores the fp32 master weights from the fp32 copies "
+        "saved in it (exact) instead of re-creating them from the 16-bit model weights (which loses precision). Keep "
+        "it true; false is for checkpoints whose fp32 copies are missing or should not be used. At stage 3 ordinary "
+        "checkpoints always restore the saved fp32 copies, and the key matters only when loading universal "
+        "checkpoints (`checkpoint.load_universal`).",
     )
     elastic_checkpoint: bool = option(
         False,
         since="0.3.3",
         stages=(1, 2, 3),
-        description="Legacy checkpoint layout that can be loaded on a different number of GPUs; prefer universal "
-        "checkpoints (checkpoint.load_universal). Ignored with a warning at stage 3.",
+        description="Saves the stage 1-2 optimizer states in the old elastic layout, which was meant for resuming on "
+        "a different number of GPUs. DeepSpeed 0.19.8 still refuses to load optimizer states saved at another "
+        "data-parallel size, so use universal checkpoints (`checkpoint.load_universal`) for that. At stage 3 the "
+        "config only warns, but saving or loading a checkpoint then fails.",
     )
     offload_param: OffloadParamConfig | None = option(
         None,
         since="0.3.15",
         stages=(3,),
-        description="Offloads parameters to CPU or NVMe (ZeRO-Infinity). Only stage 3 reads it.",
+        description="Moves stage-3 parameter partitions to CPU memory or NVMe (ZeRO-Infinity); lower stages ignore it.",
     )
     offload_optimizer: OffloadOptimizerConfig | None = option(
         None,
         since="0.3.15",
         stages=(1, 2, 3),
-        description="Offloads optimizer states and the optimizer step to CPU or NVMe (ZeRO-Offload).",
+        description="Moves the optimizer states and the optimizer step to the CPU (ZeRO-Offload), or at stage 3 to "
+        "NVMe; works at stages 1-3.",
     )
     zenflow: ZenFlowConfig | None = option(
         None,
         since="0.17.5",
         stages=(1, 2, 3),
-        description="Turns on ZenFlow, which updates important gradients on the GPU and the rest asynchronously on "
-        "the CPU.",
+        description="Turns on ZenFlow, which applies the most important gradients on the GPU at once and the rest "
+        "later on the CPU, so that optimizer offload stalls the GPU less; it is used together with "
+        "`offload_optimizer`.",
     )
     sub_group_size: int = option(
         1_000_000_000,
@@ -180,8 +222,11 @@ class ZeroConfig(StrictSection):
         since="0.3.12",
         stages=(3,),
         unit="elements",
-        description="Parameters are stepped by the optimizer in groups of this many elements; lower it when "
-        "offloaded optimizer steps run out of CPU or GPU memory.",
+        description="At stage 3, the optimizer steps this rank's parameter partition in sub-groups of roughly this "
+        "many elements, one after another. Smaller sub-groups lower the peak memory of the step and of the NVMe swap "
+        "buffers (`offload_optimizer.buffer_count` buffers, each the size of the largest sub-group) but mean more, "
+        "smaller optimizer calls; lower it when an offloaded step runs out of CPU or GPU memory. Partial offload "
+        "(`offload_optimizer.ratio`) divides the work by sub-groups, so it needs several of them.",
     )
     cpu_offload_param: bool | None = option(
         None,
@@ -189,8 +234,9 @@ class ZeroConfig(StrictSection):
         stages=(3,),
         deprecated=True,
         use_instead="zero_optimization.offload_param",
-        description="Old switch for parameter offload to CPU: true means offload_param with device cpu. Cannot be "
-        "combined with offload_param.",
+        description="Deprecated switch for parameter offload: true is the same as `offload_param` with device cpu, "
+        "false the same as leaving `offload_param` out. DeepSpeed warns when it is used, and setting it together "
+        "with `offload_param` is an error.",
     )
     cpu_offload_use_pin_memory: bool | None = option(
         None,
@@ -198,8 +244,8 @@ class ZeroConfig(StrictSection):
         deprecated=True,
         use_instead="zero_optimization.offload_optimizer.pin_memory",
         parsed_unused=True,
-        description="Old pinned-memory switch for CPU offload; DeepSpeed only warns and ignores the value. Use "
-        "pin_memory inside the offload sections.",
+        description="Deprecated pinned-memory switch for CPU offload; DeepSpeed only warns and ignores the value. "
+        "Set `pin_memory` inside `offload_optimizer` or `offload_param` instead.",
     )
     cpu_offload: bool | None = option(
         None,
@@ -207,8 +253,9 @@ class ZeroConfig(StrictSection):
         stages=(1, 2, 3),
         deprecated=True,
         use_instead="zero_optimization.offload_optimizer",
-        description="Old switch for optimizer offload to CPU: true means offload_optimizer with device cpu. Cannot "
-        "be combined with offload_optimizer.",
+        description="Deprecated switch for optimizer offload: true is the same as `offload_optimizer` with device "
+        "cpu, false the same as leaving `offload_optimizer` out. DeepSpeed warns when it is used, and setting it "
+        "together with `offload_optimizer` is an error.",
     )
     prefetch_bucket_size: int = option(
         50_000_000,
@@ -219,8 +266,10 @@ class ZeroConfig(StrictSection):
         unit="elements",
         docs_default=500_000_000,
         hf_auto=HfAuto(by=("transformers", "accelerate"), source="0.9 * hidden_size * hidden_size"),
-        description="Number of parameter elements fetched ahead of the layer that needs them. Larger hides more "
-        "communication and costs more memory.",
+        description="At stage 3, how many parameter elements may be gathered ahead of the modules that will need "
+        "them, so that gathering overlaps with computation. Larger hides more communication and costs more GPU "
+        "memory; 0 turns prefetching off. Prefetching starts once the first step has recorded the module order, is "
+        "limited by `stage3_max_live_parameters`, and `stage3_allgather_sequential` forces this value to 1.",
         example=50_000_000,
     )
     param_persistence_threshold: int = option(
@@ -231,8 +280,10 @@ class ZeroConfig(StrictSection):
         stages=(3,),
         unit="elements",
         hf_auto=HfAuto(by=("transformers", "accelerate"), source="10 * hidden_size"),
-        description="Parameters smaller than this stay whole on every GPU instead of being partitioned, which saves "
-        "many small collectives at some memory cost.",
+        description="At stage 3, parameters with at most this many elements stay gathered on every GPU after first "
+        "use instead of being released, so small tensors such as biases and norm weights need no gather in each "
+        "pass. Raising it removes many small latency-bound collectives at the cost of GPU memory; "
+        "`stage3_model_persistence_threshold` caps the total kept this way.",
     )
     model_persistence_threshold: int = option(
         9_223_372_036_854_775_807,
@@ -241,8 +292,10 @@ class ZeroConfig(StrictSection):
         since="0.7.0",
         stages=(3,),
         unit="elements",
-        description="Upper limit on the total elements kept whole because of param_persistence_threshold; the "
-        "default (sys.maxsize) means no limit.",
+        description="At stage 3, a limit on the total elements that `stage3_param_persistence_threshold` may keep "
+        "gathered on each GPU; parameters that would push the total past it are partitioned as usual. The default "
+        "(sys.maxsize) means no limit; set it when a model has so many small parameters that keeping them whole "
+        "costs too much memory.",
     )
     max_live_parameters: int = option(
         1_000_000_000,
@@ -251,8 +304,9 @@ class ZeroConfig(StrictSection):
         since="0.3.12",
         stages=(3,),
         unit="elements",
-        description="How many gathered parameter elements each GPU may hold before it releases some. Lower saves "
-        "memory and costs more communication.",
+        description="At stage 3, prefetching stops while this many gathered parameter elements are already held on "
+        "the GPU; the parameters of the module that is about to run are gathered regardless. Lower it to cap the GPU "
+        "memory used by gathered parameters, at the cost of less overlap between communication and computation.",
     )
     max_reuse_distance: int = option(
         1_000_000_000,
@@ -261,8 +315,10 @@ class ZeroConfig(StrictSection):
         since="0.3.12",
         stages=(3,),
         unit="elements",
-        description="A gathered parameter is kept if it will be used again within this many elements of "
-        "computation, instead of being released and fetched again.",
+        description="At stage 3, when a module finishes, its gathered parameters stay on the GPU if the recorded "
+        "module order shows them used again within this many parameter elements of the upcoming modules, instead of "
+        "being released and gathered again. Larger values avoid re-gathering (for example with activation "
+        "checkpointing, which runs modules again in the backward pass) at the cost of memory; 0 always releases.",
     )
     gather_16bit_weights_on_model_save: bool = option(
         False,
@@ -271,8 +327,11 @@ class ZeroConfig(StrictSection):
         stages=(3,),
         deprecated_aliases=("stage3_gather_fp16_weights_on_model_save",),
         hf_auto=HfAuto(by=("accelerate",), source="zero3_save_16bit_model of the accelerate config"),
-        description="Gathers the partitioned 16-bit weights onto one rank when the model is saved, so the saved "
-        "file is a complete model. Needed to save a usable model with Hugging Face at stage 3.",
+        description="At stage 3, lets save_16bit_model() gather the partitioned 16-bit weights into one full state "
+        "dict on rank 0 and write it; Hugging Face's Trainer relies on it to save a usable model. Without it "
+        "save_16bit_model() writes nothing at stage 3, and the weights must be rebuilt from the ZeRO checkpoint with "
+        "zero_to_fp32.py. Gathering takes time and needs CPU memory on rank 0 for the whole 16-bit model; other "
+        "stages save full weights anyway.",
         example=True,
     )
     module_granularity_threshold: int = option(
@@ -280,52 +339,65 @@ class ZeroConfig(StrictSection):
         alias="stage3_module_granularity_threshold",
         since="0.16.0",
         stages=(3,),
-        description="Modules with fewer parameters per descendant than this are fetched as one unit, which cuts hook "
-        "overhead for models with many tiny layers; 0 turns it off.",
+        description="At stage 3, modules whose parameters per layer (all parameter elements in the module divided by "
+        "the number of layers it contains) are at most this value become leaves, whose parameters are gathered in "
+        "one go without hooks on each submodule. It helps models built from many tiny layers, where hook and "
+        "per-layer gather overhead dominate; 0 turns it off. If the value is below the smallest granularity in the "
+        "model, DeepSpeed logs that smallest value so you can pick a threshold.",
     )
     use_all_reduce_for_fetch_params: bool = option(
         False,
         alias="stage3_use_all_reduce_for_fetch_params",
         since="0.14.3",
         stages=(3,),
-        description="Fetches module parameters with all-reduce instead of all-gather, which saves host-side "
-        "copying and slicing.",
+        description="At stage 3, gathers a module's parameters with one all-reduce over a zero-filled full-size "
+        "buffer instead of an all-gather, which saves host-side concatenation and slicing. It usually moves more "
+        "data over the network, so try it when host overhead rather than bandwidth limits the step; it is bypassed "
+        "for quantized weights (`zero_quantized_weights`) and for gathers from the hpZ secondary copy.",
     )
     allgather_sequential: bool = option(
         False,
         alias="stage3_allgather_sequential",
         since="0.18.5",
         stages=(3,),
-        description="Gathers parameters one by one instead of in buckets, avoiding large temporary buffers; useful "
-        "under memory pressure. DeepSpeed then sets the prefetch bucket size to 1.",
+        description="At stage 3, gathers parameters one at a time with a separate all-gather each instead of packing "
+        "them into one flat buffer per fetch, which avoids the copy into that buffer and its large temporary "
+        "allocation. Use it under memory pressure; it costs more collective calls, and DeepSpeed then sets "
+        "`stage3_prefetch_bucket_size` to 1, so there is almost no prefetching.",
     )
     ignore_unused_parameters: bool = option(
         True,
         since="0.4.0",
         stages=(1, 2),
-        description="Carries on when some parameters get no gradient (normal in dynamic networks); false stops with "
-        "an error instead.",
+        description="At stages 1-2 with optimizer offload, decides what happens when a trainable parameter got no "
+        "gradient in a step (normal in models with conditional branches): true carries on, false stops with an error "
+        "naming the cause. DeepSpeed 0.19.8 checks this nowhere else, so without offload and at stage 3 the key has "
+        "no effect.",
     )
     legacy_stage1: bool = option(
         False,
         since="0.4.0",
         stages=(1,),
-        description="Asks for the old ZeRO stage 1 implementation, which no longer exists: true makes engine "
-        "start-up fail.",
+        description="Asks for the ZeRO stage 1 implementation that DeepSpeed removed in 0.5.9; true makes engine "
+        "start-up fail with an error. Leave it false or out.",
     )
     round_robin_gradients: bool = option(
         False,
         since="0.4.4",
         stages=(1, 2),
-        description="With CPU offload at stages 1-2, spreads the copying of gradients to CPU over the ranks in finer "
-        "pieces; pays off with many accumulation steps or many GPUs.",
+        description="At stages 1-2, interleaves the parameters round robin before the flat buffer is split among "
+        "ranks, so each rank owns gradients from all over the model instead of one contiguous slice and all ranks "
+        "copy their gradients to CPU in parallel during the backward pass. Meant for optimizer offload; it pays off "
+        "most with many gradient accumulation steps or many GPUs.",
     )
     parameter_alignment: bool = option(
         False,
         since="0.19.7",
         stages=(1, 2),
-        description="Pads the flat buffers of stages 1-2 so that every parameter starts on a 16-byte boundary, at "
-        "the cost of some memory.",
+        description="At stages 1-2, pads the flat parameter buffers so that every parameter starts on a 16-byte "
+        "boundary. It costs some memory in the flat buffers and optimizer states, so turn it on only if a kernel or "
+        "optimizer you use needs aligned parameter addresses. Optimizer states saved with one setting load only with "
+        "the same setting.",
     )
     zero_hpz_partition_size: int = option(
         1,
@@ -333,62 +405,89 @@ class ZeroConfig(StrictSection):
         since="0.10.0",
         stages=(3,),
         unit="ranks",
-        description="ZeRO++ hierarchical partitioning (hpZ): keeps a secondary copy of the parameters within groups "
-        "of this many GPUs (usually one node) so gathers stay on the fast link; 1 turns it off.",
+        description="ZeRO++ hpZ, stage 3: besides the normal partition across all ranks, keeps a second copy of the "
+        "16-bit parameters partitioned within groups of this many consecutive ranks, so repeated gathers of the same "
+        "parameters within a step (those of the backward pass) stay inside the group. Set it to the number of GPUs "
+        "per node to keep those gathers on the fast intra-node link; it costs an extra 1/N of the 16-bit parameters "
+        "per GPU (N being this value), the world size must be divisible by it, and 1 turns it off.",
         example=8,
     )
     zero_quantized_weights: bool = option(
         False,
         since="0.10.0",
         stages=(3,),
-        description="ZeRO++ qwZ: quantizes weights to int8 for the all-gather, halving its traffic.",
+        description="ZeRO++ qwZ, stage 3: quantizes parameter partitions to int8 in blocks before the all-gather, "
+        "halving gather traffic compared with 16-bit weights. The gathered weights used in forward and backward "
+        "carry the quantization error while the stored weights stay exact; it needs DeepSpeed's CUDA quantizer "
+        "kernels.",
     )
     zero_quantized_nontrainable_weights: bool = option(
         False,
         since="0.10.2",
         stages=(3,),
-        description="Stores frozen (non-trainable) weights quantized, saving memory and traffic; useful for LoRA.",
+        description="Stage 3: stores the partitions of frozen parameters (requires_grad false) as int8, which cuts "
+        "both their memory and their gather traffic; useful for LoRA and other adapter training where most weights "
+        "are frozen. Unlike `zero_quantized_weights`, which quantizes only for communication, the stored copies "
+        "permanently lose precision.",
     )
     zero_quantized_gradients: bool = option(
         False,
         since="0.10.0",
         stages=(3,),
-        description="ZeRO++ qgZ: quantizes gradients for an all-to-all reduction, cutting gradient traffic.",
+        description="ZeRO++ qgZ, stage 3: replaces the gradient reduce-scatter with a two-step all-to-all (within "
+        "each node, then across nodes) on gradients quantized to 4 bits, cutting inter-node gradient traffic. It "
+        "acts only when training spans more than one node and needs `reduce_scatter` on; 1-D tensors and sizes not "
+        "divisible by twice the world size fall back to a normal reduce-scatter.",
     )
     memory_efficient_linear: bool = option(
         True,
         since="0.9.0",
         stages=(3,),
-        description="Uses DeepSpeed's linear layer that does not keep gathered weights alive for the backward pass.",
+        description="Stage 3: replaces torch.nn.functional.linear, for the whole process, with DeepSpeed's "
+        "ZeRO-aware linear function, whose backward pass gathers a partitioned weight again by itself. Leave it on; "
+        "turn it off only if it clashes with other code that patches linear.",
     )
     pipeline_loading_checkpoint: bool = option(
         False,
         since="0.10.1",
         stages=(3,),
-        description="Loads the checkpoint of a pipeline-parallel module in pipeline mode.",
+        description="Stage 3: loads a ZeRO checkpoint one rank at a time on each node, each rank waiting for the "
+        "previous one to finish and free its copy, which lowers the peak host memory of resuming. Loading takes "
+        "longer; at other stages loading a checkpoint with this on fails. Despite the name it has nothing to do with "
+        "pipeline parallelism.",
     )
     override_module_apply: bool = option(
         True,
         since="0.10.1",
         stages=(3,),
-        description="Lets zero.Init patch nn.Module.apply so that functions applied to a partitioned model see "
-        "whole parameters.",
+        description="Stage 3: while a model is built inside zero.Init, makes nn.Module.apply gather each module's "
+        "partitioned parameters before the applied function runs and partition them again afterwards, so weight "
+        "initialisation done through apply reaches the real weights. Turn it off only to speed up model construction "
+        "when the model does not initialise weights through apply.",
     )
     log_trace_cache_warnings: bool = option(
         False,
         since="0.16.4",
         stages=(3,),
-        description="Logs warnings from the parameter-fetch trace cache, such as when the recorded order is "
-        "invalidated.",
+        description="Stage 3: logs on rank 0 why the recorded module order (the trace that drives prefetching) was "
+        "invalidated, for example when a step runs modules in a different order. Turn it on when stage-3 training is "
+        "slower than expected, since an invalidated trace stops prefetching until a new one has been recorded.",
     )
     enable_sanity_checks: bool = option(
-        False, since="0.17.6", stages=(3,), description="Runs extra internal consistency checks; for debugging."
+        False,
+        since="0.17.6",
+        stages=(3,),
+        description="Stage 3: runs extra consistency checks, such as that all ranks reduce the same parameters in "
+        "the same order and that parameters gathered with GatheredParameters without a modifier rank were not "
+        "changed. For debugging hangs or wrong results only; the checks add communication and slow training.",
     )
     save_muon_momentum_buffer_in_memory: bool = option(
         False,
         since="0.18.9",
         stages=(3,),
-        description="With Muon and NVMe offload, keeps Muon's momentum buffer in memory instead of swapping it.",
+        description="With the Muon optimizer and NVMe optimizer offload at stage 3, keeps Muon's momentum buffer in "
+        "memory (CPU memory when offloaded) instead of swapping it to NVMe with the other optimizer states. Faster "
+        "steps at the cost of that buffer's memory; without NVMe offload it has no effect.",
     )
     leaf_module: LeafModuleConfig | None = option(
         default_factory=LeafModuleConfig,
@@ -440,7 +539,9 @@ class ZeroOptions(Section):
     zero_optimization: ZeroConfig = option(
         default_factory=ZeroConfig,
         deprecated_forms=("bool",),
-        description="ZeRO settings. The old form true (stage 1) or false (stage 0) still works but is deprecated.",
+        description="The ZeRO optimizer settings; `stage` is the key that matters most. The old form true or false "
+        "instead of an object still works but is deprecated: true means stage 1 with the top-level `allgather_size` "
+        "as bucket size, false means stage 0.",
     )
     allgather_size: int = option(
         500_000_000,
@@ -449,7 +550,9 @@ class ZeroOptions(Section):
         unit="elements",
         deprecated=True,
         use_instead="zero_optimization.allgather_bucket_size",
-        description="Old all-gather bucket size, read only when zero_optimization is written as true.",
+        description="Deprecated top-level all-gather bucket size, in elements. DeepSpeed reads it only when "
+        "`zero_optimization` is written as true, and then uses it as `zero_optimization.allgather_bucket_size`; with "
+        "a `zero_optimization` object it is ignored.",
     )
 
     @model_validator(mode="before")
