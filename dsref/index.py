@@ -140,7 +140,6 @@ class OptionIndex:
             names += [(alias, "docs_name") for alias in entry["docs_names"]]
             for name, via in names:
                 self._keys.setdefault((parent, name), (entry, via))
-                self._normalized.setdefault((parent, normalize_step(name)), (entry, via))
 
     @classmethod
     def load(cls) -> OptionIndex:
@@ -204,6 +203,9 @@ class OptionIndex:
         exact = resolve_steps(steps, lambda p, k: self._keys.get((p, k)), _child_parent, _is_map)
         if exact is not None:
             return Hit(exact[0], exact[1], written)  # type: ignore[arg-type]
+        if not self._normalized:  # built only when an exact lookup fails
+            for (parent, name), hit in self._keys.items():
+                self._normalized.setdefault((parent, normalize_step(name)), hit)
         loose = resolve_steps(
             [normalize_step(s) for s in steps],
             lambda p, k: self._normalized.get((p, k)),
