@@ -43,7 +43,7 @@ from .i18n import messages, option_text
 from .links import option_url, schema_file, schema_url
 from .options import Option, OptionTree, option_tree
 from .schema._meta import UNSET, Meta
-from .validation import Profile
+from .validation import Profile, json_type
 from .versions import DEEPSPEED_VERSION
 
 if TYPE_CHECKING:
@@ -787,7 +787,7 @@ def _matches(value: Any, cond: Mapping[str, Any]) -> bool:
         elif key == "enum":
             ok = any(_same(value, item) for item in expected)
         elif key == "type":
-            ok = _json_type(value) == expected or (expected == "number" and _json_type(value) == "integer")
+            ok = json_type(value) == expected or (expected == "number" and json_type(value) == "integer")
         elif key == "pattern":
             ok = isinstance(value, str) and re.search(expected, value) is not None
         elif key == "exclusiveMaximum":
@@ -807,27 +807,11 @@ def _same(a: Any, b: Any) -> bool:
     """JSON equality: numbers by value (``1 == 1.0``), booleans apart from numbers."""
     if _is_number(a) and _is_number(b):
         return bool(a == b)
-    return _json_type(a) == _json_type(b) and bool(a == b)
+    return json_type(a) == json_type(b) and bool(a == b)
 
 
 def _is_number(value: Any) -> bool:
-    return _json_type(value) in ("integer", "number")
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Mapping):
-        return "object"
-    return "array"
+    return json_type(value) in ("integer", "number")
 
 
 def _plain(value: Any) -> Any:

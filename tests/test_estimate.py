@@ -456,7 +456,7 @@ def test_cli_bad_input_is_one_clear_line(args: list[str]) -> None:
     assert "Traceback" not in proc.stderr
     assert proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("dsref estimate: ")
+    assert len(lines) == 1 and lines[0].startswith(("dsref estimate: ", "dsref: "))
     assert not re.search(r"-\d[\d.]* GB", proc.stderr)
 
 

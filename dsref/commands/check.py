@@ -8,6 +8,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import add_lang_option, language
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", metavar="PATH", help="config files, or directories to search for *.json")
@@ -22,17 +24,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deepspeed-version", default=None, metavar="X.Y.Z", help="release to check for (0.19.8)")
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
     parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
-    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+    add_lang_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..i18n import UnknownLanguage, resolve_language
     from ..versions import DEEPSPEED_VERSION, parse_version
 
-    try:
-        lang = resolve_language(args.lang)
-    except UnknownLanguage:
-        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+    lang = language(args)
+    if lang is None:
         return 2
     target = args.deepspeed_version or DEEPSPEED_VERSION
     try:

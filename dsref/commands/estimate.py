@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..i18n import messages
+from . import add_lang_option, language
 
 if TYPE_CHECKING:
     from ..i18n import Lang, Messages
@@ -14,7 +15,6 @@ if TYPE_CHECKING:
 CLI = messages(
     "commands.estimate",
     error="dsref estimate: {message}",
-    unknown_language="dsref estimate: unknown language '{lang}'; use --lang en or --lang zh",
     activation_incomplete="activation memory needs {missing} as well (or none of them)",
     suggest_needs_memory="--suggest needs --gpu-memory, e.g. --gpu-memory 80GB",
     not_a_number="{option}: '{value}' is not a number",
@@ -44,18 +44,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--nvme-path", default="/local_nvme", help="for a suggested NVMe offload")
     parser.add_argument("--buffer-factor", default="1.5", help="DeepSpeed's additional_buffer_factor (default 1.5)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+    add_lang_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..estimate import EstimateError
-    from ..i18n import UnknownLanguage, resolve_language
 
     cli = CLI
-    try:
-        lang = resolve_language(args.lang)
-    except UnknownLanguage:
-        print(cli.text("unknown_language", "en", lang=args.lang), file=sys.stderr)
+    lang = language(args)
+    if lang is None:
         return 2
     try:
         return _run(args, lang, cli)

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from . import add_lang_option, language
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("path", nargs="?", help="dotted option path, e.g. zero_optimization.stage (any spelling)")
@@ -13,7 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-depth", type=int, default=None, metavar="N", help="with --recursive: how deep")
     parser.add_argument("--search", "-s", metavar="WORDS", help="list options whose name or text has these words")
     parser.add_argument("--format", choices=("text", "json"), default="text")
-    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+    add_lang_option(parser)
 
 
 def use_color(stream: object) -> bool:
@@ -26,13 +28,10 @@ def use_color(stream: object) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from ..explain import ExplainError, M, explain, render_json, render_text, search
-    from ..i18n import UnknownLanguage, resolve_language
     from ..links import option_url
 
-    try:
-        lang = resolve_language(args.lang)
-    except UnknownLanguage:
-        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+    lang = language(args)
+    if lang is None:
         return 2
     if args.max_depth is not None and args.max_depth < 1:
         print("dsref: --max-depth must be 1 or more", file=sys.stderr)

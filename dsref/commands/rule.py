@@ -5,22 +5,21 @@ from __future__ import annotations
 import argparse
 import sys
 
+from . import add_lang_option, language
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", nargs="?", help="a finding code (DS101, DS510, …) or a rule name")
-    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+    add_lang_option(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..findings import Kind
-    from ..i18n import UnknownLanguage, resolve_language
     from ..messages import explanation
     from ..rules import all_rules, get_rule
 
-    try:
-        lang = resolve_language(args.lang)
-    except UnknownLanguage:
-        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+    lang = language(args)
+    if lang is None:
         return 2
     if args.code is None:
         for kind in Kind:

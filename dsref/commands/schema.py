@@ -10,16 +10,16 @@ import argparse
 import sys
 
 from ..i18n import messages
+from . import add_lang_option, language
 
 CLI = messages(
     "commands.schema",
-    unknown_language="dsref schema: unknown language '{lang}'; use --lang en or --lang zh",
     cannot_write="dsref schema: cannot write {path}: {reason}",
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--lang", default=None, help="en or zh (default: from LC_ALL, LC_MESSAGES, LANG)")
+    add_lang_option(parser)
     parser.add_argument(
         "--profile",
         choices=("deepspeed", "hf"),
@@ -30,12 +30,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..i18n import UnknownLanguage, resolve_language
 
-    try:
-        lang = resolve_language(args.lang)
-    except UnknownLanguage:
-        print(CLI.text("unknown_language", "en", lang=args.lang), file=sys.stderr)
+    lang = language(args)
+    if lang is None:
         return 2
     from ..jsonschema import build_schema, render
 
