@@ -110,6 +110,7 @@ FIRES: list[tuple[str, dict[str, Any], Location, str]] = [
         "deepspeed",
     ),
     ("DS525", z(2, allgather_bucket_size=1001), (Z, "allgather_bucket_size"), "deepspeed"),
+    ("DS529", z(3, zero_quantized_gradients=True, reduce_scatter=False), (Z, "reduce_scatter"), "deepspeed"),
     ("DS526", {**z(2), "prescale_gradients": True}, ("prescale_gradients",), "deepspeed"),
     (
         "DS526",
@@ -309,6 +310,8 @@ QUIET: list[tuple[str, dict[str, Any], str]] = [
     ("DS524", z(3, load_from_fp32_weights=False, compute_grad_norm=True), "deepspeed"),
     ("DS524", z(1, ignore_unused_parameters=False, offload_optimizer={"device": "cpu"}), "deepspeed"),
     ("DS525", z(2, allgather_bucket_size=1000), "deepspeed"),
+    ("DS529", z(3, zero_quantized_gradients=True), "deepspeed"),
+    ("DS529", z(2, zero_quantized_gradients=True, reduce_scatter=False), "deepspeed"),
     ("DS525", z(3, allgather_bucket_size=1001), "deepspeed"),
     ("DS526", {**z(1), "prescale_gradients": True}, "deepspeed"),
     ("DS526", {**z(2), "prescale_gradients": True, "gradient_allreduce_op": "sum"}, "deepspeed"),
@@ -434,8 +437,20 @@ def test_every_rule_is_tested_both_ways() -> None:
     codes = {r.code for r in all_rules()}
     fired = {code for code, *_ in FIRES}
     quiet = {code for code, *_ in QUIET}
-    assert codes - {"DS501", "DS502", "DS503"} <= fired  # batch rules have their own tests
-    assert codes - {"DS501", "DS502", "DS503"} <= quiet
+    own_tests = {"DS501", "DS502", "DS503", "DS580"}  # rules that need a world size have their own tests
+    assert codes - own_tests <= fired
+    assert codes - own_tests <= quiet
+
+
+def test_hpz_group_size_must_divide_the_world() -> None:
+    config = {"train_micro_batch_size_per_gpu": 1, Z: {"stage": 3, "zero_hpz_partition_size": 8}}
+    (finding,) = run_rules(config, world_size=12, select={"DS580"})
+    assert finding.location == (Z, "zero_hpz_partition_size") and finding.severity.value == "error"
+    assert run_rules(config, world_size=16, select={"DS580"}) == []
+    assert run_rules(config, world_size=4, select={"DS580"}) == []  # DeepSpeed uses min(size, world)
+    assert run_rules(config, select={"DS580"}) == []  # unknown world size: nothing to say
+    stage2 = {"train_micro_batch_size_per_gpu": 1, Z: {"stage": 2, "zero_hpz_partition_size": 8}}
+    assert run_rules(stage2, world_size=12, select={"DS580"}) == []
 
 
 def test_rule_texts_are_well_formed() -> None:

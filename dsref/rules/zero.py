@@ -275,3 +275,47 @@ def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
     written = [opt for opt in ctx.tree.children(ZERO) if ctx.is_set(opt.path)]
     if written:
         yield Hit(ctx.where(ZERO), ZERO, {"count": len(written)})
+
+
+@rule(
+    "DS529",
+    "qgz-needs-reduce-scatter",
+    Severity.error,
+    message="zero_quantized_gradients (qgZ) at ZeRO stage 3 needs reduce_scatter, which is false here",
+    explanation=(
+        "ZeRO++ quantized gradients (`zero_quantized_gradients`) replace the stage-3 gradient reduction with an "
+        "all-to-all of quantized gradients. When the engine builds the stage-3 optimizer it asserts that "
+        "`reduce_scatter` is still true, because the data-type checks of that path rely on it, so the run stops "
+        "before the first step. Remove `reduce_scatter: false`, or turn qgZ off."
+    ),
+)
+def qgz_needs_reduce_scatter(ctx: Context) -> Iterator[Hit]:
+    if zero_stage(ctx) != 3 or known(ctx, f"{ZERO}.zero_quantized_gradients") is not True:
+        return
+    if known(ctx, f"{ZERO}.reduce_scatter") is False:
+        path = f"{ZERO}.reduce_scatter"
+        yield Hit(ctx.where(path), path, related=related(ctx, f"{ZERO}.zero_quantized_gradients"))
+
+
+@rule(
+    "DS580",
+    "hpz-world-size",
+    Severity.error,
+    message="zero_hpz_partition_size {size} does not divide the {world} GPUs of the run",
+    explanation=(
+        "ZeRO++ hierarchical partitioning (hpZ, `zero_hpz_partition_size` > 1 at stage 3) builds groups of that "
+        "many consecutive ranks, each holding a secondary copy of the parameters. DeepSpeed asserts that the world "
+        "size divides evenly into such groups when the engine starts. Use a size that divides the number of GPUs, "
+        "usually the number of GPUs per node. dsref checks this only when `--world-size` is given (and assumes no "
+        "tensor or pipeline parallelism, so that the world size is the number of GPUs)."
+    ),
+)
+def hpz_world_size(ctx: Context) -> Iterator[Hit]:
+    size = known(ctx, f"{ZERO}.zero_hpz_partition_size")
+    world = ctx.world_size
+    if world is None or zero_stage(ctx) != 3 or not isinstance(size, int) or isinstance(size, bool) or size <= 1:
+        return
+    group = min(size, world)
+    if world % group:
+        path = f"{ZERO}.zero_hpz_partition_size"
+        yield Hit(ctx.where(path), path, {"size": size, "world": world})
