@@ -71,6 +71,7 @@ def validate(
     walker = _Walker(tree or option_tree(), parse_version(deepspeed_version), profile)
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
+    walker.root = config
     walker.section(None, config, (), strict=False, policy="ignore")
     return walker.findings
 
@@ -114,6 +115,32 @@ class _Walker:
         self.version = version
         self.profile = profile
         self.findings: list[Finding] = []
+        self.root: Any = None
+
+    def refuses(self, opt: Option) -> bool:
+        """Whether DeepSpeed itself refuses a wrong value here: its pydantic model does, or its own checks do
+        (for some options only while the feature they belong to is switched on)."""
+        if opt.validated_by_deepspeed:
+            return True
+        if not opt.meta.enforced:
+            return False
+        return opt.meta.enforced_when is None or bool(self.switch(opt.meta.enforced_when))
+
+    def switch(self, path: str) -> Any:
+        """The value written at canonical ``path`` (any accepted spelling of each step), or None."""
+        node: Any = self.root
+        parent: str | None = None
+        for step in path.split("."):
+            if not isinstance(node, Mapping):
+                return None
+            value = None
+            for key, item in node.items():
+                hit = self.tree.lookup_key(parent, key) if isinstance(key, str) else None
+                if hit is not None and hit[0].key == step:
+                    value = item
+                    parent = self.tree.child_parent(hit[0])
+            node = value
+        return node
 
     def add(self, kind: Kind, severity: Severity, loc: Location, opt: Option | None, **args: Any) -> None:
         self.findings.append(Finding(kind, severity, loc, opt.path if opt else None, args))
@@ -200,7 +227,7 @@ class _Walker:
     # -- one option ---------------------------------------------------------
     def option(self, opt: Option, value: Any, loc: Location) -> None:
         meta: Meta = opt.meta
-        strict = _refuses(opt)
+        strict = self.refuses(opt)
         if meta.docs_only:
             self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
             return
@@ -276,7 +303,7 @@ class _Walker:
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
         adapter = _adapter(opt)
-        strict = _refuses(opt)
+        strict = self.refuses(opt)
         try:
             text = json.dumps(value, allow_nan=True)
         except (TypeError, ValueError, RecursionError):
@@ -331,7 +358,7 @@ class _Walker:
 
     def wrong_type(self, opt: Option, value: Any, loc: Location, expected: str | None = None) -> None:
         # A section DeepSpeed reads as a mapping fails on anything else, wherever it sits.
-        strict = _refuses(opt) or opt.kind == "section"
+        strict = self.refuses(opt) or opt.kind == "section"
         severity = Severity.error if strict else Severity.warning
         self.add(
             Kind.wrong_type,
@@ -342,11 +369,6 @@ class _Walker:
             got=json_type(value),
             expected=expected or opt.type,
         )
-
-
-def _refuses(opt: Option) -> bool:
-    """Whether DeepSpeed itself refuses a wrong value here (its pydantic model, or its own checks)."""
-    return opt.validated_by_deepspeed or opt.meta.enforced
 
 
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:

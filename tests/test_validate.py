@@ -99,6 +99,14 @@ def test_both_spellings_of_one_option() -> None:
     assert finding.kind is Kind.alias_conflict and finding.severity is Severity.warning
 
 
+def test_checks_of_a_switched_off_feature_are_warnings() -> None:
+    """DeepSpeed checks AutoEP's settings only when it is enabled; until then a bad value is not a refusal."""
+    off = kinds({"expert_parallel": {"enabled": False, "score_func": "bogus"}})
+    on = kinds({"expert_parallel": {"enabled": True, "score_func": "bogus"}})
+    assert off == [("not_allowed", "warning", "expert_parallel.score_func")]
+    assert on == [("not_allowed", "error", "expert_parallel.score_func")]
+
+
 def test_target_release_decides_removed_and_new() -> None:
     assert kinds({"amp": {"enabled": True}}, deepspeed_version="0.19.6") == []
     assert ("too_new", "error", "zero_optimization.compute_grad_norm") in kinds(

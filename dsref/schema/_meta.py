@@ -118,6 +118,9 @@ class Meta:
     enforced: bool = False
     """In a section DeepSpeed reads with dict.get, DeepSpeed itself still refuses a value of the wrong type or
     out of range (an assert or an exception when the config is built or the engine starts)."""
+    enforced_when: str | None = None
+    """With ``enforced``: the dotted path of a switch that must be true for DeepSpeed to check the value at all
+    (e.g. ``expert_parallel.enabled``); while it is off, a wrong value is only a warning."""
     case_insensitive: bool = False
     """DeepSpeed compares the (string) value without regard to case."""
     parsed_unused: bool = False

@@ -20,7 +20,6 @@ class AioConfig(DictSection):
 
     block_size: int = option(
         1048576,
-        enforced=True,
         unit="bytes",
         description="Size in bytes of each I/O request a large read or write is split into. It also sets the smallest "
         "tensor worth swapping: NVMe offload keeps tensors under max(1 MiB, `block_size`) in memory. The 1 MiB "
@@ -30,7 +29,6 @@ class AioConfig(DictSection):
     )
     queue_depth: int = option(
         8,
-        enforced=True,
         unit="count",
         description="Maximum number of `block_size` requests each I/O thread keeps in flight. Deeper queues let fast "
         "NVMe drives serve more requests in parallel; `ds_nvme_tune` tries 32 and 128, well above the default of 8.",
@@ -39,7 +37,6 @@ class AioConfig(DictSection):
     )
     intra_op_parallelism: int = option(
         1,
-        enforced=True,
         since="0.16.4",
         unit="count",
         docs_names=("thread_count",),
@@ -52,14 +49,12 @@ class AioConfig(DictSection):
     )
     single_submit: bool = option(
         False,
-        enforced=True,
         description="Submits the requests of a batch to the kernel one at a time instead of in a single call. Batched "
         "submission (false) is normally faster; `ds_nvme_tune` tries both.",
         ds_constant=f"{_CONSTANTS}.AIO_SINGLE_SUBMIT_DEFAULT",
     )
     overlap_events: bool = option(
         True,
-        enforced=True,
         description="Keeps the queue full by submitting new requests as soon as earlier ones complete; false submits "
         "`queue_depth` requests and waits for all of them before the next batch. Overlapping is normally faster; "
         "leave it on unless tuning shows otherwise.",

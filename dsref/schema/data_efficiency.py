@@ -203,6 +203,7 @@ class DynamicBatchingConfig(PassthroughSection):
     max_tokens: int | None = option(
         None,
         enforced=True,
+        enforced_when="data_efficiency.data_sampling.dynamic_batching.enabled",
         unit="tokens",
         description="Token budget of one micro batch: sequences are added while their total length stays within it, "
         "and any sequence longer than the budget is dropped from the dataset with a warning. Required when dynamic "

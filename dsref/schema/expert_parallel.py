@@ -31,6 +31,7 @@ class ExpertParallelConfig(DictSection):
     autoep_size: int = option(
         1,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=1,
         unit="ranks",
         description="Number of ranks the experts of each layer are spread over; must divide the ranks of a "
@@ -40,6 +41,7 @@ class ExpertParallelConfig(DictSection):
     expert_tensor_parallel_size: int = option(
         1,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=1,
         le=1,
         since="0.19.3",
@@ -48,6 +50,7 @@ class ExpertParallelConfig(DictSection):
     validate_folding_routing: bool = option(
         False,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.3",
         description="When AutoEP is folded with AutoTP, check that every tensor-parallel rank routes the same "
         "tokens (a debugging check that costs communication); must be a JSON boolean.",
@@ -55,6 +58,7 @@ class ExpertParallelConfig(DictSection):
     async_split_plan: bool = option(
         False,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.8",
         description="Copy the per-expert token counts to the host asynchronously to overlap the all-to-all "
         "planning with compute; CUDA only, not with AutoTP folding; must be a JSON boolean.",
@@ -62,6 +66,7 @@ class ExpertParallelConfig(DictSection):
     preset_model: AutoEPPreset | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Built-in description of a model family's MoE layers; null detects it from the model's "
         "model_type or tries every preset. Must equal tensor_parallel.preset_model when both are set.",
         example="mixtral",
@@ -69,6 +74,7 @@ class ExpertParallelConfig(DictSection):
     moe_layer_pattern: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Regular expression that must match the full module name of each MoE block; it overrides the "
         "preset's pattern. Without a preset and with a model_type AutoEP does not know, it defines a custom layout "
         "whose other names default to gate (router), experts, gate_up_proj and down_proj (fused expert weights), "
@@ -78,6 +84,7 @@ class ExpertParallelConfig(DictSection):
     expert_pattern: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute name of the experts container inside an MoE block (a plain name, no dots); null takes "
         "the preset's name, or experts for a custom layout.",
@@ -85,6 +92,7 @@ class ExpertParallelConfig(DictSection):
     router_pattern: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute name of the router (gate) inside an MoE block (a plain name, no dots); null takes the "
         "preset's name, or gate for a custom layout.",
@@ -116,24 +124,28 @@ class ExpertParallelConfig(DictSection):
     score_apply: Literal["auto", "pre", "post"] = option(
         "auto",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Where the routing weights are applied: to the tokens before the experts (pre) or to the "
         "expert outputs (post); auto follows the preset.",
     )
     combine_impl: Literal["auto", "weighted_sum", "fused_weighted_sum", "legacy_bmm"] = option(
         "auto",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="How expert outputs are combined per token; auto is weighted_sum. fused_weighted_sum needs "
         "score_apply post, autotp_size 1 and no DeepEP with autoep_size > 1.",
     )
     row_weighting_impl: Literal["auto", "eager", "fused"] = option(
         "auto",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.8",
         description="How DeepEP rows are weighted; fused needs comm_backend deepep and autoep_size > 1, auto is eager.",
     )
     gate_up_impl: Literal["separate", "fused"] = option(
         "separate",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.8",
         description="Run the gate and up projections as two grouped GEMMs or as one over their concatenated "
         "weights; fused needs use_grouped_mm.",
@@ -141,6 +153,7 @@ class ExpertParallelConfig(DictSection):
     comm_backend: Literal["comm", "deepep"] = option(
         "comm",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.7",
         description="How tokens travel between expert-parallel ranks: comm uses DeepSpeed's all-to-all, deepep the "
         "DeepEP library. deepep needs bfloat16 training, NCCL 2.30.4 or newer and `comm_max_tokens_per_rank`; "
@@ -149,6 +162,7 @@ class ExpertParallelConfig(DictSection):
     comm_num_sm: int = option(
         12,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=1,
         since="0.19.7",
         unit="count",
@@ -159,6 +173,7 @@ class ExpertParallelConfig(DictSection):
     comm_qp_margin: int = option(
         4,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=0,
         since="0.19.7",
         unit="count",
@@ -169,6 +184,7 @@ class ExpertParallelConfig(DictSection):
     comm_max_tokens_per_rank: int = option(
         0,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=0,
         since="0.19.7",
         unit="tokens",
@@ -178,6 +194,7 @@ class ExpertParallelConfig(DictSection):
     num_expert_groups: int | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=1,
         description="For group-limited routing (DeepSeek style): number of groups the experts are divided into; must "
         "divide the number of experts. Null leaves group-limited routing off, except that the DeepSeek presets may "
@@ -186,6 +203,7 @@ class ExpertParallelConfig(DictSection):
     num_limited_groups: int | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         ge=1,
         description="For group-limited routing: how many expert groups each token may pick its experts from; needs "
         "`num_expert_groups` and may not exceed it. Null lets the DeepSeek presets read topk_group from the model "
@@ -194,6 +212,7 @@ class ExpertParallelConfig(DictSection):
     score_func: Literal["auto", "softmax", "sigmoid"] = option(
         "auto",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Function turning router logits into expert scores: softmax (Mixtral, Qwen) or sigmoid "
         "(DeepSeek-V3 style). auto takes the model config's scoring_func when it is one of these, else the preset's "
         "(softmax for a custom layout).",
@@ -213,24 +232,28 @@ class ExpertParallelConfig(DictSection):
     routed_scaling_factor: float | Literal["auto"] = option(
         "auto",
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Scale for the routing weights; a number overrides route_scale, auto uses the model "
         "config's routed_scaling_factor if it has one.",
     )
     expert_w1: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Name of the first (gate, or fused gate+up) expert weight; null takes the preset's name.",
     )
     expert_w2: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Name of the down-projection expert weight; null takes the preset's name.",
     )
     expert_w3: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         default_note="When the key is absent the preset's name is used; an explicit null means there is no "
         "separate up-projection weight because expert_w1 holds gate and up fused.",
@@ -239,29 +262,34 @@ class ExpertParallelConfig(DictSection):
     num_experts_attr: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute of the model config that holds the number of experts; null takes the preset's.",
     )
     top_k_attr: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute of the model config that holds the experts-per-token count; null takes the preset's.",
     )
     has_shared_experts: bool | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         description="Whether the MoE blocks also have always-active shared experts; null takes the preset's answer.",
     )
     shared_experts_pattern: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute name of the shared experts inside an MoE block; used only with has_shared_experts true.",
     )
     shared_experts_gate_pattern: str | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         min_length=1,
         description="Attribute name of the gate that scales the shared experts' output; used only with "
         "has_shared_experts true.",
@@ -269,6 +297,7 @@ class ExpertParallelConfig(DictSection):
     expert_activation: ExpertActivation | None = option(
         None,
         enforced=True,
+        enforced_when="expert_parallel.enabled",
         since="0.19.8",
         description="Activation of the expert MLPs; null takes the preset's (plain SwiGLU for custom layers).",
         enum_docs=(

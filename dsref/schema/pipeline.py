@@ -36,7 +36,6 @@ class PipelineConfig(PassthroughSection):
     )
     activation_checkpoint_interval: int = option(
         0,
-        enforced=True,
         unit="layers",
         description="Checkpoints activations in blocks of this many consecutive layers of each stage: only a block's "
         "input is kept, and the block is recomputed during backward. A value above 0 overrides the "
@@ -48,7 +47,6 @@ class PipelineConfig(PassthroughSection):
     )
     pipe_partitioned: bool = option(
         True,
-        enforced=True,
         strict=True,
         since="0.12.3",
         description="With tensor parallelism inside the pipeline (model axis of the topology above 1), each "
@@ -59,7 +57,6 @@ class PipelineConfig(PassthroughSection):
     )
     grad_partitioned: bool = option(
         True,
-        enforced=True,
         strict=True,
         since="0.12.3",
         description="With tensor parallelism inside the pipeline, each tensor-parallel rank sends only its share of "
