@@ -92,7 +92,8 @@ def check_loaded(
     findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
     if isinstance(loaded.data, dict):
         findings.extend(run_rules(loaded.data, world_size=world_size, profile=loaded.profile))
-    findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity)))
+    # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
+    findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, findings)
 
 

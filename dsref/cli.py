@@ -52,6 +52,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser(first if first in COMMANDS else None).parse_args(args_list)
     try:
         return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+    except ModuleNotFoundError as exc:
+        # A broken installation (a dependency missing from this Python), not a bug to show as a traceback.
+        print(
+            f"dsref: the package {exc.name!r} is missing from this Python ({sys.executable}); "
+            "reinstall dsref with its dependencies: python -m pip install dsref",
+            file=sys.stderr,
+        )
+        return 2
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -65,3 +65,19 @@ def test_version() -> None:
     proc = run("--version")
     assert proc.returncode == 0
     assert "DeepSpeed 0.19.8" in proc.stdout
+
+
+def test_a_missing_dependency_is_one_line_not_a_traceback(tmp_path: object) -> None:
+    """Run dsref with a Python path where babel cannot be imported (a broken installation)."""
+    import os
+    from pathlib import Path
+
+    blocker = Path(str(tmp_path)) / "babel"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='babel')\n")
+    env = dict(
+        os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{Path(__file__).resolve().parents[1]}", LANG="de_DE.UTF-8"
+    )
+    proc = subprocess.run([sys.executable, "-m", "dsref", "explain", "fp16"], capture_output=True, text=True, env=env)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "'babel' is missing" in proc.stderr
