@@ -525,14 +525,9 @@ class _Json(_Walker):
             child, end = yield from _child(self.value(_ws(s, end + 1)))
             child.ks, child.ke = key_start, key_end
             self.add_member(node, key, child)
-            end = _ws(s, end)
-            ch = s[end : end + 1]
-            end += 1
-            if ch == "}":
+            closed, end = _after_member(s, end, "}")
+            if closed:
                 break
-            if ch != ",":
-                raise json.JSONDecodeError("Expecting ',' delimiter", s, end - 1)
-            end = _ws(s, end)
         node.ve = end
         self.depth -= 1
         return node, end
@@ -552,17 +547,24 @@ class _Json(_Walker):
             child, end = yield from _child(self.value(end))
             child.parent, child.key = node, len(items)
             items[len(items)] = child
-            end = _ws(s, end)
-            ch = s[end : end + 1]
-            end += 1
-            if ch == "]":
+            closed, end = _after_member(s, end, "]")
+            if closed:
                 break
-            if ch != ",":
-                raise json.JSONDecodeError("Expecting ',' delimiter", s, end - 1)
-            end = _ws(s, end)
         node.ve = end
         self.depth -= 1
         return node, end
+
+
+def _after_member(s: str, end: int, close: str) -> tuple[bool, int]:
+    """After a JSON member or item: (True, past the closing bracket) or (False, at the next one), as json does."""
+    end = _ws(s, end)
+    ch = s[end : end + 1]
+    end += 1
+    if ch == close:
+        return True, end
+    if ch != ",":
+        raise json.JSONDecodeError("Expecting ',' delimiter", s, end - 1)
+    return False, _ws(s, end)
 
 
 def scan_json(text: str) -> Scan:
