@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import importlib
 
-from .versions import DEEPSPEED_VERSION
-
 TYPE_CHECKING = False
 
 __version__ = "0.1.0.dev0"
 
 _LAZY = {
+    "DEEPSPEED_VERSION": "dsref.versions",
     "DeepSpeedConfig": "dsref.schema.config",
     "Finding": "dsref.findings",
     "Kind": "dsref.findings",
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from .options import Option, OptionTree, option_tree
     from .schema.config import DeepSpeedConfig
     from .validation import validate
+    from .versions import DEEPSPEED_VERSION
 
 
 def __getattr__(name: str) -> object:

@@ -13,13 +13,13 @@ import importlib
 import io
 import pkgutil
 import re
+import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
 from .i18n import DOMAIN, LOCALE_DIRS, LOCALES, Lang, registered_messages
@@ -133,9 +133,38 @@ def update(lang: Lang, template: Catalog | None = None) -> Catalog:
 
 
 def compile_mo(catalog: Catalog) -> bytes:
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog, use_fuzzy=False)
-    return buffer.getvalue()
+    """The ``.mo`` of a catalog: its translated, non-fuzzy messages and its header (the ``""`` entry)."""
+    texts: dict[tuple[str | None, str], str] = {}
+    for message in catalog:
+        if message.id and (not message.string or message.fuzzy):
+            continue
+        if message.pluralizable:
+            raise ValueError(f"{message.context}: plural messages are not supported by dsref's catalog reader")
+        texts[(message.context, str(message.id))] = str(message.string)
+    return mo_bytes(texts)
+
+
+def mo_bytes(texts: dict[tuple[str | None, str], str]) -> bytes:
+    """A GNU ``.mo`` file of ``(msgctxt, msgid) → translation``, little-endian, original strings sorted by their
+    UTF-8 bytes so that :class:`dsref.i18n.MoCatalog` can look them up by bisection (Babel's ``write_mo`` sorts by
+    msgid, then context, which a bisecting reader cannot use). No hash table: the GNU format makes it optional."""
+    pairs = sorted(
+        ((msgid if context is None else f"{context}\x04{msgid}").encode("utf-8"), text.encode("utf-8"))
+        for (context, msgid), text in texts.items()
+    )
+    count = len(pairs)
+    originals_at = 28
+    translations_at = originals_at + 8 * count
+    strings_at = translations_at + 8 * count
+    tables: list[int] = []
+    blob = bytearray()
+    for column in (0, 1):
+        for pair in pairs:
+            tables += [len(pair[column]), strings_at + len(blob)]
+            blob += pair[column] + b"\x00"
+    originals, translations = tables[: 2 * count], tables[2 * count :]
+    header = struct.pack("<7I", 0x950412DE, 0, count, originals_at, translations_at, 0, strings_at)
+    return header + struct.pack(f"<{4 * count}I", *originals, *translations) + bytes(blob)
 
 
 def _placeholders(text: str) -> set[str]:

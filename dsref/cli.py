@@ -4,19 +4,22 @@ Each subcommand lives in its own module under :mod:`dsref.commands`, exposing
 ``configure(parser)`` (cheap: no heavy imports) and ``run(args) -> int``. Only
 the module of the command being run is imported, so ``dsref explain`` never pays
 for what ``dsref check`` needs.
+
+The everyday ``dsref explain PATH`` is read without argparse (see
+:func:`quick_explain_args`): importing argparse costs more than the rest of the
+command, and ``explain`` is meant to start as fast as the interpreter itself.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 
 from . import __version__
-from .versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import argparse
     from collections.abc import Sequence
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -32,6 +35,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def _parser(wanted: str | None) -> argparse.ArgumentParser:
+    import argparse
+
+    from .versions import DEEPSPEED_VERSION
+
     parser = argparse.ArgumentParser(
         prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option."
     )
@@ -46,10 +53,59 @@ def _parser(wanted: str | None) -> argparse.ArgumentParser:
     return parser
 
 
+_EXPLAIN_VALUES = {"--lang": "lang", "--format": "format", "--max-depth": "max_depth"}
+
+
+def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
+    """What argparse makes of ``explain [PATH] [--lang L] [--format text|json] [-r] [--max-depth N]``, read
+    directly; None for any other command line (help, search, a mistake, an abbreviated option), which goes through
+    argparse. ``tests/test_cli.py`` checks that both readings agree on every command line this one accepts."""
+    from types import SimpleNamespace
+
+    if not argv or argv[0] != "explain":
+        return None
+    found: dict[str, object] = {"command": "explain", "path": None, "recursive": False, "max_depth": None}
+    found.update(search=None, format="text", lang=None)
+    positional = False
+    rest = list(argv[1:])
+    while rest:
+        token = rest.pop(0)
+        if token in ("-r", "--recursive"):
+            found["recursive"] = True
+            continue
+        if not token.startswith("-") or token == "-":
+            if positional:
+                return None
+            found["path"], positional = token, True
+            continue
+        option, equals, value = token.partition("=")
+        if option not in _EXPLAIN_VALUES:
+            return None
+        if not equals:
+            if not rest or rest[0].startswith("-"):
+                return None
+            value = rest.pop(0)
+        if option == "--format" and value not in ("text", "json"):
+            return None
+        if option == "--max-depth":
+            try:
+                found["max_depth"] = int(value)
+            except ValueError:
+                return None
+        else:
+            found[_EXPLAIN_VALUES[option]] = value
+    return SimpleNamespace(**found)  # type: ignore[return-value]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    first = next((a for a in args_list if not a.startswith("-")), None)
-    args = _parser(first if first in COMMANDS else None).parse_args(args_list)
+    args = quick_explain_args(args_list)
+    if args is None:
+        import gc
+
+        gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
+        first = next((a for a in args_list if not a.startswith("-")), None)
+        args = _parser(first if first in COMMANDS else None).parse_args(args_list)
     try:
         return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
     except ModuleNotFoundError as exc:

@@ -12,17 +12,23 @@ zero_optimization.stage3_prefetch_bucket_size
 
 from __future__ import annotations
 
-import json
-
 from .i18n import Lang, messages, option_text, translate
 from .index import Entry, OptionIndex
-from .numbers import human_count
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["ExplainError", "Explanation", "explain", "render_json", "render_text", "search", "texts_for"]
+__all__ = [
+    "ExplainError",
+    "Explanation",
+    "explain",
+    "page",
+    "render_json",
+    "render_text",
+    "search",
+    "texts_for",
+]
 
 M = messages(
     "explain",
@@ -156,8 +162,34 @@ def _printable(text: str, limit: int) -> str:
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
 
 
+_JSON_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
+_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"})
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False)
+    """A value from the index as ``json.dumps(value, ensure_ascii=False)`` writes it (without importing
+    :mod:`json`, which imports :mod:`re`: together a quarter of this command's start-up)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    if isinstance(value, str):
+        return '"' + value.translate(_JSON_ESCAPES) + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_json(_json_key(k))}: {_json(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _json_key(key: object) -> str:
+    return key if isinstance(key, str) else _json(key)
 
 
 def _summary(entry: Entry, lang: Lang) -> str:
@@ -176,16 +208,14 @@ def _summary(entry: Entry, lang: Lang) -> str:
 def _default(entry: Entry, lang: Lang) -> str:
     if not entry["has_default"]:
         return M.text("none", lang)
-    return _with_human(entry, entry["default"], lang)
+    return _with_human(entry["default"], entry["default_human"], lang)
 
 
-def _with_human(entry: Entry, value: Any, lang: Lang) -> str:
-    """A value as JSON, followed by its short human form when it is a large count (``500000000 (500M)``)."""
+def _with_human(value: Any, human: dict[str, str] | None, lang: Lang) -> str:
+    """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
+    forms are in the index (``default_human``), made with Babel when it was generated."""
     shown = _json(value)
-    big = isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) >= 10_000
-    if big and entry["unit"] in ("elements", "bytes", "parameters"):
-        shown += f" ({human_count(value, lang)})"
-    return shown
+    return f"{shown} ({human[lang]})" if human else shown
 
 
 def _nest(entry: Entry, value: Any) -> Any:
@@ -200,6 +230,13 @@ def _nest(entry: Entry, value: Any) -> Any:
         else:
             out = {step: out}
     return out
+
+
+def page(path: str, lang: Lang) -> str:
+    """What ``dsref explain PATH`` prints for an option's own path, in colour: the pre-rendered page."""
+    from .links import option_url
+
+    return render_text(explain(path, lang=lang), lang, color=True, link=option_url(path, lang))
 
 
 class _Style:
@@ -250,7 +287,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         if entry["default_note"]:
             row("", option_text(entry.path, entry["default_note"], lang, "default_note") or "")
         if entry["docs_default_differs"]:
-            docs = _with_human(entry, entry["docs_default"], lang)
+            docs = _with_human(entry["docs_default"], entry["docs_default_human"], lang)
             row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
         if entry["allowed"] is not None:
             row(M.text("allowed", lang), ", ".join(_json(v) for v in entry["allowed"]))
@@ -333,12 +370,33 @@ def _display_width(text: str) -> int:
     return sum(2 if "\u2e80" <= ch <= "\uffef" else 1 for ch in text)
 
 
+_NO_LINE_START = "，。、；：？！）》」』”’…%"
+"""Punctuation a Chinese line must not begin with: it stays with the character before it."""
+_NO_LINE_END = "（《「『“‘"
+"""Punctuation a Chinese line must not end with: it stays with the character after it."""
+
+
 def _tokens(text: str) -> list[str]:
-    """Words, single spaces and single CJK characters: the places a line may break."""
+    """Words, single spaces and single CJK characters: the places a line may break (never before a closing or
+    after an opening Chinese punctuation mark)."""
     tokens: list[str] = []
     word = ""
     for ch in text:
-        if ch == " " or "\u2e80" <= ch <= "\uffef":
+        if ch in _NO_LINE_START and (word or tokens):
+            if word:
+                word += ch
+            else:
+                tokens[-1] += ch
+        elif ch in _NO_LINE_END:
+            if word and word[-1] not in _NO_LINE_END:
+                tokens.append(word)
+                word = ""
+            word += ch
+        elif ch == " " or "\u2e80" <= ch <= "\uffef":
+            if ch != " " and word and all(c in _NO_LINE_END for c in word):
+                tokens.append(word + ch)
+                word = ""
+                continue
             if word:
                 tokens.append(word)
                 word = ""
@@ -373,6 +431,8 @@ def _deepspeed_version() -> str:
 
 def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str:
     """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children."""
+    import json
+
     payload: dict[str, Any] = {
         "query": exp.written or None,
         "resolved_via": exp.via if exp.entry is not None else None,

@@ -6,35 +6,90 @@ committed copy differs from what this module produces now.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from .index import INDEX_DIR, KEY_FIELDS, KEYS_FILE
+from .index import INDEX_DIR, KEY_FIELDS, KEYS_MODULE, PAGES_PREFIX, top_of
+
+_INDEX_HEADER = '''"""{what} of the option index, generated from the schema by scripts/generate.py: do not edit.
+
+See dsref/index.py for how it is read.
+"""
+
+'''
 
 
-def _records_bytes(head: dict[str, object], name: str, records: list[object]) -> bytes:
-    """One JSON document with one record per line, so that a diff shows which options changed."""
-    lines = [json.dumps(r, ensure_ascii=False, separators=(",", ":")) for r in records]
-    head_text = json.dumps(head, ensure_ascii=False, separators=(",", ":"))[:-1]
-    body = ",\n".join(lines)
-    return f'{head_text},"{name}":[\n{body}\n]}}\n'.encode()
+def _literal(value: object) -> str:
+    """``value`` (JSON data) as a Python literal that evaluates back to it."""
+    text = repr(value)
+    if "inf" in text or "nan" in text:
+        import ast
+
+        if ast.literal_eval(text) != value:
+            raise ValueError(f"not writable as a Python literal: {value!r}")
+    return text
+
+
+def _rows_module(what: str, fields: tuple[str, ...], rows: list[list[object]]) -> bytes:
+    """A module with ``FIELDS`` and ``ROWS`` (one option per line, so that a diff shows which options changed)."""
+    body = "".join(f"    {_literal(tuple(row))},\n" for row in rows)
+    text = f"{_INDEX_HEADER.format(what=what)}FIELDS = {_literal(fields)}\n\nROWS = (\n{body})\n"
+    return text.encode("utf-8")
 
 
 def index_files() -> dict[Path, bytes]:
-    """The option index: the key file and one shard per top-level key."""
+    """The option index: a package with the key module and one module per top-level key."""
+    import keyword
+
     from .options import index_document
 
     document = index_document()
-    head = {"dsref": document["dsref"], "deepspeed": document["deepspeed"]}
     directory = Path(INDEX_DIR)
-    keys: list[object] = [[record[k] for k in KEY_FIELDS] for record in document["options"]]
-    files = {directory / KEYS_FILE: _records_bytes({**head, "fields": list(KEY_FIELDS)}, "keys", keys)}
-    shards: dict[str, list[object]] = {}
-    for record in document["options"]:
-        top = str(record["path"]).split(".", 1)[0].split("[", 1)[0]
-        shards.setdefault(top, []).append(record)
-    for top, records in shards.items():
-        files[directory / f"{top}.json"] = _records_bytes(head, "options", records)
+    records: list[dict[str, object]] = document["options"]
+    fields = tuple(records[0])
+    shards: dict[str, list[list[object]]] = {}
+    for record in records:
+        shards.setdefault(top_of(str(record["path"])), []).append([record[k] for k in fields])
+    for top in shards:
+        if not top.isidentifier() or keyword.iskeyword(top) or top.startswith("_"):
+            raise ValueError(f"top-level key {top!r} cannot name a module of the index")
+    package = (
+        f"{_INDEX_HEADER.format(what='The package')}"
+        f"DSREF = {_literal(document['dsref'])}\nDEEPSPEED = {_literal(document['deepspeed'])}\n\n"
+        f"SHARDS = {_literal(tuple(shards))}\n"
+    )
+    keys = [[record[k] for k in KEY_FIELDS] for record in records]
+    files = {
+        directory / "__init__.py": package.encode("utf-8"),
+        directory / f"{KEYS_MODULE}.py": _rows_module("The key module", KEY_FIELDS, keys),
+    }
+    for top, rows in shards.items():
+        files[directory / f"{top}.py"] = _rows_module(f"The records under {top!r}", fields, rows)
+    return files
+
+
+def page_files() -> dict[Path, bytes]:
+    """``dsref explain PATH`` pre-rendered for every option's own path, one module per language and top-level key.
+
+    Rendering is cheap; starting Python with the renderer, the index and the catalog is not: printing a
+    pre-rendered page lets the everyday call start nearly as fast as the bare interpreter. Any other call (another
+    spelling, ``--recursive``, ``--format json``) renders live, with the same :func:`dsref.explain.render_text`.
+    """
+    from .explain import page
+    from .i18n import LANGUAGES
+    from .index import OptionIndex
+
+    index = OptionIndex.load()
+    directory = Path(INDEX_DIR)
+    files: dict[Path, bytes] = {}
+    for lang in LANGUAGES:
+        shards: dict[str, list[str]] = {}
+        for entry in index:
+            text = page(entry.path, lang)
+            shards.setdefault(entry.top, []).append(f"    {_literal(entry.path)}: {_literal(text)},\n")
+        for top, lines in shards.items():
+            what = f"The {lang} explain pages under {top!r}"
+            body = f"{_INDEX_HEADER.format(what=what)}PAGES = {{\n{''.join(lines)}}}\n"
+            files[directory / f"{PAGES_PREFIX}{lang}_{top}.py"] = body.encode("utf-8")
     return files
 
 
@@ -46,6 +101,7 @@ def generated_files() -> dict[Path, bytes]:
     from .jsonschema import schema_files
 
     files = index_files()
+    files.update(page_files())
     schemas = ROOT / "schemas"
     if schemas.is_dir():
         for name, text in schema_files().items():

@@ -1,11 +1,15 @@
-"""The generated option index: the option tree as JSON, for commands that must start fast.
+"""The generated option index: the option tree as Python data, for commands that must start fast.
 
-``dsref/data/index/`` holds one record per option (the same records as
+``dsref/index_data/`` holds one record per option (the same records as
 ``dsref options --format json``), generated from the schema by
 ``scripts/generate.py``; a test regenerates it and fails if the committed copy
-is stale. ``_keys.json`` has just what resolving a path needs; the full records
-are split by top-level key and read on first use. Reading it needs neither
-pydantic nor the models, so ``dsref explain`` starts fast.
+is stale. ``_keys.py`` has just what resolving any spelling needs; the full
+records are split by top-level key, one module each, read on first use.
+
+The records are Python modules rather than JSON because loading them is then
+one read of their compiled form: importing :mod:`json` alone (it imports
+:mod:`re`) takes longer than the rest of ``dsref explain``. Reading the index
+needs neither pydantic nor the models.
 
 >>> index = OptionIndex.load()
 >>> index.resolve("zero_optimization.prefetch_bucket_size").entry.path
@@ -18,23 +22,24 @@ pydantic nor the models, so ``dsref explain`` starts fast.
 
 from __future__ import annotations
 
-import json
+import importlib
 import os
-from functools import cache
 
-from .paths import normalize_step, resolve_steps, split_path
-
-__all__ = ["INDEX_DIR", "KEY_FIELDS", "Entry", "Hit", "OptionIndex"]
+__all__ = ["INDEX_DIR", "INDEX_PACKAGE", "KEY_FIELDS", "Entry", "Hit", "OptionIndex", "top_of"]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
+    from types import ModuleType
     from typing import Any, Literal
 
     HowFound = Literal["path", "alias", "deprecated_alias", "docs_name", "normalized", "suffix"]
 
-INDEX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "index")
-KEYS_FILE = "_keys.json"
+INDEX_PACKAGE = "dsref.index_data"
+INDEX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "index_data")
+KEYS_MODULE = "_keys"
+PAGES_PREFIX = "text_"
+"""Modules ``text_<lang>_<top>`` hold the pre-rendered ``dsref explain`` pages (see dsref/generated.py)."""
 
 
 KEY_FIELDS = (
@@ -49,13 +54,18 @@ KEY_FIELDS = (
     "docs_names",
     "removed_in",
 )
-"""The fields kept in the small key file: enough to resolve any spelling without loading the full records."""
+"""The fields kept in the small key module: enough to resolve any spelling without loading the full records."""
+
+
+def top_of(path: str) -> str:
+    """The top-level key an option path starts with (the shard its record is in)."""
+    return path.split(".", 1)[0].split("[", 1)[0]
 
 
 class Entry(dict):  # type: ignore[type-arg,unused-ignore]
     """One option record (a plain dict, read from the index), with a few conveniences.
 
-    An entry starts with the key fields only; asking for any other field loads the
+    An entry read from the key module starts with the key fields only; asking for any other field loads the
     record's shard (all options under the same top-level key) on first use.
     """
 
@@ -77,7 +87,7 @@ class Entry(dict):  # type: ignore[type-arg,unused-ignore]
 
     @property
     def top(self) -> str:
-        return self.path.split(".", 1)[0].split("[", 1)[0]
+        return top_of(self.path)
 
     @property
     def path(self) -> str:
@@ -116,22 +126,88 @@ class Hit:
 
 
 class OptionIndex:
-    """Lookup over the generated index: by path, by any spelling, by words."""
+    """Lookup over the generated index: by path, by any spelling, by words.
 
-    def __init__(self, keys: dict[str, Any], shard_dir: str | None = None) -> None:
-        self.deepspeed = str(keys["deepspeed"])
-        self.dsref = str(keys["dsref"])
-        self._shard_dir = shard_dir
+    Built lazily: looking up an exact path reads only that path's shard; anything that needs every option
+    (other spellings, listing, search) reads the key module first.
+    """
+
+    def __init__(
+        self,
+        dsref: str,
+        deepspeed: str,
+        records: list[dict[str, Any]] | None = None,
+        *,
+        shards: tuple[str, ...] = (),
+    ) -> None:
+        """``records``: every option, complete, in memory; otherwise the index reads the generated modules."""
+        self.dsref = dsref
+        self.deepspeed = deepspeed
+        self._shards = frozenset(shards)
         self._loaded: set[str] = set()
-        fields = keys.get("fields")
-        rows = keys["keys"]
-        records = [dict(zip(fields, row, strict=True)) for row in rows] if fields else rows
-        self.entries: list[Entry] = [Entry(record, self) for record in records]
-        self._by_path = {entry.path: entry for entry in self.entries}
+        self._by_path: dict[str, Entry] = {}
+        self._all: list[Entry] | None = None
         self._children: dict[str | None, list[Entry]] = {}
         self._keys: dict[tuple[str | None, str], tuple[Entry, str]] = {}
         self._normalized: dict[tuple[str | None, str], tuple[Entry, str]] = {}
-        for entry in self.entries:
+        if records is not None:
+            self._set_all([Entry(record, self) for record in records])
+
+    @classmethod
+    def load(cls) -> OptionIndex:
+        """The index of the generated modules (one per process)."""
+        global _LOADED
+        if _LOADED is None:
+            package = importlib.import_module(INDEX_PACKAGE)
+            _LOADED = cls(package.DSREF, package.DEEPSPEED, shards=package.SHARDS)
+        return _LOADED
+
+    @classmethod
+    def from_records(cls, document: dict[str, Any]) -> OptionIndex:
+        """An index over complete records in memory (``{"dsref", "deepspeed", "options": [...]}``)."""
+        return cls(str(document["dsref"]), str(document["deepspeed"]), list(document["options"]))
+
+    # -- reading the generated modules ------------------------------------------------------------------
+
+    def _module(self, name: str) -> ModuleType:
+        return importlib.import_module(f"{INDEX_PACKAGE}.{name}")
+
+    def load_shard(self, top: str) -> bool:
+        """Read the full records of every option under the top-level key ``top``; False if there is none to read."""
+        if top in self._loaded or top not in self._shards:
+            return False
+        self._loaded.add(top)
+        module = self._module(top)
+        fields = module.FIELDS
+        for row in module.ROWS:
+            record = dict(zip(fields, row, strict=True))
+            entry = self._by_path.get(record["path"])
+            if entry is None:
+                self._by_path[record["path"]] = Entry(record, self)
+            else:
+                dict.update(entry, record)
+        return True
+
+    @property
+    def entries(self) -> list[Entry]:
+        """Every option, in the order of the option tree."""
+        if self._all is None:
+            module = self._module(KEYS_MODULE)
+            fields = module.FIELDS
+            entries = []
+            for row in module.ROWS:
+                known = self._by_path.get(row[0])
+                entries.append(known if known is not None else Entry(dict(zip(fields, row, strict=True)), self))
+            self._set_all(entries)
+        assert self._all is not None
+        return self._all
+
+    def _set_all(self, entries: list[Entry]) -> None:
+        self._all = entries
+        self._by_path = {entry.path: entry for entry in entries}
+        self._children = {}
+        self._keys = {}
+        for entry in entries:
             parent = entry["parent"]
             self._children.setdefault(parent, []).append(entry)
             names = [(entry.key, "path")]
@@ -141,28 +217,14 @@ class OptionIndex:
             for name, via in names:
                 self._keys.setdefault((parent, name), (entry, via))
 
-    @classmethod
-    def load(cls) -> OptionIndex:
-        return _load(INDEX_DIR)
+    def _exact(self, path: str) -> Entry | None:
+        """The option whose canonical path is ``path``, reading at most its shard."""
+        entry = self._by_path.get(path)
+        if entry is None and self._all is None and self.load_shard(top_of(path)):
+            entry = self._by_path.get(path)
+        return entry
 
-    @classmethod
-    def from_records(cls, document: dict[str, Any]) -> OptionIndex:
-        """An index over complete records in memory (``{"dsref", "deepspeed", "options": [...]}``)."""
-        keys = {"dsref": document["dsref"], "deepspeed": document["deepspeed"], "keys": document["options"]}
-        return cls(keys)
-
-    def load_shard(self, top: str) -> bool:
-        """Fill in the full records of every option under the top-level key ``top``; False if there is none."""
-        if top in self._loaded or self._shard_dir is None:
-            return False
-        self._loaded.add(top)
-        path = os.path.join(self._shard_dir, f"{top}.json")
-        with open(path, encoding="utf-8") as handle:
-            for record in json.load(handle)["options"]:
-                entry = self._by_path.get(record["path"])
-                if entry is not None:
-                    dict.update(entry, record)
-        return True
+    # -- lookups ----------------------------------------------------------------------------------------
 
     def __iter__(self) -> Iterator[Entry]:
         return iter(self.entries)
@@ -171,14 +233,26 @@ class OptionIndex:
         return len(self.entries)
 
     def get(self, path: str) -> Entry:
-        return self._by_path[path]
+        entry = self._exact(path)
+        if entry is None:
+            return self._by_path_all()[path]
+        return entry
+
+    def _by_path_all(self) -> dict[str, Entry]:
+        self.entries  # noqa: B018 (reads the key module)
+        return self._by_path
 
     def top_level(self) -> list[Entry]:
+        self.entries  # noqa: B018
         return list(self._children.get(None, ()))
 
     def children(self, entry: Entry | None) -> list[Entry]:
         if entry is None:
             return self.top_level()
+        if self._all is None and entry.top in self._loaded:
+            parent = entry.child_parent  # a shard holds every option under its top-level key, in tree order
+            return [e for e in self._by_path.values() if dict.__getitem__(e, "parent") == parent]
+        self.entries  # noqa: B018
         return list(self._children.get(entry.child_parent, ()))
 
     def subtree(self, entry: Entry | None, max_depth: int | None = None) -> list[tuple[int, Entry]]:
@@ -197,6 +271,12 @@ class OptionIndex:
     def resolve(self, written: str) -> Hit | None:
         """Any spelling a user might type: exact, alias, deprecated or docs name, case/``-`` slips, or a path
         missing its section prefix (when that names one option unambiguously)."""
+        exact_path = self._exact(written) if "<" not in written else None
+        if exact_path is not None:  # the canonical path itself: its shard is all it takes
+            return Hit(exact_path, "path", written)
+        from .paths import normalize_step, resolve_steps, split_path
+
+        self.entries  # noqa: B018
         steps = split_path(written)
         if not steps:
             return None
@@ -230,6 +310,8 @@ class OptionIndex:
     def suggest(self, written: str, n: int = 5) -> list[str]:
         """Canonical paths closest to what the user wrote (for "did you mean")."""
         import difflib
+
+        from .paths import normalize_step, split_path
 
         steps = split_path(written)
         target = ".".join(normalize_step(s) for s in steps)
@@ -276,7 +358,4 @@ def _is_map(entry: Entry) -> bool:
     return bool(entry["container"] == "map")
 
 
-@cache
-def _load(directory: str) -> OptionIndex:
-    with open(os.path.join(directory, KEYS_FILE), encoding="utf-8") as handle:
-        return OptionIndex(json.load(handle), directory)
+_LOADED: OptionIndex | None = None

@@ -137,6 +137,8 @@ class Option:
             "hf_auto_source": m.hf_auto.source if m.hf_auto else None,
             "docs_default": None if m.docs_default is UNSET else _jsonable(m.docs_default),
             "docs_default_differs": m.docs_default is not UNSET,
+            "default_human": None if self.default is UNSET else _human_forms(self.default, m.unit),
+            "docs_default_human": None if m.docs_default is UNSET else _human_forms(m.docs_default, m.unit),
             "docs_names": list(m.docs_names),
             "docs_only": m.docs_only,
             "parsed_unused": m.parsed_unused,
@@ -156,6 +158,25 @@ class Option:
             "description": self.description,
         }
         return record
+
+
+HUMAN_UNITS = ("elements", "bytes", "parameters")
+"""Units whose large values are also shown in short form (``500M``, ``5亿``)."""
+
+
+def _human_forms(value: object, unit: str | None) -> dict[str, str] | None:
+    """A large count in each language's short form, or None when the value is not one.
+
+    Computed when the index is generated, so that ``dsref explain`` shows it without importing Babel.
+    """
+    from .i18n import LANGUAGES
+    from .numbers import human_count
+
+    if unit not in HUMAN_UNITS or isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if abs(value) < 10_000:
+        return None
+    return {lang: human_count(value, lang) for lang in LANGUAGES}
 
 
 @dataclass(frozen=True)

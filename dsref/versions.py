@@ -8,18 +8,14 @@ True
 
 from __future__ import annotations
 
-import re
-
 DEEPSPEED_VERSION = "0.19.8"
 """The DeepSpeed release whose config dsref's schema describes."""
 
-_VERSION = re.compile(r"^v?(\d+)\.(\d+)(?:\.(\d+))?$")
-
 
 def parse_version(text: str) -> tuple[int, int, int]:
-    """``"0.19.8"`` → ``(0, 19, 8)``; ``ValueError`` for anything else."""
-    match = _VERSION.match(text.strip())
-    if match is None:
+    """``"0.19.8"`` → ``(0, 19, 8)`` (``v`` prefix and missing patch allowed); ``ValueError`` for anything else."""
+    parts = text.strip().removeprefix("v").split(".")
+    if len(parts) not in (2, 3) or not all(part.isascii() and part.isdigit() for part in parts):
         raise ValueError(f"not a DeepSpeed release number: {text!r}")
-    major, minor, patch = match.groups()
-    return int(major), int(minor), int(patch or 0)
+    major, minor, patch = (int(part) for part in [*parts, "0"][:3])
+    return major, minor, patch

@@ -7,6 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsref.cli import main
 
@@ -75,9 +77,66 @@ def test_a_missing_dependency_is_one_line_not_a_traceback(tmp_path: object) -> N
     blocker = Path(str(tmp_path)) / "babel"
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='babel')\n")
-    env = dict(
-        os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{Path(__file__).resolve().parents[1]}", LANG="de_DE.UTF-8"
-    )
+    # A locale name with a script part is parsed by Babel (plain names like de_DE.UTF-8 are read without it).
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}", LANG="zh_Hant_TW.UTF-8")
     proc = subprocess.run([sys.executable, "-m", "dsref", "explain", "fp16"], capture_output=True, text=True, env=env)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "'babel' is missing" in proc.stderr
+
+
+# -- the quick reading of `dsref explain` argv -------------------------------------------------------------
+
+_TOKENS = [
+    "explain",
+    "zero_optimization.stage",
+    "fp16",
+    "",
+    "-",
+    "--",
+    "-r",
+    "--recursive",
+    "--lang",
+    "--lang=zh",
+    "zh",
+    "en",
+    "--format",
+    "--format=json",
+    "text",
+    "json",
+    "xml",
+    "--max-depth",
+    "--max-depth=2",
+    "2",
+    "-1",
+    "x1",
+    "--search",
+    "-s",
+    "--lan",
+    "-h",
+    "--help",
+    "--format=",
+    "--lang=",
+]
+
+
+@given(st.lists(st.sampled_from(_TOKENS), max_size=7))
+@settings(max_examples=1500, deadline=None)
+def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
+    """Whatever command line the quick reading accepts, argparse reads the same way."""
+    from dsref.cli import _parser, quick_explain_args
+
+    argv = ["explain", *tail]
+    quick = quick_explain_args(argv)
+    if quick is None:
+        return
+    assert vars(quick) == vars(_parser("explain").parse_args(argv))
+
+
+def test_quick_reading_is_taken_for_the_everyday_call_only() -> None:
+    from dsref.cli import quick_explain_args
+
+    assert quick_explain_args(["explain", "zero_optimization.stage", "--lang", "zh"]) is not None
+    assert quick_explain_args(["explain", "a", "b"]) is None  # argparse says what is wrong
+    assert quick_explain_args(["explain", "--search", "bucket"]) is None
+    assert quick_explain_args(["check", "x.json"]) is None

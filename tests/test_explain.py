@@ -8,6 +8,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsref.cli import main
 from dsref.explain import explain, search
@@ -168,3 +170,91 @@ def test_completion_scripts_list_paths(capsys: pytest.CaptureFixture[str]) -> No
     )
     expected = [e.path for e in OptionIndex.load() if e.path.startswith("zero_optimization.offload_p")]
     assert proc.stdout.split() == expected
+
+
+# -- what keeps `dsref explain` fast stays true to the renderer ---------------------------------------------
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+        max_leaves=12,
+    )
+)
+@settings(max_examples=500, deadline=None)
+def test_values_are_written_as_json_writes_them(value: object) -> None:
+    from dsref.explain import _json
+
+    assert _json(value) == json.dumps(value, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_prerendered_page_is_what_the_renderer_draws(lang: str) -> None:
+    """In colour (a terminal) and without (a pipe); the generated-files test keeps the pages themselves fresh."""
+    from dsref.explain import render_text
+    from dsref.explain_pages import prerendered, without_color
+    from dsref.links import option_url
+
+    for entry in OptionIndex.load():
+        page = prerendered(entry.path, lang)
+        assert page is not None, entry.path
+        live = explain(entry.path, lang=lang)  # type: ignore[arg-type]
+        link = option_url(entry.path, lang)  # type: ignore[arg-type]
+        assert page == render_text(live, lang, color=True, link=link)  # type: ignore[arg-type]
+        assert without_color(page) == render_text(live, lang, color=False, link=link)  # type: ignore[arg-type]
+
+
+def test_an_option_path_resolves_to_itself_the_quick_way_and_the_full_way() -> None:
+    """The lazy index answers a canonical path from its shard alone; a full index must give the same answer."""
+    from dsref.options import index_document
+
+    full = OptionIndex.from_records(index_document())
+    for entry in full:
+        lazy = OptionIndex(full.dsref, full.deepspeed, shards=tuple({e.top for e in full}))
+        hit, quick = full.resolve(entry.path), lazy.resolve(entry.path)
+        assert hit is not None and quick is not None
+        assert (hit.entry.path, hit.via) == (quick.entry.path, quick.via) == (entry.path, "path")
+        assert [e.path for e in lazy.children(quick.entry)] == [e.path for e in full.children(hit.entry)]
+
+
+def test_the_everyday_call_loads_neither_the_renderer_nor_the_index() -> None:
+    code = (
+        "import sys, runpy; sys.argv = ['dsref', 'explain', 'zero_optimization.stage', '--lang', 'zh']\n"
+        "try:\n    runpy.run_module('dsref', run_name='__main__')\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dsref', 'json', 're', 'argparse', 'babel', "
+        "'gettext', 'pydantic') and not m.startswith('dsref.index_data.')), file=sys.stderr)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "zero_optimization.stage" in proc.stdout
+    loaded = proc.stderr.strip()
+    assert loaded == str(
+        [
+            "dsref",
+            "dsref.cli",
+            "dsref.commands",
+            "dsref.commands.explain",
+            "dsref.explain_pages",
+            "dsref.index_data",
+            "dsref.language",
+        ]
+    ), loaded
+
+
+def test_chinese_lines_break_where_a_chinese_typesetter_allows() -> None:
+    """No line starts with a closing mark (，。）…) or ends with an opening one (（“…), and no text is lost."""
+    from dsref.explain import _NO_LINE_END, _NO_LINE_START, _reflow
+    from dsref.i18n import option_text
+
+    checked = 0
+    for entry in OptionIndex.load():
+        text = option_text(entry.path, entry["description"], "zh") or ""
+        for width in (100, 60, 37):
+            lines = _reflow(text, width)
+            assert "".join(lines).replace(" ", "") == "".join(text.split()).replace(" ", "")
+            for line in lines[1:]:
+                assert line[0] not in _NO_LINE_START, (entry.path, line)
+            for line in lines[:-1]:
+                assert line[-1] not in _NO_LINE_END, (entry.path, line)
+            checked += len(lines)
+    assert checked > 5000

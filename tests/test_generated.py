@@ -18,3 +18,14 @@ def test_generated_files_are_up_to_date() -> None:
 def test_generate_check_mode_passes() -> None:
     proc = subprocess.run([sys.executable, "scripts/generate.py", "--check"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
+
+
+def test_the_index_package_holds_no_module_it_does_not_generate() -> None:
+    """A shard left behind by a removed top-level key would still be importable."""
+    from pathlib import Path
+
+    from dsref.index import INDEX_DIR
+
+    wanted = {path.name for path in generated_files() if path.parent == Path(INDEX_DIR)}
+    present = {path.name for path in Path(INDEX_DIR).glob("*.py")}
+    assert present == wanted

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dsref.i18n import UnknownLanguage, option_text, resolve_language
 
@@ -65,8 +67,9 @@ def test_broken_catalog_falls_back_to_english_and_says_so_once(tmp_path: Path) -
     mo = copy / "locales" / "zh_CN" / "LC_MESSAGES" / "dsref.mo"
     mo.write_bytes(b"\x00garbage")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
+    # --recursive renders live (a plain option path prints its page, rendered when the index was generated)
     proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "explain", "zero_optimization", "--lang", "zh"],
+        [sys.executable, "-m", "dsref", "explain", "zero_optimization", "--recursive", "--lang", "zh"],
         capture_output=True,
         text=True,
         env=env,
@@ -78,10 +81,102 @@ def test_broken_catalog_falls_back_to_english_and_says_so_once(tmp_path: Path) -
     assert "default" in proc.stdout  # English labels
     mo.unlink()
     proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "explain", "bf16", "--lang", "zh"],
+        [sys.executable, "-m", "dsref", "explain", "bf16", "-r", "--lang", "zh"],
         capture_output=True,
         text=True,
         env=env,
         cwd=tmp_path,
     )
     assert proc.returncode == 0 and "cannot read the catalog" in proc.stderr
+
+
+# -- plain locale names are read without Babel, with Babel's result ----------------------------------------
+
+_LOCALE_PARTS = st.tuples(
+    st.sampled_from(["zh", "en", "de", "ZH", "C", "POSIX", "yue", "x", "zh-", "", "ç"]),
+    st.sampled_from(["", "_CN", "_TW", "_SG", "_Hans", "_Hans_CN", "_419", "_cn", "_", "_C", "_CN_x", "-CN"]),
+    st.sampled_from(["", ".UTF-8", ".gb18030", "."]),
+    st.sampled_from(["", "@euro", "@", "@x.y"]),
+)
+
+
+@given(_LOCALE_PARTS)
+@settings(max_examples=600, deadline=None)
+def test_plain_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str, str]) -> None:
+    from babel.core import parse_locale
+
+    from dsref.language import _plain_locale
+
+    name = "".join(parts).replace("-", "_")
+    plain = _plain_locale(name)
+    if plain is None:
+        return
+    stripped = name.split(".", 1)[0]
+    language, territory, script, _variant = parse_locale(stripped)[:4]
+    assert (language, territory, script) == (plain[0], plain[1], None)
+
+
+def test_common_locales_choose_without_importing_babel() -> None:
+    code = (
+        "import sys; from dsref.language import resolve_language as r; "
+        "print(r(None, {'LANG': 'zh_CN.UTF-8'}), r(None, {'LANG': 'C.UTF-8'}), r(None, {'LC_ALL': 'en_US'}), "
+        "'babel' in sys.modules)"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert proc.stdout.split() == ["zh", "en", "en", "False"]
+
+
+# -- the catalog reader ------------------------------------------------------------------------------------
+
+
+def test_the_compiled_catalog_reads_the_same_with_gettext_and_with_dsref() -> None:
+    """dsref's .mo is a standard GNU catalog: GNU gettext's reader (Python's) finds every translation in it."""
+    import gettext
+
+    from dsref.i18n import MoCatalog, catalog_path
+
+    path = catalog_path("zh")
+    data = Path(path).read_bytes()
+    ours = MoCatalog(data)
+    with open(path, "rb") as handle:
+        theirs = gettext.GNUTranslations(handle)
+    entries = {k: v for k, v in theirs._catalog.items() if k}  # type: ignore[attr-defined]
+    assert len(entries) > 1000
+    for key, text in entries.items():
+        context, _, msgid = key.rpartition("\x04")
+        assert ours.get(context or None, msgid) == text
+    assert ours.get("zero_optimization.stage", "no such text") is None
+
+
+@given(st.dictionaries(st.tuples(st.none() | st.text(max_size=8), st.text(max_size=12)), st.text(min_size=1)))
+@settings(max_examples=200, deadline=None)
+def test_catalog_round_trip(texts: dict[tuple[str | None, str], str]) -> None:
+    from dsref.catalog import mo_bytes
+    from dsref.i18n import MoCatalog
+
+    texts = {k: v for k, v in texts.items() if "\x00" not in "".join(filter(None, (*k, v))) and "\x04" not in k[1]}
+    catalog = MoCatalog(mo_bytes(texts))
+    for (context, msgid), text in texts.items():
+        assert catalog.get(context, msgid) == text
+
+
+def test_a_catalog_in_the_other_byte_order_reads_too() -> None:
+    import array
+
+    from dsref.catalog import mo_bytes
+    from dsref.i18n import MoCatalog
+
+    data = mo_bytes({("a", "Hello"): "你好", (None, "b"): "乙"})
+    count = 7 + 4 * 2
+    words = array.array("I", data[: 4 * count])
+    words.byteswap()
+    swapped = words.tobytes() + data[4 * count :]
+    assert MoCatalog(swapped).get("a", "Hello") == "你好"
+
+
+@pytest.mark.parametrize("data", [b"", b"\x00garbage", b"\xde\x12\x04\x95" + b"\xff" * 24, bytes(64)])
+def test_a_damaged_catalog_is_refused(data: bytes) -> None:
+    from dsref.i18n import MoCatalog
+
+    with pytest.raises(ValueError):
+        MoCatalog(data)

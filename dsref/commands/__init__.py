@@ -6,12 +6,13 @@ command takes is added and read here, the same way for all.
 
 from __future__ import annotations
 
-import argparse
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..i18n import Lang
+    import argparse
+
+    from ..language import Lang
 
 
 def add_lang_option(parser: argparse.ArgumentParser) -> None:
@@ -20,7 +21,7 @@ def add_lang_option(parser: argparse.ArgumentParser) -> None:
 
 def language(args: argparse.Namespace) -> Lang | None:
     """The language chosen by ``--lang`` or the environment; None (after a one-line error) for an unknown one."""
-    from ..i18n import UnknownLanguage, resolve_language
+    from ..language import UnknownLanguage, resolve_language
 
     try:
         return resolve_language(args.lang)

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 
 from . import add_lang_option, language
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from ..language import Lang
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -27,12 +32,23 @@ def use_color(stream: object) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..explain import ExplainError, M, explain, render_json, render_text, search
-    from ..links import option_url
-
     lang = language(args)
     if lang is None:
         return 2
+    if args.path and args.format == "text" and not args.recursive and args.max_depth is None and args.search is None:
+        from ..explain_pages import prerendered, without_color
+
+        text = prerendered(args.path, lang)
+        if text is not None:
+            sys.stdout.write(text if use_color(sys.stdout) else without_color(text))
+            return 0
+    return _run(args, lang)
+
+
+def _run(args: argparse.Namespace, lang: Lang) -> int:
+    from ..explain import ExplainError, M, explain, render_json, render_text, search
+    from ..links import option_url
+
     if args.max_depth is not None and args.max_depth < 1:
         print("dsref: --max-depth must be 1 or more", file=sys.stderr)
         return 2

@@ -287,11 +287,13 @@ def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
 
 def _facts(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
     rows: list[tuple[str, str]] = [(LABELS.text("type", lang), code(entry["type"]))]
-    default = code(_with_human(entry, entry["default"], lang)) if entry["has_default"] else LABELS.text("none", lang)
+    default = LABELS.text("none", lang)
+    if entry["has_default"]:
+        default = code(_with_human(entry["default"], entry["default_human"], lang))
     note = option_text(entry.path, entry["default_note"], lang, "default_note")
     rows.append((LABELS.text("default", lang), default + (f" — {paragraph(note)}" if note else "")))
     if entry["docs_default_differs"]:
-        docs = code(_with_human(entry, entry["docs_default"], lang))
+        docs = code(_with_human(entry["docs_default"], entry["docs_default_human"], lang))
         rows.append((f"⚠ {LABELS.text('docs_default', lang)}", f"{docs} ({LABELS.text('docs_default_note', lang)})"))
     if entry["allowed"] is not None:
         rows.append((LABELS.text("allowed", lang), ", ".join(code(json_value(v)) for v in entry["allowed"])))

@@ -1,0 +1,11 @@
+"""The zh explain pages under 'timers' of the option index, generated from the schema by scripts/generate.py: do not edit.
+
+See dsref/index.py for how it is read.
+"""
+
+PAGES = {
+    'timers': '\x1b[1mtimers\x1b[0m\n  \x1b[2m类型\x1b[0m               section\n  \x1b[2m默认值\x1b[0m             {}\n  \x1b[2m引入版本\x1b[0m           0.14.3\n  \x1b[2m未知的键\x1b[0m           被静默忽略\n\n  DeepSpeed 内置计时器的设置。只会读取其中的 `throughput` 一项，其他键会被忽略。\n  \x1b[2m参考页面\x1b[0m           https://dsref.github.io/dsref/zh/reference/timers/#timers\n\n  \x1b[2m配置项\x1b[0m\n  \x1b[36mthroughput  \x1b[0msection  {}              engine 的吞吐计时器。\n',
+    'timers.throughput': '\x1b[1mtimers.throughput\x1b[0m\n  \x1b[2m类型\x1b[0m               section\n  \x1b[2m默认值\x1b[0m             {}\n  \x1b[2m引入版本\x1b[0m           0.14.3\n  \x1b[2m未知的键\x1b[0m           报错（DeepSpeed 会直接拒绝）\n\n  engine 的吞吐计时器。它测量每个训练 step 的耗时，并每隔 `steps_per_print` 步报告一次每秒样本数。\n\n  \x1b[2m相关配置项\x1b[0m         steps_per_print\n  \x1b[2m参考页面\x1b[0m           https://dsref.github.io/dsref/zh/reference/timers/#timers.throughput\n\n  \x1b[2m配置项\x1b[0m\n  \x1b[36menabled       \x1b[0mbool  true            为每个训练 step 计时，并每隔 `steps_per_print` 个 step 在日志中输出吞吐（滑动平均与当前的每秒样本数，以及设备内存占用）；前两个 step 作为 warmup 不计入平均值。\n  \x1b[36msynchronized  \x1b[0mbool  true            每次读取时间前先等待设备执行完毕，计时准确，但会损失一些速度；false 时只依赖主机时钟。\n',
+    'timers.throughput.enabled': '\x1b[1mtimers.throughput.enabled\x1b[0m\n  \x1b[2m类型\x1b[0m               bool\n  \x1b[2m默认值\x1b[0m             true\n  \x1b[2m引入版本\x1b[0m           0.14.3\n\n  为每个训练 step 计时，并每隔 `steps_per_print` 个 step 在日志中输出吞吐（滑动平均与当前的每秒样本\n  数，以及设备内存占用）；前两个 step 作为 warmup 不计入平均值。关闭后不再输出这些日志，也省去计时器的\n  设备同步。\n\n  \x1b[2m相关配置项\x1b[0m         steps_per_print\n  \x1b[2m参考页面\x1b[0m           https://dsref.github.io/dsref/zh/reference/timers/#timers.throughput.enabled\n',
+    'timers.throughput.synchronized': '\x1b[1mtimers.throughput.synchronized\x1b[0m\n  \x1b[2m类型\x1b[0m               bool\n  \x1b[2m默认值\x1b[0m             true\n  \x1b[2m引入版本\x1b[0m           0.14.3\n\n  每次读取时间前先等待设备执行完毕，计时准确，但会损失一些速度；false 时只依赖主机时钟。\n  \x1b[2m参考页面\x1b[0m           https://dsref.github.io/dsref/zh/reference/timers/#timers.throughput.synchronized\n',
+}
