@@ -40,6 +40,7 @@ def index_files() -> dict[Path, bytes]:
     """The option index: a package with the key module and one module per top-level key."""
     import keyword
 
+    from .i18n import LANGUAGES
     from .options import index_document
 
     document = index_document()
@@ -56,6 +57,7 @@ def index_files() -> dict[Path, bytes]:
         f"{_INDEX_HEADER.format(what='The package')}"
         f"DSREF = {_literal(document['dsref'])}\nDEEPSPEED = {_literal(document['deepspeed'])}\n\n"
         f"SHARDS = {_literal(tuple(shards))}\n"
+        f"LANGUAGES = {_literal(LANGUAGES)}\n"
     )
     keys = [[record[k] for k in KEY_FIELDS] for record in records]
     files = {
@@ -68,7 +70,8 @@ def index_files() -> dict[Path, bytes]:
 
 
 def page_files() -> dict[Path, bytes]:
-    """``dsref explain PATH`` pre-rendered for every option's own path, one module per language and top-level key.
+    """``dsref explain PATH`` pre-rendered for every option's own path: per language, one text file holding every
+    page (in colour) and a module of where each page is in it.
 
     Rendering is cheap; starting Python with the renderer, the index and the catalog is not: printing a
     pre-rendered page lets the everyday call start nearly as fast as the bare interpreter. Any other call (another
@@ -82,14 +85,23 @@ def page_files() -> dict[Path, bytes]:
     directory = Path(INDEX_DIR)
     files: dict[Path, bytes] = {}
     for lang in LANGUAGES:
-        shards: dict[str, list[str]] = {}
+        blob = bytearray()
+        paths = []
+        ends = []
         for entry in index:
-            text = page(entry.path, lang)
-            shards.setdefault(entry.top, []).append(f"    {_literal(entry.path)}: {_literal(text)},\n")
-        for top, lines in shards.items():
-            what = f"The {lang} explain pages under {top!r}"
-            body = f"{_INDEX_HEADER.format(what=what)}PAGES = {{\n{''.join(lines)}}}\n"
-            files[directory / f"{PAGES_PREFIX}{lang}_{top}.py"] = body.encode("utf-8")
+            blob += page(entry.path, lang).encode("utf-8")
+            paths.append(f"    {_literal(entry.path + chr(10))}\n")
+            ends.append(len(blob))
+        what = f"Where each {lang} explain page is in {PAGES_PREFIX}{lang}.txt"
+        module = (
+            f"{_INDEX_HEADER.format(what=what)}"
+            "# PATHS: every option path, one per line (between newlines); ENDS[i]: where the page of the i-th path\n"
+            "# ends in the text file (it starts where the one before ends). One string and one tuple of numbers\n"
+            "# load several times faster than a dict of 600 entries.\n"
+            f'PATHS = (\n    "\\n"\n{"".join(paths)})\n\nENDS = {_literal(tuple(ends))}\n'
+        )
+        files[directory / f"{PAGES_PREFIX}{lang}.py"] = module.encode("utf-8")
+        files[directory / f"{PAGES_PREFIX}{lang}.txt"] = bytes(blob)
     return files
 
 

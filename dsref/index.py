@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 INDEX_PACKAGE = "dsref.index_data"
 INDEX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "index_data")
 KEYS_MODULE = "_keys"
-PAGES_PREFIX = "text_"
-"""Modules ``text_<lang>_<top>`` hold the pre-rendered ``dsref explain`` pages (see dsref/generated.py)."""
+PAGES_PREFIX = "pages_"
+"""``pages_<lang>.txt`` holds the pre-rendered ``dsref explain`` pages, ``pages_<lang>.py`` where each one is."""
 
 
 KEY_FIELDS = (

@@ -1,8 +1,0 @@
-"""The en explain pages under 'communication_data_type' of the option index, generated from the schema by scripts/generate.py: do not edit.
-
-See dsref/index.py for how it is read.
-"""
-
-PAGES = {
-    'communication_data_type': '\x1b[1mcommunication_data_type\x1b[0m\n  \x1b[2mtype\x1b[0m           enum | null\n  \x1b[2mdefault\x1b[0m        null\n                 When null, gradients are communicated in the training precision: fp16 if fp16 is enabled, else bf16 if bf16 is enabled, else fp32.\n  \x1b[2mallowed\x1b[0m        "fp16", "bf16", "fp32"\n                 \x1b[36m"fp16"\x1b[0m  IEEE half precision.\n                 \x1b[36m"bf16"\x1b[0m  bfloat16.\n                 \x1b[36m"fp32"\x1b[0m  Single precision: the most accurate reduction, twice the traffic of the 16-bit types.\n  \x1b[2msince\x1b[0m          0.5.8\n\n  Data type that gradients are converted to for the reduction across data-parallel ranks; null uses\n  the training precision. fp32 while training in fp16 or bf16 gives a more accurate sum over many\n  ranks at twice the traffic, and fp16 or bf16 while training in fp32 halves the traffic at some cost\n  in precision. seq_parallel_communication_data_type replaces it while Ulysses sequence parallelism is\n  active, and with torch_autocast enabled the ZeRO optimizers use per-parameter types instead.\n\n  \x1b[2mexample\x1b[0m\n    {"communication_data_type": "fp32"}\n\n  \x1b[2mrelated\x1b[0m        fp16, bf16, seq_parallel_communication_data_type, torch_autocast\n  \x1b[2mreference\x1b[0m      https://dsref.github.io/dsref/reference/communication_data_type/#communication_data_type\n',
-}

@@ -1,8 +1,0 @@
-"""The en explain pages under 'gradient_accumulation_steps' of the option index, generated from the schema by scripts/generate.py: do not edit.
-
-See dsref/index.py for how it is read.
-"""
-
-PAGES = {
-    'gradient_accumulation_steps': '\x1b[1mgradient_accumulation_steps\x1b[0m\n  \x1b[2mtype\x1b[0m           int | null\n  \x1b[2mdefault\x1b[0m        null\n                 When absent, DeepSpeed uses train_batch_size // train_micro_batch_size_per_gpu // data-parallel world size if both are given, otherwise 1.\n  \x1b[2mdocs say\x1b[0m       1  (DeepSpeed\'s documentation states this; the code uses the default above)\n  \x1b[2munit\x1b[0m           steps\n  \x1b[2mHF "auto"\x1b[0m      yes, filled by transformers, accelerate: TrainingArguments.gradient_accumulation_steps (transformers); DeepSpeedPlugin gradient_accumulation_steps, 1 if unset (accelerate)\n\n  Number of micro batches each rank runs forward and backward before one optimizer step.\n  engine.backward() divides the loss by it and the weights are only updated on every N-th\n  engine.step() call (see managed_gradient_accumulation), so raising it enlarges the effective batch\n  without more activation memory, but each optimizer step then takes N passes. With pipeline\n  parallelism it is the number of micro batches per train_batch() call, and larger values shrink the\n  pipeline bubble.\n\n  \x1b[2mexample\x1b[0m\n    {"gradient_accumulation_steps": 1}\n\n  \x1b[2mrelated\x1b[0m        optimizer, managed_gradient_accumulation, pipeline, train_batch_size, train_micro_batch_size_per_gpu\n  \x1b[2mreference\x1b[0m      https://dsref.github.io/dsref/reference/gradient_accumulation_steps/#gradient_accumulation_steps\n',
-}

@@ -1,8 +1,0 @@
-"""The en explain pages under 'train_batch_size' of the option index, generated from the schema by scripts/generate.py: do not edit.
-
-See dsref/index.py for how it is read.
-"""
-
-PAGES = {
-    'train_batch_size': '\x1b[1mtrain_batch_size\x1b[0m\n  \x1b[2mtype\x1b[0m           int | null\n  \x1b[2mdefault\x1b[0m        null\n                 When absent, DeepSpeed computes it as train_micro_batch_size_per_gpu * gradient_accumulation_steps (1 if that is absent too) * the data-parallel world size.\n  \x1b[2munit\x1b[0m           samples\n  \x1b[2mHF "auto"\x1b[0m      yes, filled by transformers, accelerate: world_size * per_device_train_batch_size * gradient_accumulation_steps (transformers); micro batch * gradient_accumulation_steps * num_processes (accelerate)\n\n  Global batch size: the number of samples that go into one optimizer step, counted over all\n  data-parallel ranks. DeepSpeed requires it to equal train_micro_batch_size_per_gpu *\n  gradient_accumulation_steps * the data-parallel size, which is the world size divided by the model-\n  or sequence-parallel degree (taken from the mpu, the device mesh or sequence_parallel_size). Give\n  any two of the three batch keys and DeepSpeed derives the third by integer division, so choose\n  values that divide evenly. Pick it for the optimisation (the learning rate and schedule are tuned\n  against it), then fit memory with the other two.\n\n  \x1b[2mexample\x1b[0m\n    {"train_batch_size": 32}\n\n  \x1b[2mrelated\x1b[0m        optimizer, train_micro_batch_size_per_gpu, gradient_accumulation_steps, sequence_parallel_size\n  \x1b[2mreference\x1b[0m      https://dsref.github.io/dsref/reference/train_batch_size/#train_batch_size\n',
-}

@@ -1,8 +1,0 @@
-"""The en explain pages under 'train_micro_batch_size_per_gpu' of the option index, generated from the schema by scripts/generate.py: do not edit.
-
-See dsref/index.py for how it is read.
-"""
-
-PAGES = {
-    'train_micro_batch_size_per_gpu': '\x1b[1mtrain_micro_batch_size_per_gpu\x1b[0m\n  \x1b[2mtype\x1b[0m           int | null\n  \x1b[2mdefault\x1b[0m        null\n                 When absent, DeepSpeed computes it as train_batch_size // data-parallel world size // gradient_accumulation_steps (1 if that is absent too); one of it and train_batch_size is required.\n  \x1b[2mdocs say\x1b[0m       "train_batch_size value"  (DeepSpeed\'s documentation states this; the code uses the default above)\n  \x1b[2munit\x1b[0m           samples\n  \x1b[2mHF "auto"\x1b[0m      yes, filled by transformers, accelerate: TrainingArguments.per_device_train_batch_size (transformers); the dataloader\'s batch size (accelerate)\n\n  Samples each data-parallel rank puts through one forward and backward pass, i.e. the size of one\n  micro batch. It is the main memory lever, since activation memory grows roughly in proportion to it:\n  when a step does not fit in device memory, lower it and raise gradient_accumulation_steps so that\n  train_batch_size stays the same. It is also the batch size of the data loader that\n  deepspeed.initialize builds from training_data, and with pipeline parallelism the size of each micro\n  batch that flows through the stages.\n\n  \x1b[2mexample\x1b[0m\n    {"train_micro_batch_size_per_gpu": 4}\n\n  \x1b[2mrelated\x1b[0m        gradient_accumulation_steps, train_batch_size, pipeline\n  \x1b[2mreference\x1b[0m      https://dsref.github.io/dsref/reference/train_micro_batch_size_per_gpu/#train_micro_batch_size_per_gpu\n',
-}
