@@ -32,9 +32,12 @@ def prerendered(path: str, lang: str) -> str | None:
         return None
     number = where.PATHS.count("\n", 0, found)
     start, end = (where.ENDS[number - 1] if number else 0), where.ENDS[number]
-    with open(os.path.join(os.path.dirname(str(where.__file__)), f"pages_{lang}.txt"), "rb") as handle:
-        handle.seek(start)
-        return handle.read(end - start).decode("utf-8")
+    try:
+        with open(os.path.join(os.path.dirname(str(where.__file__)), f"pages_{lang}.txt"), "rb") as handle:
+            handle.seek(start)
+            return handle.read(end - start).decode("utf-8")
+    except (OSError, UnicodeDecodeError):  # a damaged installation: render the page live instead
+        return None
 
 
 def without_color(text: str) -> str:

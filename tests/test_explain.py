@@ -258,3 +258,33 @@ def test_chinese_lines_break_where_a_chinese_typesetter_allows() -> None:
                 assert line[-1] not in _NO_LINE_END, (entry.path, line)
             checked += len(lines)
     assert checked > 5000
+
+
+def test_a_missing_pages_file_falls_back_to_rendering_live(tmp_path: object) -> None:
+    import shutil
+    from pathlib import Path
+
+    import dsref
+
+    copy = Path(str(tmp_path)) / "dsref"
+    shutil.copytree(Path(dsref.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    (copy / "index_data" / "pages_en.txt").unlink()
+    proc = subprocess.run(
+        [sys.executable, "-m", "dsref", "explain", "zero_optimization.stage", "--lang", "en"],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ, PYTHONPATH=str(tmp_path)),
+        cwd=str(tmp_path),
+    )
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout == main_output(["explain", "zero_optimization.stage", "--lang", "en"])
+
+
+def main_output(argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        assert main(argv) == 0
+    return buffer.getvalue()
