@@ -178,6 +178,7 @@ class OptionTree:
         self._keys: dict[tuple[str | None, str], tuple[Option, Via]] = {}
         self._by_key: dict[str, list[Option]] | None = None
         self._flat: tuple[Option, ...] | None = None
+        self._subtrees: dict[str, tuple[Option, ...]] = {}
         self._walk(root, None, strict_parent=False, inherited=_Inherited())
         self._link_related()
 
@@ -294,8 +295,10 @@ class OptionTree:
 
     def iter_subtree(self, path: str) -> Iterator[Option]:
         """Every option below ``path`` (not including it)."""
-        opt = self.get(path)
-        yield from self._iter(self.child_parent(opt))
+        subtree = self._subtrees.get(path)
+        if subtree is None:
+            subtree = self._subtrees[path] = tuple(self._iter(self.child_parent(self.get(path))))
+        yield from subtree
 
     @staticmethod
     def child_parent(opt: Option) -> str:

@@ -19,7 +19,7 @@ import difflib
 import json
 import reprlib
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Annotated, Any, Literal
 
 from pydantic import TypeAdapter, ValidationError
@@ -27,7 +27,8 @@ from pydantic import TypeAdapter, ValidationError
 from .findings import Finding, Kind, Location, Severity
 from .options import Option, OptionTree, option_tree
 from .schema._meta import UNSET, Meta
-from .versions import DEEPSPEED_VERSION, parse_version
+from .versions import DEEPSPEED_VERSION
+from .versions import parse_version as _parse_version
 
 __all__ = ["Profile", "validate"]
 
@@ -74,6 +75,10 @@ def validate(
     walker.root = config
     walker.section(None, config, (), strict=False, policy="ignore")
     return walker.findings
+
+
+parse_version = lru_cache(maxsize=256)(_parse_version)
+"""Release numbers of the schema are few and compared for every option written: parse each once."""
 
 
 def json_type(value: Any) -> str:
@@ -191,21 +196,7 @@ class _Walker:
                 )
 
     def unknown(self, parent: str | None, key: str, loc: Location, *, strict: bool, policy: str) -> None:
-        candidates = [
-            opt.key
-            for opt in self.tree.under(parent)
-            if opt.removed_in is None or parse_version(opt.removed_in) > self.version
-        ]
-        suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
-        lowered = {c.lower().replace("-", "_"): c for c in candidates}
-        normalized = key.lower().replace("-", "_")
-        if normalized in lowered and lowered[normalized] not in suggestions:
-            suggestions.insert(0, lowered[normalized])
-        elsewhere = [
-            opt.path
-            for opt in self.tree.by_key().get(key, ())
-            if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > self.version)
-        ]
+        suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
         if policy == "reject":
             severity = Severity.error
         elif policy == "passthrough":
@@ -219,8 +210,8 @@ class _Walker:
             None,
             key=key,
             policy=policy,
-            suggestions=suggestions,
-            elsewhere=elsewhere[:5],
+            suggestions=list(suggestions),
+            elsewhere=list(elsewhere),
             section=parent,
         )
 
@@ -369,6 +360,28 @@ class _Walker:
             got=json_type(value),
             expected=expected or opt.type,
         )
+
+
+@lru_cache(maxsize=4096)
+def _near_misses(
+    tree: OptionTree, parent: str | None, key: str, version: tuple[int, int, int]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
+    an option of that name lives (the same typos recur from file to file, hence the cache)."""
+    candidates = [
+        opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
+    ]
+    suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
+    lowered = {c.lower().replace("-", "_"): c for c in candidates}
+    normalized = key.lower().replace("-", "_")
+    if normalized in lowered and lowered[normalized] not in suggestions:
+        suggestions.insert(0, lowered[normalized])
+    elsewhere = [
+        opt.path
+        for opt in tree.by_key().get(key, ())
+        if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
+    ]
+    return tuple(suggestions), tuple(elsewhere[:5])
 
 
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:

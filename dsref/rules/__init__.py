@@ -81,6 +81,8 @@ class Rule:
 
 
 _RULES: dict[str, Rule] = {}
+_SORTED: list[Rule] = []
+"""``_RULES`` by code, once every rule module is loaded; emptied when a rule registers."""
 
 
 def rule(
@@ -93,6 +95,7 @@ def rule(
             raise ValueError(f"rule code {code} registered twice")
         texts = messages(f"rule.{code}", message=message, explanation=explanation)
         _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
+        _SORTED.clear()
         return check
 
     return register
@@ -104,8 +107,11 @@ def _load_rule_modules() -> None:
 
 
 def all_rules() -> list[Rule]:
-    _load_rule_modules()
-    return sorted(_RULES.values(), key=lambda r: r.code)
+    """Every rule, by code. The rule modules are found and imported on the first call only."""
+    if not _SORTED:
+        _load_rule_modules()
+        _SORTED.extend(sorted(_RULES.values(), key=lambda r: r.code))
+    return list(_SORTED)
 
 
 def get_rule(code_or_name: str) -> Rule | None:
