@@ -45,7 +45,9 @@ def generated_files() -> dict[Path, bytes]:
     from .glossary import page
     from .jsonschema import schema_files
 
-    files = index_files()
+    from .checktree_build import check_tree_files
+
+    files = {**index_files(), **check_tree_files()}
     schemas = ROOT / "schemas"
     if schemas.is_dir():
         for name, text in schema_files().items():

@@ -20,12 +20,12 @@ import json
 import reprlib
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ValidationError
 
 from .findings import Finding, Kind, Location, Severity
-from .options import Option, OptionTree, option_tree
+from .options import Option, OptionTree
 from .schema._meta import UNSET, Meta
 from .versions import DEEPSPEED_VERSION
 from .versions import parse_version as _parse_version
@@ -67,9 +67,14 @@ def validate(
     """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
 
     ``deepspeed_version`` is the release to judge removed and new options by;
-    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills.
+    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills. ``tree`` defaults to the generated
+    check tree (:func:`dsref.checktree.check_tree`), which gives the same findings as the model-built one.
     """
-    walker = _Walker(tree or option_tree(), parse_version(deepspeed_version), profile)
+    if tree is None:
+        from .checktree import check_tree
+
+        tree = check_tree()
+    walker = _Walker(tree, parse_version(deepspeed_version), profile)
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
@@ -255,10 +260,10 @@ class _Walker:
             self.add(Kind.auto_unfilled, Severity.error, loc, opt, hf_fills=opt.hf_auto)
 
     def section_value(self, opt: Option, value: Any, loc: Location) -> None:
-        assert opt.model is not None
+        assert opt.unknown_keys is not None  # every section has a policy
         child_parent = self.tree.child_parent(opt)
-        strict = opt.model.unknown_keys == "reject"
-        policy = opt.model.unknown_keys
+        strict = opt.unknown_keys == "reject"
+        policy = opt.unknown_keys
         if value is None and opt.nullable:
             return
         if opt.container == "list":
@@ -294,6 +299,7 @@ class _Walker:
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
         adapter = _adapter(opt)
+        assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
         try:
             text = json.dumps(value, allow_nan=True)
@@ -413,8 +419,11 @@ def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
     """
     if opt.kind == "section" and not scalar:
         return False
+    adapter = _adapter(opt)
+    if adapter is None:
+        return False
     try:
-        _adapter(opt).validate_json(json.dumps(value), strict=True)
+        adapter.validate_json(json.dumps(value), strict=True)
     except (ValidationError, RecursionError, TypeError, ValueError):
         return False
     return True
@@ -442,9 +451,25 @@ def _classify(exc: ValidationError, value: Any) -> Kind:
     return Kind.wrong_type
 
 
+class Validator(Protocol):
+    """What validates a value: pydantic's ``TypeAdapter`` or pydantic-core's ``SchemaValidator``."""
+
+    def validate_json(self, data: str, /, *, strict: bool | None = None) -> Any: ...
+
+    def validate_python(self, data: Any, /) -> Any: ...
+
+
 @cache
-def _adapter(opt: Option) -> TypeAdapter[Any]:
-    """A validator for the option's own type and bounds (options hash by identity)."""
+def _adapter(opt: Option) -> Validator | None:
+    """A validator for the option's own type and bounds (options hash by identity).
+
+    An option of the check tree brings its own, built from the generated schema (None: a section that takes
+    nothing but an object); one of the model-built tree gets a ``TypeAdapter`` of its field.
+    """
+    if opt.validator_spec is not None:
+        return opt.validator_spec.build()
+    from pydantic import TypeAdapter
+
     constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
     if not constraints:
         return TypeAdapter(opt.annotation)

@@ -21,7 +21,7 @@ from typing import Any
 from ..effective import Effective, effective
 from ..findings import Finding, Location, Severity
 from ..i18n import Lang, Messages, messages
-from ..options import OptionTree, option_tree
+from ..options import OptionTree
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -132,7 +132,10 @@ def run_rules(
     select: Iterable[str] | None = None,
 ) -> list[Finding]:
     """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input."""
-    tree = tree or option_tree()
+    if tree is None:
+        from ..checktree import check_tree
+
+        tree = check_tree()
     context = Context(config, effective(config, tree), tree, world_size, profile)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
