@@ -42,10 +42,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def generated_files() -> dict[Path, bytes]:
+    from .checktree_build import check_tree_files
     from .glossary import page
     from .jsonschema import schema_files
-
-    from .checktree_build import check_tree_files
 
     files = {**index_files(), **check_tree_files()}
     schemas = ROOT / "schemas"
