@@ -50,7 +50,7 @@ from hjson.scanner import HjsonDecodeError
 
 from .findings import Location
 from .i18n import Lang, messages
-from .scanner import Entry, Scan, scan_hjson, scan_json
+from .scanner import Entry, Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [
     "MAX_BYTES",
@@ -456,7 +456,7 @@ def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
         data = json.loads(text, parse_float=_hjson_number, parse_constant=_not_hjson)
     except (ValueError, RecursionError, OverflowError):
         return None
-    scan = scan_json(text)
+    scan = scan_valid_json(text)
     if scan.error is not None or scan.max_depth > _FAST_DEPTH:  # deep nesting: let hjson meet its recursion limit
         return None
     return data, scan
