@@ -28,13 +28,17 @@ from .schema._meta import UNSET, Meta
 
 __all__ = ["check_tree_files", "encode_schema", "records", "validator_of"]
 
-_DROPPED = frozenset({"metadata", "serialization"})
+_DROPPED = frozenset({"metadata", "serialization", "ref"})
+"""Parts of a core schema that validation does not read (``ref`` names a schema for ``definition-ref``, which no
+option's schema uses, and holds an id that would change at every run)."""
 _PATH_VALIDATOR = "GenerateSchema._path_schema.<locals>.path_validator"
 
 
 def encode_schema(value: Any) -> Any:
     """A core schema as JSON (see the module docstring); ``TypeError`` for an object it cannot name."""
     if isinstance(value, dict):
+        if value.get("type") in ("definitions", "definition-ref"):
+            raise TypeError("a schema with definitions; keep its refs before writing it")
         out: dict[str, Any] = {}
         if value.get("type") == "enum":
             cls = value["cls"]

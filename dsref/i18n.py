@@ -95,8 +95,6 @@ def resolve_language(explicit: str | None, environ: Mapping[str, str] | None = N
     for variable in ("LC_ALL", "LC_MESSAGES", "LANG"):
         value = env.get(variable)
         if value:
-            if not value.strip().lower().startswith("zh"):
-                return "en"  # what Babel would conclude too; not importing it keeps start-up short
             return _from_locale_name(value) or "en"
     return "en"
 
