@@ -18,10 +18,10 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic_core import ValidationError
 
 from .findings import Location
-from .options import Option, OptionTree, option_tree
+from .options import Option, OptionTree
 from .schema._meta import UNSET
 
 __all__ = ["Effective", "effective"]
@@ -65,8 +65,14 @@ class Effective:
 
 
 def effective(config: Any, tree: OptionTree | None = None) -> Effective:
-    """Read ``config`` (a parsed ds_config) into an :class:`Effective` view. Never raises."""
-    tree = tree or option_tree()
+    """Read ``config`` (a parsed ds_config) into an :class:`Effective` view. Never raises.
+
+    ``tree`` defaults to the generated check tree, like :func:`dsref.validation.validate`.
+    """
+    if tree is None:
+        from .checktree import check_tree
+
+        tree = check_tree()
     result = Effective(tree)
     if isinstance(config, Mapping):
         zero = config.get("zero_optimization")
@@ -96,7 +102,7 @@ def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: L
             continue
         out.values[opt.path] = kept
         out.locations[opt.path] = here
-        if opt.model is not None and isinstance(item, Mapping) and opt.container is None:
+        if opt.kind == "section" and isinstance(item, Mapping) and opt.container is None:
             _walk(tree, tree.child_parent(opt), item, here, out)
 
 
@@ -107,8 +113,11 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
         from .validation import _adapter
 
+        adapter = _adapter(opt)
+        if adapter is None:
+            return value
         try:
-            coerced = _adapter(opt).validate_python(value)
+            coerced = adapter.validate_python(value)
         except (ValidationError, RecursionError, TypeError, ValueError):
             return value
         return coerced.value if isinstance(coerced, Enum) else coerced

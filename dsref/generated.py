@@ -109,10 +109,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def generated_files() -> dict[Path, bytes]:
+    from .checktree_build import check_tree_files
     from .glossary import page
     from .jsonschema import schema_files
 
-    files = index_files()
+    files = {**index_files(), **check_tree_files()}
     files.update(page_files())
     schemas = ROOT / "schemas"
     if schemas.is_dir():

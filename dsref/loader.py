@@ -50,7 +50,7 @@ from hjson.scanner import HjsonDecodeError
 
 from .findings import Location
 from .i18n import Lang, messages
-from .scanner import Entry, Scan, scan_hjson, scan_json
+from .scanner import Entry, Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [
     "MAX_BYTES",
@@ -405,6 +405,9 @@ def _scan_failure(scan: Scan) -> _Failure | None:
 
 def _read_hjson(text: str) -> tuple[Any, Scan]:
     """``hjson.loads`` as DeepSpeed calls it, duplicates kept (last value wins) so the rest can still be checked."""
+    fast = _strict_json_as_hjson(text)
+    if fast is not None:
+        return fast
     scan = scan_hjson(text)
     early = _scan_failure(scan)
     if early is not None:
@@ -423,6 +426,39 @@ def _read_hjson(text: str) -> tuple[Any, Scan]:
         raise _crash(exc, scan) from None
     if scan.error is not None:  # pragma: no cover - the scanner disagrees with hjson; keep the data, lose positions
         return data, Scan()
+    return data, scan
+
+
+_FAST_DEPTH = 100
+"""Deepest nesting the shortcut reads; hjson itself recurses and gives up some way below 1000 levels."""
+
+
+def _hjson_number(text: str) -> float | int:
+    """A JSON number with a fraction or exponent as hjson reads it: an integral value below 1e10 becomes an int."""
+    value = float(text)
+    if int(value) == value and abs(value) < 1e10:  # int(inf) raises, as in hjson: the slow path reports it
+        return int(value)
+    return value
+
+
+def _not_hjson(name: str) -> Any:
+    raise ValueError(f"{name} is a string to hjson")
+
+
+def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
+    """Most configs are strict JSON, which hjson reads exactly as ``json`` does but for numbers (``1e9``, ``1.0``
+    are ints to hjson) and ``NaN``/``Infinity`` (strings to hjson): read them with ``json`` and its scanner, the
+    former in C. None for any other text (a root that is not an object or array, anything unusual), which takes the
+    hjson path; ``tests/test_loader_fast.py`` compares both paths."""
+    if not text.lstrip(" \t\n\r").startswith(("{", "[")):  # a BOM, or a bare root value hjson tries two ways
+        return None
+    try:
+        data = json.loads(text, parse_float=_hjson_number, parse_constant=_not_hjson)
+    except (ValueError, RecursionError, OverflowError):
+        return None
+    scan = scan_valid_json(text)
+    if scan.error is not None or scan.max_depth > _FAST_DEPTH:  # deep nesting: let hjson meet its recursion limit
+        return None
     return data, scan
 
 

@@ -29,15 +29,18 @@ from functools import cache
 from pathlib import PurePath
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-import annotated_types
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
-
 from .paths import Via, resolve_steps, split_path
-from .schema._base import Section, UnknownKeys
 from .schema._meta import UNSET, Meta, meta_of
-from .schema.config import DeepSpeedConfig
 from .versions import parse_version
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from pydantic import BaseModel
+    from pydantic.fields import FieldInfo
+
+    from .schema._base import Section, UnknownKeys
 
 __all__ = ["Option", "OptionTree", "Resolution", "option_tree"]
 
@@ -71,7 +74,9 @@ class Option:
     meta: Meta
     field_name: str
     annotation: Any = field(repr=False)
+    """The field's type (None in the check tree, see :mod:`dsref.checktree`)."""
     field_info: FieldInfo = field(repr=False)
+    """The pydantic field (None in the check tree)."""
     allowed: tuple[Any, ...] | None = None
     bounds: Mapping[str, Any] = field(default_factory=dict)
     aliases: tuple[str, ...] = ()
@@ -87,6 +92,10 @@ class Option:
     """True when DeepSpeed's own pydantic model validates this option's value."""
     related: tuple[str, ...] = ()
     """Other options this one's texts name or point to (filled in when the tree is built)."""
+    unknown_keys: UnknownKeys | None = None
+    """For a section: what DeepSpeed does with keys it does not know there."""
+    validator_spec: Any = field(default=None, repr=False)
+    """In the check tree only: the generated validator of the value (see :mod:`dsref.checktree`)."""
 
     @property
     def depth(self) -> int:
@@ -99,11 +108,6 @@ class Option:
     @property
     def deprecated(self) -> bool:
         return self.meta.deprecated
-
-    @property
-    def unknown_keys(self) -> UnknownKeys | None:
-        """For a section: what DeepSpeed does with keys it does not know there."""
-        return self.model.unknown_keys if self.model is not None else None
 
     def removed_for(self, version: str) -> bool:
         """Whether DeepSpeed ``version`` has removed this option."""
@@ -191,16 +195,36 @@ class Resolution:
 class OptionTree:
     """All options of the schema, by canonical path, with alias lookup."""
 
-    def __init__(self, root: type[Section] = DeepSpeedConfig) -> None:
-        self.root_model = root
+    def __init__(self, root: type[Section] | None = None) -> None:
+        """Walk the models from ``root`` (the whole config, :class:`~dsref.schema.config.DeepSpeedConfig`)."""
+        if root is None:
+            from .schema.config import DeepSpeedConfig
+
+            root = DeepSpeedConfig
+        self._start(root)
+        self._walk(root, None, strict_parent=False, inherited=_Inherited())
+        self._link_related()
+
+    @classmethod
+    def from_options(cls, options: Iterable[Option]) -> OptionTree:
+        """A tree of options made elsewhere (the generated check tree), parents before children, in schema order."""
+        tree = cls.__new__(cls)
+        tree._start(None)
+        for opt in options:
+            tree._add(opt)
+            if opt.kind == "section" and opt.container is not None:
+                tree._children.setdefault(cls.child_parent(opt), [])
+        return tree
+
+    def _start(self, root: type[Section] | None) -> None:
+        self._root = root
         self._by_path: dict[str, Option] = {}
         self._children: dict[str | None, list[Option]] = {}
         # (parent path, written key) -> (option, via)
         self._keys: dict[tuple[str | None, str], tuple[Option, Via]] = {}
         self._by_key: dict[str, list[Option]] | None = None
         self._flat: tuple[Option, ...] | None = None
-        self._walk(root, None, strict_parent=False, inherited=_Inherited())
-        self._link_related()
+        self._subtrees: dict[str, tuple[Option, ...]] = {}
 
     # -- building ---------------------------------------------------------
     def _walk(self, model: type[BaseModel], parent: str | None, *, strict_parent: bool, inherited: _Inherited) -> None:
@@ -260,6 +284,7 @@ class OptionTree:
             stages=meta.stages if meta.stages is not None else inherited.stages,
             hf_auto=meta.hf_auto is not None,
             validated_by_deepspeed=strict,
+            unknown_keys=model.unknown_keys if model is not None else None,
         )
 
     def _add(self, opt: Option) -> None:
@@ -299,6 +324,15 @@ class OptionTree:
             object.__setattr__(opt, "related", unique)
 
     # -- queries ----------------------------------------------------------
+    @property
+    def root_model(self) -> type[Section]:
+        """The root model (imported on first use for a tree made from generated options)."""
+        if self._root is None:
+            from .schema.config import DeepSpeedConfig
+
+            self._root = DeepSpeedConfig
+        return self._root
+
     def __len__(self) -> int:
         return len(self._by_path)
 
@@ -315,8 +349,10 @@ class OptionTree:
 
     def iter_subtree(self, path: str) -> Iterator[Option]:
         """Every option below ``path`` (not including it)."""
-        opt = self.get(path)
-        yield from self._iter(self.child_parent(opt))
+        subtree = self._subtrees.get(path)
+        if subtree is None:
+            subtree = self._subtrees[path] = tuple(self._iter(self.child_parent(self.get(path))))
+        yield from subtree
 
     @staticmethod
     def child_parent(opt: Option) -> str:
@@ -403,6 +439,8 @@ def _union_args(tp: Any) -> tuple[Any, ...]:
 
 
 def _is_model(tp: Any) -> bool:
+    from pydantic import BaseModel
+
     return isinstance(tp, type) and issubclass(tp, BaseModel)
 
 
@@ -461,7 +499,7 @@ def _single_type_name(tp: Any) -> str:
             return "str"
         if issubclass(tp, PurePath):
             return "path"
-        if issubclass(tp, BaseModel):
+        if _is_model(tp):
             return "section"
     origin = get_origin(tp)
     if origin in (list, tuple, set):
@@ -500,6 +538,8 @@ def _allowed_values(annotation: Any) -> tuple[Any, ...] | None:
 
 
 def _bounds_of(info: FieldInfo) -> dict[str, Any]:
+    import annotated_types
+
     bounds: dict[str, Any] = {}
     for item in info.metadata:
         if isinstance(item, annotated_types.BaseMetadata):
@@ -513,6 +553,8 @@ def _bounds_of(info: FieldInfo) -> dict[str, Any]:
 def _default_of(info: FieldInfo, model: type | None) -> Any:
     if info.is_required():
         return UNSET
+    from pydantic import BaseModel
+
     value = info.get_default(call_default_factory=True)
     if isinstance(value, BaseModel):
         return {}
@@ -520,6 +562,8 @@ def _default_of(info: FieldInfo, model: type | None) -> Any:
 
 
 def _jsonable(value: Any) -> Any:
+    from pydantic import BaseModel
+
     if isinstance(value, Enum):
         return value.value
     if isinstance(value, PurePath):

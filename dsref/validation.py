@@ -19,15 +19,16 @@ import difflib
 import json
 import reprlib
 from collections.abc import Mapping
-from functools import cache
-from typing import Annotated, Any, Literal
+from functools import cache, lru_cache
+from typing import Annotated, Any, Literal, Protocol
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic_core import ValidationError
 
 from .findings import Finding, Kind, Location, Severity
-from .options import Option, OptionTree, option_tree
+from .options import Option, OptionTree
 from .schema._meta import UNSET, Meta
-from .versions import DEEPSPEED_VERSION, parse_version
+from .versions import DEEPSPEED_VERSION
+from .versions import parse_version as _parse_version
 
 __all__ = ["Profile", "validate"]
 
@@ -66,14 +67,23 @@ def validate(
     """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
 
     ``deepspeed_version`` is the release to judge removed and new options by;
-    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills.
+    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills. ``tree`` defaults to the generated
+    check tree (:func:`dsref.checktree.check_tree`), which gives the same findings as the model-built one.
     """
-    walker = _Walker(tree or option_tree(), parse_version(deepspeed_version), profile)
+    if tree is None:
+        from .checktree import check_tree
+
+        tree = check_tree()
+    walker = _Walker(tree, parse_version(deepspeed_version), profile)
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
     walker.section(None, config, (), strict=False, policy="ignore")
     return walker.findings
+
+
+parse_version = lru_cache(maxsize=256)(_parse_version)
+"""Release numbers of the schema are few and compared for every option written: parse each once."""
 
 
 def json_type(value: Any) -> str:
@@ -191,21 +201,7 @@ class _Walker:
                 )
 
     def unknown(self, parent: str | None, key: str, loc: Location, *, strict: bool, policy: str) -> None:
-        candidates = [
-            opt.key
-            for opt in self.tree.under(parent)
-            if opt.removed_in is None or parse_version(opt.removed_in) > self.version
-        ]
-        suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
-        lowered = {c.lower().replace("-", "_"): c for c in candidates}
-        normalized = key.lower().replace("-", "_")
-        if normalized in lowered and lowered[normalized] not in suggestions:
-            suggestions.insert(0, lowered[normalized])
-        elsewhere = [
-            opt.path
-            for opt in self.tree.by_key().get(key, ())
-            if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > self.version)
-        ]
+        suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
         if policy == "reject":
             severity = Severity.error
         elif policy == "passthrough":
@@ -219,8 +215,8 @@ class _Walker:
             None,
             key=key,
             policy=policy,
-            suggestions=suggestions,
-            elsewhere=elsewhere[:5],
+            suggestions=list(suggestions),
+            elsewhere=list(elsewhere),
             section=parent,
         )
 
@@ -264,10 +260,10 @@ class _Walker:
             self.add(Kind.auto_unfilled, Severity.error, loc, opt, hf_fills=opt.hf_auto)
 
     def section_value(self, opt: Option, value: Any, loc: Location) -> None:
-        assert opt.model is not None
+        assert opt.unknown_keys is not None  # every section has a policy
         child_parent = self.tree.child_parent(opt)
-        strict = opt.model.unknown_keys == "reject"
-        policy = opt.model.unknown_keys
+        strict = opt.unknown_keys == "reject"
+        policy = opt.unknown_keys
         if value is None and opt.nullable:
             return
         if opt.container == "list":
@@ -303,6 +299,7 @@ class _Walker:
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
         adapter = _adapter(opt)
+        assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
         try:
             text = json.dumps(value, allow_nan=True)
@@ -371,6 +368,28 @@ class _Walker:
         )
 
 
+@lru_cache(maxsize=4096)
+def _near_misses(
+    tree: OptionTree, parent: str | None, key: str, version: tuple[int, int, int]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
+    an option of that name lives (the same typos recur from file to file, hence the cache)."""
+    candidates = [
+        opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
+    ]
+    suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
+    lowered = {c.lower().replace("-", "_"): c for c in candidates}
+    normalized = key.lower().replace("-", "_")
+    if normalized in lowered and lowered[normalized] not in suggestions:
+        suggestions.insert(0, lowered[normalized])
+    elsewhere = [
+        opt.path
+        for opt in tree.by_key().get(key, ())
+        if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
+    ]
+    return tuple(suggestions), tuple(elsewhere[:5])
+
+
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:
     """The replacement of a removed option: its own, or its nearest removed ancestor's."""
     current: Option | None = opt
@@ -400,8 +419,11 @@ def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
     """
     if opt.kind == "section" and not scalar:
         return False
+    adapter = _adapter(opt)
+    if adapter is None:
+        return False
     try:
-        _adapter(opt).validate_json(json.dumps(value), strict=True)
+        adapter.validate_json(json.dumps(value), strict=True)
     except (ValidationError, RecursionError, TypeError, ValueError):
         return False
     return True
@@ -429,9 +451,25 @@ def _classify(exc: ValidationError, value: Any) -> Kind:
     return Kind.wrong_type
 
 
+class Validator(Protocol):
+    """What validates a value: pydantic's ``TypeAdapter`` or pydantic-core's ``SchemaValidator``."""
+
+    def validate_json(self, data: str, /, *, strict: bool | None = None) -> Any: ...
+
+    def validate_python(self, data: Any, /) -> Any: ...
+
+
 @cache
-def _adapter(opt: Option) -> TypeAdapter[Any]:
-    """A validator for the option's own type and bounds (options hash by identity)."""
+def _adapter(opt: Option) -> Validator | None:
+    """A validator for the option's own type and bounds (options hash by identity).
+
+    An option of the check tree brings its own, built from the generated schema (None: a section that takes
+    nothing but an object); one of the model-built tree gets a ``TypeAdapter`` of its field.
+    """
+    if opt.validator_spec is not None:
+        return opt.validator_spec.build()
+    from pydantic import TypeAdapter
+
     constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
     if not constraints:
         return TypeAdapter(opt.annotation)

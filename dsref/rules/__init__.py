@@ -21,7 +21,7 @@ from typing import Any
 from ..effective import Effective, effective
 from ..findings import Finding, Location, Severity
 from ..i18n import Lang, Messages, messages
-from ..options import OptionTree, option_tree
+from ..options import OptionTree
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -81,6 +81,8 @@ class Rule:
 
 
 _RULES: dict[str, Rule] = {}
+_SORTED: list[Rule] = []
+"""``_RULES`` by code, once every rule module is loaded; emptied when a rule registers."""
 
 
 def rule(
@@ -93,6 +95,7 @@ def rule(
             raise ValueError(f"rule code {code} registered twice")
         texts = messages(f"rule.{code}", message=message, explanation=explanation)
         _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
+        _SORTED.clear()
         return check
 
     return register
@@ -104,8 +107,11 @@ def _load_rule_modules() -> None:
 
 
 def all_rules() -> list[Rule]:
-    _load_rule_modules()
-    return sorted(_RULES.values(), key=lambda r: r.code)
+    """Every rule, by code. The rule modules are found and imported on the first call only."""
+    if not _SORTED:
+        _load_rule_modules()
+        _SORTED.extend(sorted(_RULES.values(), key=lambda r: r.code))
+    return list(_SORTED)
 
 
 def get_rule(code_or_name: str) -> Rule | None:
@@ -126,7 +132,10 @@ def run_rules(
     select: Iterable[str] | None = None,
 ) -> list[Finding]:
     """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input."""
-    tree = tree or option_tree()
+    if tree is None:
+        from ..checktree import check_tree
+
+        tree = check_tree()
     context = Context(config, effective(config, tree), tree, world_size, profile)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []

@@ -137,7 +137,7 @@ def _walk_autos(ctx: Context, parent: str | None, value: Mapping[Any, Any], out:
         opt = hit[0]
         if isinstance(item, str) and item == "auto":
             out.add(opt.path)
-        elif opt.model is not None and opt.container is None and isinstance(item, Mapping):
+        elif opt.kind == "section" and opt.container is None and isinstance(item, Mapping):
             _walk_autos(ctx, ctx.tree.child_parent(opt), item, out)
 
 

@@ -8,6 +8,18 @@ from :mod:`dsref.schema._base`.
 
 from __future__ import annotations
 
-from .config import DeepSpeedConfig
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .config import DeepSpeedConfig
 
 __all__ = ["DeepSpeedConfig"]
+
+
+def __getattr__(name: str) -> object:
+    # Imported on first use: ``dsref check`` reads the generated check tree and only needs the pydantic-free
+    # helpers of this package (``_meta``, ``_coerce``), not the models.
+    if name == "DeepSpeedConfig":
+        return importlib.import_module(".config", __name__).DeepSpeedConfig
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

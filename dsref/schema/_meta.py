@@ -20,8 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from pydantic import Field
-from pydantic.fields import FieldInfo
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pydantic.fields import FieldInfo
 
 __all__ = [
     "UNSET",
@@ -141,6 +142,8 @@ def option(default: Any = UNSET, /, **kwargs: Any) -> Any:
     ``default_factory`` may be given instead of a default. Keys that are
     :class:`Meta` attributes go to the metadata, the rest to ``Field``.
     """
+    from pydantic import Field  # here, not at the top: the check path reads Meta without importing pydantic
+
     meta_kwargs = {k: kwargs.pop(k) for k in list(kwargs) if k in _META_KEYS}
     if default is UNSET and "default_factory" not in kwargs:
         info: FieldInfo = Field(**kwargs)

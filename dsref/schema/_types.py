@@ -9,32 +9,19 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from pydantic import BeforeValidator
 
-
-def _reject_bool(value: Any) -> Any:
-    if isinstance(value, bool):
-        raise ValueError("a boolean is not a number here")
-    return value
-
-
-def _one_string_is_a_list(value: Any) -> Any:
-    return [value] if isinstance(value, str) else value
-
+from ._coerce import one_string_is_a_list as _one_string_is_a_list
+from ._coerce import reject_bool as _reject_bool
+from ._coerce import reject_str as _reject_str
 
 NumberNotBool = Annotated[float, BeforeValidator(_reject_bool)]
 """A float that refuses ``true``/``false`` (pydantic would read them as 1.0/0.0)."""
 
 IntNotBool = Annotated[int, BeforeValidator(_reject_bool)]
 """An int that refuses ``true``/``false``."""
-
-
-def _reject_str(value: Any) -> Any:
-    if isinstance(value, str):
-        raise ValueError("a string is not a number here")
-    return value
 
 
 IntNotStr = Annotated[int, BeforeValidator(_reject_str)]

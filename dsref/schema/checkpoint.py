@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BeforeValidator
 
 from ._base import DictSection, PassthroughSection, Section
+from ._coerce import upper_case as _upper_case
 from ._meta import option
 
 _CONSTANTS = "deepspeed.runtime.constants"
 _MC_CONSTANTS = "deepspeed.runtime.model_checkpointing.constants"
-
-
-def _upper_case(value: Any) -> Any:
-    """Upper-cases a string value, as DeepSpeed does before comparing it."""
-    return value.upper() if isinstance(value, str) else value
-
 
 TagValidationMode = Annotated[Literal["WARN", "IGNORE", "FAIL"], BeforeValidator(_upper_case)]
 WriterType = Annotated[Literal["MOCK", "PYTHON", "FAST"], BeforeValidator(_upper_case)]

@@ -1,0 +1,77 @@
+"""The loader's shortcut for strict JSON (``json`` instead of ``hjson``) reads every text as hjson does."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import hjson
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dsref.loader import _strict_json_as_hjson
+from dsref.scanner import scan_hjson
+
+CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
+
+
+def _same_as_hjson(text: str) -> None:
+    fast = _strict_json_as_hjson(text)
+    if fast is None:
+        return
+    data, scan = fast
+    expected = hjson.loads(text, object_pairs_hook=dict)
+    assert json.dumps(data, sort_keys=False) == json.dumps(expected, sort_keys=False)
+    assert [type(v) for v in _leaves(data)] == [type(v) for v in _leaves(expected)]
+    slow = scan_hjson(text)
+    assert slow.error is None
+    assert scan.entries == slow.entries
+    assert scan.duplicates == slow.duplicates
+    assert (scan.max_depth, scan.deepest, scan.suspect) == (slow.max_depth, slow.deepest, slow.suspect)
+
+
+def _leaves(value: Any) -> list[Any]:
+    if isinstance(value, dict):
+        return [x for v in value.values() for x in _leaves(v)]
+    if isinstance(value, list):
+        return [x for v in value for x in _leaves(v)]
+    return [value]
+
+
+def test_real_configs() -> None:
+    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json"))]
+    assert sum(_strict_json_as_hjson(t) is not None for t in texts) >= len(texts) // 2 or not texts
+    for text in texts:
+        _same_as_hjson(text)
+
+
+def test_numbers_and_odd_texts() -> None:
+    for text in [
+        '{"a": 1.0, "b": 1e9, "c": 1e10, "d": -0.0, "e": 2.5e-3, "f": 1E+2, "g": 12345678901234567890}',
+        '{"a": 1e400}',
+        '{"a": NaN, "b": Infinity}',
+        '[1, 2.0, "x"]',
+        '"text"',
+        "5",
+        '{"a": 1, "a": {"b": 2, "b": 3}}',
+        '{"a": {"x": {"y": 1}}, "a": 2, "a": [3, {"z": 4}], "b": {"a": 1}}',
+        '{"a": [1, [2, {"k": [], "k": {}}]], "a": {"c": 1}}',
+        '{"k\\u00e9y": "\\ud83d\\ude00 \\/ \\" \\\\ \\t"}',
+        " \n\t{}\r\n",
+        '{"a": "line\\u2028sep"}',
+    ]:
+        _same_as_hjson(text)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_json, st.booleans(), st.sampled_from([None, 1, 2]))
+def test_any_json_text(value: Any, ascii_only: bool, indent: int | None) -> None:
+    _same_as_hjson(json.dumps(value, ensure_ascii=ascii_only, indent=indent))
