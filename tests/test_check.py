@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -250,3 +252,34 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
         from dsref.report import render
 
         render([report], "text", "zh")
+
+
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=15,
+    ),
+    st.integers(min_value=0, max_value=5),
+)
+@settings(max_examples=300, deadline=None)
+def test_json_layout_is_only_layout(value: object, depth: int) -> None:
+    """The JSON report writes the upper levels indented and each finding on one line; the data is json.dumps'."""
+    from dsref.report import json_lines
+
+    text = json_lines(value, depth)
+    assert json.loads(text) == value
+    if depth == 0:
+        assert text == json.dumps(value, ensure_ascii=False)
+
+
+def test_json_report_has_one_finding_per_line(tmp_path: Path) -> None:
+    path = tmp_path / "ds_config.json"
+    path.write_text('{"zero_optimization": {"stgae": 2, "stage": 4}}', encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "dsref", "check", "--format", "json", str(path)], capture_output=True, text=True
+    )
+    lines = [line.strip().rstrip(",") for line in proc.stdout.splitlines()]
+    findings = [json.loads(line) for line in lines if line.startswith('{"code"')]
+    assert [f["code"] for f in findings] == [f["code"] for f in json.loads(proc.stdout)["files"][0]["findings"]]
+    assert len(findings) == 3  # DS501 (no batch size), DS101 (stgae), DS204 (stage 4)
