@@ -358,3 +358,39 @@ def muon_param_ignored(ctx: Context) -> Iterator[Hit]:
     for key, option in _params_keys(ctx):
         if key not in read:
             yield _param_hit(ctx, key, option, {"key": key, "suggestions": suggest(key, sorted(read))})
+
+
+# Scheduler params DeepSpeed's schedulers check with isinstance(value, int) in their constructors
+# (deepspeed/runtime/lr_schedules.py:370 LRRangeTest, :733 WarmupLR and through it WarmupDecayLR, :874
+# WarmupCosineLR); other int params are only used in arithmetic, where 100.0 works like 100.
+INTEGER_CHECKED_SCHEDULER_PARAMS: dict[str, frozenset[str]] = {
+    "warmup_num_steps": frozenset({"WarmupLR", "WarmupDecayLR", "WarmupCosineLR"}),
+    "lr_range_test_step_size": frozenset({"LRRangeTest"}),
+}
+
+
+@rule(
+    "DS582",
+    "scheduler-steps-not-integer",
+    Severity.error,
+    message="scheduler.params.{key} is the float {value}; {scheduler} accepts only an integer and the engine stops "
+    "at start-up",
+    explanation=(
+        "WarmupLR, WarmupDecayLR and WarmupCosineLR check that `warmup_num_steps` is an integer, and LRRangeTest "
+        "that `lr_range_test_step_size` is, with `isinstance(value, int)`: a float such as 100.0 makes the "
+        'constructor raise ValueError ("must be a positive integer") when the engine starts. DeepSpeed\'s own '
+        "Hjson reader turns 100.0 into the integer 100, so this hits files read as strict JSON: by Hugging Face "
+        "Trainer or Accelerate (`--profile hf`), or loaded with json and passed to `deepspeed.initialize` as a "
+        'dict. Write the number without a fraction (100), or "auto" under Hugging Face. A value with a real '
+        "fraction (100.5) is reported as a wrong type instead."
+    ),
+)
+def scheduler_steps_not_integer(ctx: Context) -> Iterator[Hit]:
+    scheduler = _type_of(ctx, "scheduler")
+    if scheduler is None or mapping(ctx, "scheduler.params") is None:
+        return
+    for key, schedulers in INTEGER_CHECKED_SCHEDULER_PARAMS.items():
+        path = f"scheduler.params.{key}"
+        value = known(ctx, path)
+        if scheduler in schedulers and isinstance(value, float) and value.is_integer():
+            yield Hit(ctx.where(path), path, {"key": key, "value": value, "scheduler": scheduler})
