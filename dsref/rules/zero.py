@@ -357,6 +357,8 @@ BF16_OPTIMIZER_READS = frozenset(
 def bf16_optimizer_ignores_zero_keys(ctx: Context) -> Iterator[Hit]:
     if not bf16_optimizer_path(ctx) or offload_device(ctx, "optimizer") is UNKNOWN:
         return
+    if known(ctx, "compile.deepcompile") is not False:
+        return  # DeepCompile reads reduce_bucket_size and expects the ZeRO optimizer: another path
     ignored = [
         opt
         for opt in ctx.tree.children(ZERO)
