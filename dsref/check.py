@@ -91,7 +91,17 @@ def check_loaded(
             )
     findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
     if isinstance(loaded.data, dict):
-        findings.extend(run_rules(loaded.data, world_size=world_size, profile=loaded.profile))
+        ruled = run_rules(
+            loaded.data, world_size=world_size, profile=loaded.profile, deepspeed_version=deepspeed_version
+        )
+        # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
+        said = {f.location for f in ruled if f.severity is not Severity.info}
+        findings = [
+            f
+            for f in findings
+            if not (f.kind is Kind.unknown_key and f.severity is Severity.info and f.location in said)
+        ]
+        findings.extend(ruled)
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, findings)

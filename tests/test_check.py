@@ -283,3 +283,24 @@ def test_json_report_has_one_finding_per_line(tmp_path: Path) -> None:
     findings = [json.loads(line) for line in lines if line.startswith('{"code"')]
     assert [f["code"] for f in findings] == [f["code"] for f in json.loads(proc.stdout)["files"][0]["findings"]]
     assert len(findings) == 3  # DS501 (no batch size), DS101 (stgae), DS204 (stage 4)
+
+
+def test_rule_on_a_passed_on_key_replaces_the_unknown_key_note(tmp_path: Path) -> None:
+    """An optimizer param dsref does not know is one finding: DS549's error, not also DS101's note."""
+    path = tmp_path / "ds.json"
+    config = {"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "betas1": 0.9}}}
+    path.write_text(json.dumps(config), encoding="utf-8")
+    report = check_file(str(path))
+    assert [(f.code, f.location) for f in report.findings] == [("DS549", ("optimizer", "params", "betas1"))]
+    assert report.findings[0].args["suggestions"] == ["betas"]
+    config["optimizer"] = {"type": "MuAdam", "params": {"betas1": 0.9}}  # not checked: the note stays
+    path.write_text(json.dumps(config), encoding="utf-8")
+    assert [f.code for f in check_file(str(path)).findings] == ["DS101"]
+
+
+def test_check_for_another_release_says_once_what_it_follows(tmp_path: Path) -> None:
+    path = tmp_path / "ds.json"
+    path.write_text(json.dumps({"train_batch_size": 8, "optimizer": {"type": "OneBitAdam"}}), encoding="utf-8")
+    assert [f.code for f in check_file(str(path)).findings] == ["DS541"]
+    older = check_file(str(path), deepspeed_version="0.19.6").findings
+    assert [f.code for f in older] == ["DS584"]

@@ -24,6 +24,8 @@ from .conftest import require_deepspeed, shared_path
 
 Z = "zero_optimization"
 ADAM = {"type": "Adam", "params": {"lr": 1e-4}}
+BF16_PATH = {"bf16": {"enabled": True}, "data_types": {"grad_accum_dtype": "fp32"}, "optimizer": ADAM}
+"""bf16, fp32 gradient accumulation and (with stage 1) DeepSpeed's BF16_Optimizer instead of the ZeRO optimizer."""
 
 
 def z(stage: int, **keys: Any) -> dict[str, Any]:
@@ -177,6 +179,32 @@ FIRES: list[tuple[str, dict[str, Any], Location, str]] = [
     ("DS547", {"optimizer": ADAM, "scheduler": {"type": "cosine", "params": {}}}, ("scheduler", "type"), "deepspeed"),
     ("DS548", {"optimizer": {"params": {"lr": 1e-4}}}, ("optimizer", "params"), "deepspeed"),
     ("DS548", {"scheduler": {"type": None, "params": {}}}, ("scheduler", "params"), "deepspeed"),
+    (
+        "DS549",
+        {"optimizer": {"type": "AdamW", "params": {"momentum": 0.9}}},
+        ("optimizer", "params", "momentum"),
+        "deepspeed",
+    ),
+    ("DS549", {"optimizer": {"type": "Lion", "params": {"eps": 1e-8}}}, ("optimizer", "params", "eps"), "hf"),
+    (
+        "DS581",
+        {"optimizer": {"type": "Muon", "params": {"nesterov": True}}},
+        ("optimizer", "params", "nesterov"),
+        "deepspeed",
+    ),
+    (
+        "DS582",
+        {"optimizer": ADAM, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100.0}}},
+        ("scheduler", "params", "warmup_num_steps"),
+        "hf",
+    ),
+    (
+        "DS583",
+        {**BF16_PATH, **z(1, reduce_bucket_size=2e8, overlap_comm=True)},
+        (Z, "reduce_bucket_size"),
+        "deepspeed",
+    ),
+    ("DS584", {"train_batch_size": 8}, (), "deepspeed@0.19.6"),
     ("DS550", {**z(3), "gradient_allreduce_op": "SUM"}, ("gradient_allreduce_op",), "deepspeed"),
     ("DS550", {**z(2, zenflow={}), "gradient_allreduce_op": "sum"}, ("gradient_allreduce_op",), "deepspeed"),
     (
@@ -351,6 +379,23 @@ QUIET: list[tuple[str, dict[str, Any], str]] = [
     ("DS546", {"optimizer": ADAM, "scheduler": {"type": "WarmupLR", "params": {}}}, "deepspeed"),
     ("DS547", {"optimizer": ADAM, "scheduler": {"type": "CosineAnnealingLR", "params": {"T_max": 10}}}, "deepspeed"),
     ("DS548", {"optimizer": ADAM, "scheduler": {"type": "WarmupLR", "params": {}}}, "deepspeed"),
+    (
+        "DS549",
+        {"optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "adam_w_mode": True, "torch_adam": False}}},
+        "deepspeed",
+    ),
+    ("DS549", {"optimizer": {"type": "SGD", "params": {"momentum": 0.9, "nesterov": True}}}, "deepspeed"),
+    ("DS549", {"optimizer": {"type": "MuAdam", "params": {"anything": 1}}}, "deepspeed"),
+    (
+        "DS581",
+        {"optimizer": {"type": "Muon", "params": {"muon_lr": 0.02, "adam_lr": 3e-4, "ns_method": "gram"}}},
+        "deepspeed",
+    ),
+    ("DS582", {"optimizer": ADAM, "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100}}}, "hf"),
+    ("DS582", {"optimizer": ADAM, "scheduler": {"type": "OneCycle", "params": {"cycle_first_step_size": 100.0}}}, "hf"),
+    ("DS583", {**BF16_PATH, **z(2, reduce_bucket_size=2e8)}, "deepspeed"),
+    ("DS583", {**BF16_PATH, **z(1, allgather_bucket_size=2e8, elastic_checkpoint=True)}, "deepspeed"),
+    ("DS584", {"train_batch_size": 8}, "deepspeed"),
     ("DS550", {**z(2), "gradient_allreduce_op": "sum"}, "deepspeed"),
     ("DS550", {**z(3), "gradient_allreduce_op": "mean"}, "deepspeed"),
     ("DS550", {**z(2, zenflow=None), "gradient_allreduce_op": "sum"}, "deepspeed"),
@@ -413,7 +458,9 @@ CONFIG_TIME = {"DS510", "DS511", "DS512", "DS515", "DS520", "DS521", "DS533", "D
 
 
 def found(code: str, config: dict[str, Any], profile: str = "deepspeed") -> list[Any]:
-    return [f for f in run_rules(config, profile=profile, select={code})]
+    """The rule's findings; a profile ``name@X.Y.Z`` checks for DeepSpeed release X.Y.Z."""
+    profile, _, version = profile.partition("@")
+    return [f for f in run_rules(config, profile=profile, select={code}, deepspeed_version=version or "0.19.8")]
 
 
 @pytest.mark.parametrize(
@@ -458,7 +505,7 @@ def test_rule_texts_are_well_formed() -> None:
         assert r.code[:3] in ("DS5", "DS6"), r.code
         if r.code.startswith("DS6"):
             assert r.severity.value == "info", r.code  # advice
-        elif r.code != "DS560":  # DS560 is a note on how to check the file, in the "auto" group
+        elif r.code not in ("DS560", "DS584"):  # notes on how the file is checked: with --profile hf, for a release
             assert r.severity.value in ("error", "warning"), r.code
         assert "\n" not in r.message, r.code
         assert "{" not in r.explanation, f"{r.code}: explanations are shown as they are, never formatted"
@@ -613,3 +660,241 @@ def test_name_tables_match_deepspeed_and_torch() -> None:
     assert all(AutoTPPresets.get_preset(name) is not None for name in AUTOTP_PRESETS)
     source = inspect.getsource(AutoTPPresets.get_preset)
     assert sorted(re.findall(r'"(\w+)": AutoTPPresets', source)) == sorted(AUTOTP_PRESETS)
+
+
+# -- what deepspeed.initialize does with the optimizer section, the scheduler and the BF16 path --------------------
+
+_INITIALIZE = r"""
+import json, logging, os, socket, sys
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK="0", WORLD_SIZE="1", LOCAL_RANK="0")
+import torch, deepspeed
+from deepspeed.utils import logger
+logger.setLevel(logging.ERROR)
+out = []
+for config in json.load(sys.stdin):
+    model = torch.nn.Linear(4, 4)
+    try:
+        engine, optimizer, _, _ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
+    except Exception as exc:
+        out.append({"error": type(exc).__name__, "message": str(exc)})
+    else:
+        out.append({"optimizer": type(optimizer).__name__})
+print("RESULT " + json.dumps(out))
+"""
+
+
+def initialize(configs: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """``deepspeed.initialize`` on a tiny CPU model for each config, in a subprocess (it initialises
+    torch.distributed, which other tests need untouched): the exception raised, or the optimizer built."""
+    require_deepspeed()
+    import json
+    import subprocess
+    import sys
+
+    configs = [{"train_batch_size": 1, **c} for c in configs]
+    proc = subprocess.run(
+        [sys.executable, "-c", _INITIALIZE], input=json.dumps(configs), capture_output=True, text=True, timeout=600
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, proc.stdout[-2000:] + proc.stderr[-2000:]
+    result: list[dict[str, str]] = json.loads(lines[-1][len("RESULT ") :])
+    return result
+
+
+OFFLOAD = z(2, offload_optimizer={"device": "cpu"})
+
+# optimizer section, and the key DS549 must report (None: the near miss that builds)
+OPTIMIZER_PARAMS: list[tuple[dict[str, Any], str | None]] = [
+    ({"optimizer": {"type": "AdamW", "params": {"lr": 1e-3, "momentum": 0.9}}}, "momentum"),  # FusedAdam
+    ({"optimizer": {"type": "Adam", "params": {"lr": 1e-3, "foreach": True}}}, "foreach"),  # FusedAdam
+    ({"optimizer": {"type": "Adam", "params": {"lr": 1e-3, "betas1": 0.9}}}, "betas1"),  # a misspelling
+    ({"optimizer": {"type": "AdamW", "params": {"adamw_mode": True}}, **OFFLOAD}, "adamw_mode"),  # passed twice
+    ({"optimizer": {"type": "Lion", "params": {"lr": 1e-3, "eps": 1e-8}}}, "eps"),  # FusedLion
+    ({"optimizer": {"type": "Adagrad", "params": {"fp32_optimizer_states": True}}}, "fp32_optimizer_states"),
+    ({"optimizer": {"type": "SGD", "params": {"lr": 1e-3, "betas": [0.9, 0.99]}}}, "betas"),  # torch.optim.SGD
+    ({"optimizer": {"type": "Adam", "params": {"torch_adam": True, "bias_correction": True}}}, "bias_correction"),
+    (
+        {"optimizer": {"type": "Adam", "params": {"lr": 1e-3, "adam_w_mode": False, "fp32_optimizer_states": True}}},
+        None,
+    ),
+    ({"optimizer": {"type": "AdamW", "params": {"torch_adam": True, "foreach": False, "fused": False}}}, None),
+    ({"optimizer": {"type": "AdamW", "params": {"fp32_optimizer_states": False, "amsgrad": False}}, **OFFLOAD}, None),
+    ({"optimizer": {"type": "Adagrad", "params": {"fp32_optimizer_states": True}}, **OFFLOAD}, None),
+    ({"optimizer": {"type": "Lion", "params": {"betas": [0.9, 0.99], "set_grad_none": True}}}, None),
+    ({"optimizer": {"type": "SGD", "params": {"lr": 1e-3, "momentum": 0.9, "nesterov": True}}}, None),
+]
+
+
+def test_optimizer_params_against_deepspeed_initialize() -> None:
+    """Each key DS549 reports makes deepspeed.initialize fail with a TypeError naming it; the near misses get past
+    the constructor's arguments."""
+    results = initialize([config for config, _ in OPTIMIZER_PARAMS])
+    for (config, key), result in zip(OPTIMIZER_PARAMS, results, strict=True):
+        reported = [f.location[-1] for f in found("DS549", config)]
+        if key is None:
+            # built, or stopped later than the arguments (FusedLion has no CPU kernel: "not implemented on CPU")
+            assert reported == [] and result.get("error") != "TypeError", (config, result)
+        else:
+            assert reported == [key], (config, reported)
+            assert result.get("error") == "TypeError" and key in result["message"], (config, result)
+
+
+def test_scheduler_steps_against_deepspeed_initialize() -> None:
+    """A float warmup_num_steps stops the engine (DS582, read as JSON); the integer builds."""
+    adam = {"type": "AdamW", "params": {"lr": 1e-3, "torch_adam": True}}
+    bad = {
+        "optimizer": adam,
+        "scheduler": {"type": "WarmupCosineLR", "params": {"warmup_num_steps": 10.0, "total_num_steps": 100}},
+    }
+    good = {
+        "optimizer": adam,
+        "scheduler": {"type": "WarmupCosineLR", "params": {"warmup_num_steps": 10, "total_num_steps": 100}},
+    }
+    failed, built = initialize([bad, good])
+    assert failed["error"] == "ValueError" and "warmup_num_steps" in failed["message"]
+    assert "optimizer" in built
+    assert [f.code for f in found("DS582", bad, "hf")] == ["DS582"] and found("DS582", good, "hf") == []
+
+
+def test_bf16_path_against_deepspeed_initialize() -> None:
+    """bf16 + stage 1 + fp32 accumulation builds BF16_Optimizer (DS583 warns: it runs); bf16 accumulation does not."""
+    keys = {"reduce_bucket_size": 2e8, "overlap_comm": True, "round_robin_gradients": True}
+    adam = {"type": "AdamW", "params": {"lr": 1e-3, "torch_adam": True}}
+    bf16_path = {
+        "bf16": {"enabled": True},
+        "data_types": {"grad_accum_dtype": "fp32"},
+        "optimizer": adam,
+        **z(1, **keys),
+    }
+    zero_path = {"bf16": {"enabled": True}, "optimizer": adam, **z(1, **keys)}
+    (with_bf16, with_zero) = initialize([bf16_path, zero_path])
+    assert with_bf16 == {"optimizer": "BF16_Optimizer"} and with_zero == {"optimizer": "DeepSpeedZeroOptimizer"}
+    (finding,) = found("DS583", bf16_path)
+    assert finding.args["written"] == "reduce_bucket_size, overlap_comm, round_robin_gradients"
+    assert found("DS583", zero_path) == []
+
+
+def test_optimizer_signatures_match_deepspeed_and_torch() -> None:
+    """The constructor keywords DS549 checks against are those of the installed DeepSpeed 0.19.8 and torch."""
+    require_deepspeed()
+    import inspect
+
+    import torch
+    from deepspeed.ops.adagrad import DeepSpeedCPUAdagrad
+    from deepspeed.ops.adam import DeepSpeedCPUAdam, FusedAdam, ZenFlowCPUAdam
+    from deepspeed.ops.lamb import FusedLamb
+    from deepspeed.ops.lion import DeepSpeedCPULion, FusedLion
+    from deepspeed.runtime.engine import DeepSpeedEngine
+
+    from dsref.rules._signatures import CONSTRUCTOR_KEYWORDS, MUON_CONFIG_KEYS
+
+    def keywords(cls: type) -> frozenset[str]:
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        named = [p for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        if any(p.kind is p.VAR_KEYWORD for p in params):  # ZenFlowCPUAdam hands the rest to its base class
+            return frozenset(p.name for p in named) | keywords(cls.__mro__[1])
+        return frozenset(p.name for p in named[1:])  # the first one takes the parameters
+
+    classes: dict[str, type] = {
+        "FusedAdam": FusedAdam,
+        "DeepSpeedCPUAdam": DeepSpeedCPUAdam,
+        "ZenFlowCPUAdam": ZenFlowCPUAdam,
+        "DeepSpeedCPUAdagrad": DeepSpeedCPUAdagrad,
+        "FusedLamb": FusedLamb,
+        "FusedLion": FusedLion,
+        "DeepSpeedCPULion": DeepSpeedCPULion,
+        **{f"torch.optim.{name}": getattr(torch.optim, name) for name in common.TORCH_OPTIMIZERS},
+    }
+    assert {name: keywords(cls) for name, cls in classes.items()} == CONSTRUCTOR_KEYWORDS
+    muon = {*DeepSpeedEngine._MUON_HALF_KEYS, *DeepSpeedEngine._ADAM_HALF_KEYS, "muon_lr", "adam_lr"}
+    assert muon | {"adam_w_mode", "torch_adam", "fp32_optimizer_states"} == MUON_CONFIG_KEYS
+    source = inspect.getsource(DeepSpeedEngine._muon_half_defaults) + inspect.getsource(
+        DeepSpeedEngine._muon_param_groups
+    )
+    assert '"muon_lr"' in source and '"adam_lr"' in source
+
+
+def test_scheduler_integer_checks_match_deepspeed() -> None:
+    """DS582's table: exactly these constructors check isinstance(…, int) on these params."""
+    require_deepspeed()
+    import inspect
+
+    from deepspeed.runtime import lr_schedules
+
+    from dsref.rules.optimizer import INTEGER_CHECKED_SCHEDULER_PARAMS
+
+    checked: dict[str, set[str]] = {}
+    for name in common.DEEPSPEED_SCHEDULERS:
+        cls = getattr(lr_schedules, name)
+        source = "".join(inspect.getsource(c.__init__) for c in cls.__mro__ if c.__module__ == lr_schedules.__name__)
+        for key in re.findall(r"isinstance\((\w+), int\)", source):
+            checked.setdefault(key, set()).add(name)
+    assert checked == {k: set(v) for k, v in INTEGER_CHECKED_SCHEDULER_PARAMS.items()}
+
+
+def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> None:
+    """DS583: every stage-1 ZeRO key it reports is read in engine.py only inside _configure_zero_optimizer."""
+    require_deepspeed()
+    import ast
+    import inspect
+
+    from deepspeed.runtime import engine as ds_engine
+    from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
+
+    from dsref.rules.zero import BF16_OPTIMIZER_READS
+
+    source = inspect.getsource(ds_engine)
+    module = ast.parse(source)
+    (cls,) = [n for n in module.body if isinstance(n, ast.ClassDef) and n.name == "DeepSpeedEngine"]
+    methods = {n.name: n for n in cls.body if isinstance(n, ast.FunctionDef)}
+    accessor = {}  # zero_config field -> engine method returning it
+    for name, node in methods.items():
+        text = ast.get_source_segment(source, node) or ""
+        match = re.search(r"return self\._config\.zero_config\.(\w+)\s*$", text.strip())
+        if match and len(node.body) == 1:
+            accessor[match.group(1)] = name
+
+    def lines(name: str) -> set[int]:
+        node = methods[name]
+        return set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
+
+    # DeepCompile reads reduce_bucket_size too; DS583 stays quiet when compile.deepcompile is on.
+    inside = lines("_configure_zero_optimizer") | lines("_initialize_deepcompile_native")
+    ignored = [
+        opt
+        for opt in tree.children(Z)
+        if opt.stages is not None and 1 in opt.stages and opt.path not in BF16_OPTIMIZER_READS and opt.kind == "leaf"
+    ]
+    assert len(ignored) >= 8
+    for opt in ignored:
+        if opt.meta.deprecated or opt.removed_in:
+            continue
+        field = opt.key
+        assert field in DeepSpeedZeroConfig.model_fields, field  # the name the engine reads it by
+        uses = [
+            node.lineno
+            for node in ast.walk(cls)
+            if isinstance(node, ast.Attribute)
+            and (node.attr == accessor.get(field) or node.attr == field)
+            and not (isinstance(node.value, ast.Name) and node.value.id == "self" and node.attr == field)
+        ]
+        allowed = inside | (lines(accessor[field]) if field in accessor else set())
+        if field == "overlap_comm":  # _do_sanity_check asserts it off when managed_gradient_accumulation is off
+            allowed |= lines("_do_sanity_check")
+        outside = [line for line in uses if line not in allowed]
+        assert not outside, f"{opt.path} is read outside _configure_zero_optimizer at engine.py lines {outside}"
+
+
+def test_rules_follow_the_target_release() -> None:
+    """--deepspeed-version: DS541 knows when the 1-bit optimizers went; rules about newer options stay quiet."""
+    one_bit = {"optimizer": {"type": "OneBitAdam", "params": {}}}
+    assert [f.code for f in run_rules(one_bit, select={"DS541"})] == ["DS541"]
+    assert run_rules(one_bit, select={"DS541"}, deepspeed_version="0.19.6") == []
+    no_norm = z(1, compute_grad_norm=False)  # compute_grad_norm came in 0.19.7
+    assert [f.code for f in run_rules(no_norm, select={"DS522"})] == ["DS522"]
+    assert run_rules(no_norm, select={"DS522"}, deepspeed_version="0.19.6") == []
+    notes = [f for f in run_rules(no_norm, deepspeed_version="0.19.6") if f.code == "DS584"]
+    assert len(notes) == 1 and notes[0].args == {"version": "0.19.6", "described": "0.19.8"}

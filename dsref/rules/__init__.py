@@ -22,6 +22,7 @@ from ..effective import Effective, effective
 from ..findings import Finding, Location, Severity
 from ..i18n import Lang, Messages, messages
 from ..options import OptionTree
+from ..versions import DEEPSPEED_VERSION, parse_version
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -46,6 +47,8 @@ class Context:
     world_size: int | None = None
     """Data-parallel world size given with ``--world-size``; None when unknown."""
     profile: str = "deepspeed"
+    version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
+    """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
@@ -130,21 +133,38 @@ def run_rules(
     profile: str = "deepspeed",
     tree: OptionTree | None = None,
     select: Iterable[str] | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> list[Finding]:
-    """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input."""
+    """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input.
+
+    The rules describe DeepSpeed 0.19.8. For another ``deepspeed_version`` a finding about an option that release
+    does not have yet is left out (the schema's too-new finding says so), and rules that know the release they
+    depend on ask ``Context.version``.
+    """
     if tree is None:
         from ..checktree import check_tree
 
         tree = check_tree()
-    context = Context(config, effective(config, tree), tree, world_size, profile)
+    version = parse_version(deepspeed_version)
+    context = Context(config, effective(config, tree), tree, world_size, profile, version)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
         for hit in _safely(r, context):
+            if _too_new(tree, hit.option, version):
+                continue
             findings.append(Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related))
     return findings
+
+
+def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) -> bool:
+    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply)."""
+    if path is None or path not in tree:
+        return False
+    since = tree.get(path).since
+    return since is not None and parse_version(since) > version
 
 
 def _safely(r: Rule, context: Context) -> Iterator[Hit]:

@@ -32,6 +32,7 @@ __all__ = [
     "DEEPSPEED_OPTIMIZERS",
     "DEEPSPEED_SCHEDULERS",
     "REMOVED_OPTIMIZERS",
+    "REMOVED_OPTIMIZERS_IN",
     "TORCH_LR_SCHEDULERS",
     "TORCH_OPTIMIZERS",
     "UNKNOWN",
@@ -66,6 +67,8 @@ UNKNOWN: Any = _Unknown()
 DEEPSPEED_OPTIMIZERS = frozenset({"adagrad", "adam", "adamw", "lamb", "muadam", "muadamw", "musgd", "lion", "muon"})
 # The 1-bit optimizers 0.19.7 deleted; their names are neither DeepSpeed names nor torch.optim classes any more.
 REMOVED_OPTIMIZERS = frozenset({"onebitadam", "zerooneadam", "onebitlamb"})
+REMOVED_OPTIMIZERS_IN = "0.19.7"
+"""The release that deleted them (``deepspeed/runtime/config.py`` of 0.19.6 still lists them)."""
 # Optimizer classes of torch.optim (torch 2.x), which DeepSpeed looks up by exact name for any other type.
 TORCH_OPTIMIZERS = frozenset(
     {
@@ -210,16 +213,18 @@ def optimizer_name(ctx: Context) -> str | None:
     return value.lower() if value.lower() in DEEPSPEED_OPTIMIZERS else value
 
 
-def built_optimizer(ctx: Context) -> str | None:
+def built_optimizer(ctx: Context, *, cpu: bool | None = None) -> str | None:
     """The optimizer class DeepSpeed builds from the ``optimizer`` section (``engine._configure_basic_optimizer``).
 
     None when the section names no type (the optimizer then comes from code) or a type DeepSpeed cannot build.
+    ``cpu`` overrides whether the optimizer is offloaded (for an offload device Hugging Face fills in later).
     """
     name = optimizer_name(ctx)
     if name is None:
         return None
     params = mapping(ctx, "optimizer.params") or {}
-    cpu = offload_device(ctx, "optimizer") in ("cpu", "nvme")  # engine.zero_use_cpu_optimizer(), any stage
+    if cpu is None:
+        cpu = offload_device(ctx, "optimizer") in ("cpu", "nvme")  # engine.zero_use_cpu_optimizer(), any stage
     zenflow = mapping(ctx, "zero_optimization.zenflow") is not None
     if name in ("adam", "adamw"):
         if params.get("torch_adam"):

@@ -21,6 +21,7 @@ from ._common import (
     related,
     zero_stage,
 )
+from .precision import bf16_optimizer_path
 
 ZERO = "zero_optimization"
 BYTES_PER_ELEMENT = 2
@@ -63,10 +64,12 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
         "Bucket sizes in ZeRO count elements, not bytes: 5e8 is 500 million gradients, 1 GB in fp16 or bf16, not "
         "500 MB. With `contiguous_gradients` (on by default, and always with optimizer offload at stages 1-2) "
         "DeepSpeed allocates the gradient bucket up front: once at stage 3, and at stages 1-2 twice when "
-        "`overlap_comm` is on (a double buffer). At stage 1 with an fp32 `data_types.grad_accum_dtype` on a 16-bit "
+        "`overlap_comm` is on (a double buffer). At stage 1 with an fp32 `data_types.grad_accum_dtype` on an fp16 "
         "model the bucket is fp32, which doubles the figure. If memory "
         "is short, 2e8 (0.4 GB per buffer) is a common choice; smaller buckets mean more, smaller collectives. "
-        "On GPUs with plenty of free memory the default is fine."
+        "On GPUs with plenty of free memory the default is fine. With bf16 at stage 1 and an fp32 "
+        "`grad_accum_dtype`, DeepSpeed's BF16 optimizer replaces the ZeRO optimizer and allocates no such bucket "
+        "(see DS583)."
     ),
 )
 def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
@@ -75,6 +78,8 @@ def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
     size = known(ctx, path)
     if not stage or size is UNKNOWN or isinstance(size, bool) or not isinstance(size, int):
         return
+    if bf16_optimizer_path(ctx):
+        return  # the BF16 optimizer allocates no reduce bucket (DS583)
     offloaded = offload_device(ctx, "optimizer") in ("cpu", "nvme")
     contiguous = known(ctx, f"{ZERO}.contiguous_gradients") is True or (stage in (1, 2) and offloaded)
     if not contiguous:
@@ -106,8 +111,8 @@ def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
 def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
     path = f"{ZERO}.contiguous_gradients"
-    if not stage or known(ctx, path) is not False:
-        return
+    if not stage or known(ctx, path) is not False or bf16_optimizer_path(ctx):
+        return  # (the BF16 optimizer ignores the key: DS583)
     if stage in (1, 2) and offload_device(ctx, "optimizer") in ("cpu", "nvme"):
         return  # forced on: DS537
     yield Hit(ctx.where(path), path)

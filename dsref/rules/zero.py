@@ -319,3 +319,60 @@ def hpz_world_size(ctx: Context) -> Iterator[Hit]:
     if world % group:
         path = f"{ZERO}.zero_hpz_partition_size"
         yield Hit(ctx.where(path), path, {"size": size, "world": world})
+
+
+# ZeRO keys DeepSpeed 0.19.8 still reads when bf16 + stage 1 + fp32 gradient accumulation selects BF16_Optimizer
+# (engine._do_optimizer_sanity_check) instead of the ZeRO stage 1-2 optimizer. Every other stage-1 key of
+# zero_optimization is read only in engine._configure_zero_optimizer, which that path never calls.
+BF16_OPTIMIZER_READS = frozenset(
+    {
+        f"{ZERO}.allgather_bucket_size",  # passed to BF16_Optimizer (engine._configure_bf16_optimizer)
+        f"{ZERO}.compute_grad_norm",  # false is refused on that path (DS522)
+        f"{ZERO}.load_from_fp32_weights",  # passed to BF16_Optimizer.load_state_dict
+        f"{ZERO}.elastic_checkpoint",  # engine._get_all_zero_checkpoint_state_dicts reads it for any optimizer
+        f"{ZERO}.offload_optimizer",  # decides the path itself (cpu leaves it) and the optimizer class
+        f"{ZERO}.cpu_offload",  # the deprecated spelling of offload_optimizer
+        f"{ZERO}.zenflow",  # read by the engine's step logic, not only by the ZeRO optimizer
+    }
+)
+
+
+@rule(
+    "DS583",
+    "bf16-optimizer-ignores-zero-keys",
+    Severity.warning,
+    message="with bf16, ZeRO stage 1 and fp32 gradient accumulation DeepSpeed uses its BF16 optimizer, which "
+    "ignores {written}",
+    explanation=(
+        "With `bf16.enabled`, `zero_optimization.stage` 1, `data_types.grad_accum_dtype` fp32 and no optimizer "
+        "offload to the CPU, DeepSpeed wraps the optimizer in its BF16 optimizer instead of the ZeRO stage 1 "
+        "optimizer. That wrapper partitions the fp32 master weights and optimizer states itself and reads only "
+        "`allgather_bucket_size` of the ZeRO settings (checkpoint loading still follows `load_from_fp32_weights` "
+        "and `elastic_checkpoint`). The bucketing and communication keys of the stage 1 optimizer "
+        "(`reduce_bucket_size`, `overlap_comm`, `contiguous_gradients`, `reduce_scatter`, `round_robin_gradients`, "
+        "…) therefore change nothing. Remove them, or use bf16 gradient accumulation (leave out "
+        "`grad_accum_dtype`) or stage 2 if you want the ZeRO optimizer that honours them."
+    ),
+)
+def bf16_optimizer_ignores_zero_keys(ctx: Context) -> Iterator[Hit]:
+    if not bf16_optimizer_path(ctx) or offload_device(ctx, "optimizer") is UNKNOWN:
+        return
+    if known(ctx, "compile.deepcompile") is not False:
+        return  # DeepCompile reads reduce_bucket_size and expects the ZeRO optimizer: another path
+    ignored = [
+        opt
+        for opt in ctx.tree.children(ZERO)
+        if opt.stages is not None
+        and 1 in opt.stages
+        and opt.path not in BF16_OPTIMIZER_READS
+        and ctx.is_set(opt.path)
+        and not (opt.meta.parsed_unused or opt.meta.deprecated or opt.removed_in or opt.meta.docs_only)
+    ]
+    if ignored:
+        written = ", ".join(str(ctx.where(opt.path)[-1]) for opt in ignored)
+        yield Hit(
+            ctx.where(ignored[0].path),
+            ignored[0].path,
+            {"written": written},
+            tuple(ctx.where(opt.path) for opt in ignored[1:]),
+        )
