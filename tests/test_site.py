@@ -215,9 +215,18 @@ def browser() -> Iterator[Any]:
 
 def _search(page: Any, words: str) -> list[str]:
     """Type ``words`` into the site search and return the result links, best first."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.click("input.md-search__input")
-    page.fill("input.md-search__input", words)
-    page.wait_for_selector(".md-search-result__item", timeout=20_000)
+    for attempt in range(3):  # a query typed while a busy machine still loads the index may go unanswered
+        page.fill("input.md-search__input", "")
+        page.fill("input.md-search__input", words)
+        try:
+            page.wait_for_selector(".md-search-result__item", timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     page.wait_for_timeout(300)  # results arrive in one message; let the list render
     return [str(a.get_attribute("href")) for a in page.query_selector_all(".md-search-result__link")]
 
