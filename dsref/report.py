@@ -16,7 +16,7 @@ from .i18n import Lang, messages, option_text
 from .messages import help_lines, message
 from .rules import get_rule
 
-__all__ = ["Rendered", "render", "render_github", "render_json", "render_text", "summary"]
+__all__ = ["Piece", "Rendered", "assemble", "draw", "render", "render_github", "render_json", "render_text", "summary"]
 
 S = messages(
     "report",
@@ -151,53 +151,70 @@ _SEVERITY_COLOUR = {Severity.error: "1;31", Severity.warning: "1;33", Severity.i
 
 
 def render_text(reports: list[FileReport], lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+    pieces = [draw(report, "text", lang, color=color, target=target) for report in reports]
+    return assemble(pieces, "text", lang, target=target)
+
+
+def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
     lines: list[str] = []
-    for report in reports:
-        for r in rendered(report, lang, target):
-            label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
-            lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
-            if r.source is not None:
-                number = str(r.line)
-                lines.append(f" {number} | {r.source.rstrip()}")
-                width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
-                caret = " " * (r.column - 1) + "^" * max(1, width)
-                lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
-            for hint in r.help:
-                lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
-    lines.append(summary(reports, lang))
-    return "\n".join(lines) + "\n"
+    for r in rendered(report, lang, target):
+        label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
+        lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
+        if r.source is not None:
+            number = str(r.line)
+            lines.append(f" {number} | {r.source.rstrip()}")
+            width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
+            caret = " " * (r.column - 1) + "^" * max(1, width)
+            lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
+        for hint in r.help:
+            lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
+    return lines
 
 
 def summary(reports: list[FileReport], lang: Lang) -> str:
-    counts = {s: sum(r.count(s) for r in reports) for s in Severity}
-    name = "summary_one" if len(reports) == 1 else "summary"
+    return _summary(
+        [
+            Piece(
+                "",
+                r.count(Severity.error),
+                r.count(Severity.warning),
+                r.count(Severity.info),
+                r.ok,
+                r.error is not None,
+            )
+            for r in reports
+        ],
+        lang,
+    )
+
+
+def _summary(pieces: list[Piece], lang: Lang) -> str:
+    name = "summary_one" if len(pieces) == 1 else "summary"
     return S.text(
         name,
         lang,
-        files=len(reports),
-        errors=counts[Severity.error],
-        warnings=counts[Severity.warning],
-        infos=counts[Severity.info],
+        files=len(pieces),
+        errors=sum(p.errors for p in pieces),
+        warnings=sum(p.warnings for p in pieces),
+        infos=sum(p.infos for p in pieces),
     )
 
 
 def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
-    files = []
-    for report in reports:
-        files.append(
-            {
-                "file": report.path,
-                "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
-                "ok": report.ok,
-                "errors": report.count(Severity.error),
-                "warnings": report.count(Severity.warning),
-                "infos": report.count(Severity.info),
-                "findings": [r.to_json() for r in rendered(report, lang, target)],
-            }
-        )
-    counts = {s.value: sum(r.count(s) for r in reports) for s in Severity}
-    payload = {"deepspeed": target, "lang": lang, "files": files, "summary": {"files": len(reports), **counts}}
-    return json_lines(payload, depth=4) + "\n"
+    pieces = [draw(report, "json", lang, target=target) for report in reports]
+    return assemble(pieces, "json", lang, target=target)
+
+
+def _json_file(report: FileReport, lang: Lang, target: str) -> dict[str, Any]:
+    return {
+        "file": report.path,
+        "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
+        "ok": report.ok,
+        "errors": report.count(Severity.error),
+        "warnings": report.count(Severity.warning),
+        "infos": report.count(Severity.info),
+        "findings": [r.to_json() for r in rendered(report, lang, target)],
+    }
 
 
 def json_lines(value: object, depth: int, indent: str = "") -> str:
@@ -226,18 +243,69 @@ def _escape_property(text: str) -> str:
 
 def render_github(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
     """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` line per finding."""
-    level = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
+    pieces = [draw(report, "github", lang, target=target) for report in reports]
+    return assemble(pieces, "github", lang, target=target)
+
+
+_GITHUB_LEVEL = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
+
+
+def _github_lines(report: FileReport, lang: Lang, target: str) -> list[str]:
     lines = []
-    for report in reports:
-        for r in rendered(report, lang, target):
-            props = (
-                f"file={_escape_property(r.path)},line={r.line},col={r.column},"
-                f"endLine={r.end_line},endColumn={r.end_column},title={_escape_property(f'{r.code} {r.name}')}"
-            )
-            text = r.message + "".join(f"\n{h}" for h in r.help)
-            lines.append(f"::{level[r.severity]} {props}::{_escape_data(text)}")
-    lines.append(summary(reports, lang))
-    return "\n".join(lines) + "\n"
+    for r in rendered(report, lang, target):
+        props = (
+            f"file={_escape_property(r.path)},line={r.line},col={r.column},"
+            f"endLine={r.end_line},endColumn={r.end_column},title={_escape_property(f'{r.code} {r.name}')}"
+        )
+        text = r.message + "".join(f"\n{h}" for h in r.help)
+        lines.append(f"::{_GITHUB_LEVEL[r.severity]} {props}::{_escape_data(text)}")
+    return lines
+
+
+# -- one file's part of the output, and the whole ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One file's part of the output, drawn, with its counts: small enough to send between processes."""
+
+    text: str
+    errors: int
+    warnings: int
+    infos: int
+    ok: bool
+    unreadable: bool
+
+
+def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
+    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
+    if fmt == "json":
+        text = json_lines(_json_file(report, lang, target), 2, _FILE_INDENT)
+    elif fmt == "github":
+        text = "".join(line + "\n" for line in _github_lines(report, lang, target))
+    else:
+        text = "".join(line + "\n" for line in _text_lines(report, lang, color, target))
+    counts = (report.count(Severity.error), report.count(Severity.warning), report.count(Severity.info))
+    return Piece(text, *counts, report.ok, report.error is not None)
+
+
+_FILE_INDENT = "    "
+"""Where a file's object sits in the JSON report: ``{"files": [...]}`` at the second level."""
+
+
+def assemble(pieces: list[Piece], fmt: str, lang: Lang, *, target: str = "0.19.8") -> str:
+    """The whole output from the files' pieces, in order, with the summary."""
+    if fmt != "json":
+        return "".join(piece.text for piece in pieces) + _summary(pieces, lang) + "\n"
+    totals = {"files": len(pieces), "error": 0, "warning": 0, "info": 0}
+    for piece in pieces:
+        totals["error"] += piece.errors
+        totals["warning"] += piece.warnings
+        totals["info"] += piece.infos
+    head = json_lines({"deepspeed": target, "lang": lang}, 1)[:-2]  # without the closing "\n}"
+    files = ",\n".join(_FILE_INDENT + piece.text for piece in pieces)
+    files = f"[\n{files}\n  ]" if pieces else "[]"
+    return f'{head},\n  "files": {files},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n'
 
 
 def render(reports: list[FileReport], fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:

@@ -2,14 +2,16 @@
 
     python scripts/bench_check.py [--corpus ../shared/corpus/real]
 
-Prints files per second for one `dsref check` call over the whole corpus, for one `check-jsonschema` call over the
-same files (hf schema, as most real files use "auto"), and the wall time of checking one typical file, start-up
-included, for both.
+Prints files per second for one `dsref check` call over the whole corpus (with its default of one process per
+CPU, and with `--jobs 1`), for one `check-jsonschema` call over the same files (hf schema, as most real files use
+"auto"), and the wall time of checking one typical file, start-up included, for both. The commands take turns, so
+that a busy moment of the machine slows all of them alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import subprocess
 import sys
@@ -47,17 +49,20 @@ def main() -> int:
     typical = next(f for f in files if "zero3" in f.lower())
     timed([*dsref, typical])  # warm caches
     timed([*cjs, typical])
-    corpus: dict[str, list[float]] = {"dsref": [], "cjs": []}
+    corpus: dict[str, list[float]] = {"dsref": [], "dsref1": [], "cjs": []}
     one: dict[str, list[float]] = {"dsref": [], "cjs": []}
     for _ in range(args.runs):  # taking turns, so that a busy moment of the machine slows both alike
         corpus["dsref"].append(timed([*dsref, *files]))
+        corpus["dsref1"].append(timed([*dsref, "--jobs", "1", *files]))
         corpus["cjs"].append(timed([*cjs, *files]))
         for _ in range(3):
             one["dsref"].append(timed([*dsref, typical]))
             one["cjs"].append(timed([*cjs, typical]))
     t_dsref, t_cjs = statistics.median(corpus["dsref"]), statistics.median(corpus["cjs"])
-    print(f"corpus: {len(files)} files, medians of {args.runs} runs")
+    t_one = statistics.median(corpus["dsref1"])
+    print(f"corpus: {len(files)} files, medians of {args.runs} runs, {os.cpu_count()} CPUs")
     print(f"dsref check (one call)        {t_dsref:6.2f} s   {len(files) / t_dsref:7.0f} files/s")
+    print(f"dsref check --jobs 1          {t_one:6.2f} s   {len(files) / t_one:7.0f} files/s")
     print(f"check-jsonschema (one call)   {t_cjs:6.2f} s   {len(files) / t_cjs:7.0f} files/s")
     print(f"one typical file, start-up included: dsref {statistics.median(one['dsref']) * 1000:.0f} ms, ", end="")
     print(f"check-jsonschema {statistics.median(one['cjs']) * 1000:.0f} ms")

@@ -304,3 +304,46 @@ def test_check_for_another_release_says_once_what_it_follows(tmp_path: Path) -> 
     assert [f.code for f in check_file(str(path)).findings] == ["DS541"]
     older = check_file(str(path), deepspeed_version="0.19.6").findings
     assert [f.code for f in older] == ["DS584"]
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_several_processes_print_what_one_prints(fmt: str) -> None:
+    """Byte for byte, with the exit status, over real files (readable, broken and unreadable alike)."""
+    files = [str(p) for p in _corpus()][:150]
+    outputs = []
+    for jobs in ("1", "3"):
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "dsref",
+                "check",
+                "--format",
+                fmt,
+                "--lang",
+                "zh",
+                "--world-size",
+                "2",
+                "-j",
+                jobs,
+                *files,
+            ],
+            capture_output=True,
+            text=True,
+        )
+        outputs.append((proc.returncode, proc.stdout, proc.stderr))
+    assert outputs[0] == outputs[1]
+    assert outputs[0][1].count("DS") > 100
+
+
+def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "-j", "0", "x.json"]) == 2
+    assert "--jobs must be 1 or more" in capsys.readouterr().err
+
+
+def test_how_many_processes() -> None:
+    from dsref.batch import FILES_PER_WORKER, workers_for
+
+    assert workers_for(1, 1000) == 1
+    assert workers_for(8, 3) == 3  # never more processes than files
+    assert workers_for(None, FILES_PER_WORKER - 1) == 1  # too few files to pay for a second process

@@ -24,6 +24,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--deepspeed-version", default=None, metavar="X.Y.Z", help="release to check for (0.19.8)")
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
     parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="processes for many files (default: one per CPU when there are enough files; 1: this process only)",
+    )
     add_lang_option(parser)
 
 
@@ -42,33 +49,56 @@ def run(args: argparse.Namespace) -> int:
     if args.world_size is not None and args.world_size < 1:
         print("dsref: --world-size must be 1 or more", file=sys.stderr)
         return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("dsref: --jobs must be 1 or more", file=sys.stderr)
+        return 2
 
-    from ..check import check_file, display_path, expand_paths
-    from ..report import render
-    from .explain import use_color
+    from ..check import expand_paths
 
-    reports = []
-    for path in expand_paths(args.paths):
-        report = check_file(path, profile=args.profile, world_size=args.world_size, deepspeed_version=target)
-        report.path = display_path(path)
-        reports.append(report)
-    if not reports:
+    paths = list(expand_paths(args.paths))
+    if not paths:
         print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
         return 2
     if args.show_effective:
-        import json
+        return _show_effective(paths, args, target)
+    from ..batch import check_and_draw
+    from ..report import assemble
+    from .explain import use_color
 
-        from ..show import effective_document
+    pieces = check_and_draw(
+        paths,
+        args.format,
+        lang,
+        color=use_color(sys.stdout) and args.format == "text",
+        profile=args.profile,
+        world_size=args.world_size,
+        deepspeed_version=target,
+        jobs=args.jobs,
+    )
+    sys.stdout.write(assemble(pieces, args.format, lang, target=target))
+    if any(piece.unreadable for piece in pieces):
+        return 2
+    return 1 if any(not piece.ok for piece in pieces) else 0
 
-        documents = [
-            {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
-            for r in reports
-            if r.loaded is not None
-        ]
-        sys.stdout.write(json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2))
-        sys.stdout.write("\n")
-    else:
-        sys.stdout.write(render(reports, args.format, lang, color=use_color(sys.stdout), target=target))
+
+def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> int:
+    import json
+
+    from ..check import check_file, display_path
+    from ..show import effective_document
+
+    reports = []
+    for path in paths:
+        report = check_file(path, profile=args.profile, world_size=args.world_size, deepspeed_version=target)
+        report.path = display_path(path)
+        reports.append(report)
+    documents = [
+        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
+        for r in reports
+        if r.loaded is not None
+    ]
+    sys.stdout.write(json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2))
+    sys.stdout.write("\n")
     if any(r.error is not None for r in reports):
         return 2
     return 1 if any(not r.ok for r in reports) else 0
