@@ -60,8 +60,16 @@ def check_and_draw(
     from .rules import all_rules
 
     check_tree(), all_rules()  # loaded once here, before forking, instead of once in every worker
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
+    with multiprocessing.get_context("fork").Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
         return pool.map(one, paths, chunksize=max(1, len(paths) // (workers * 4)))
+
+
+def _leave_interrupts_to_the_parent() -> None:
+    """Ctrl-C reaches every process of the terminal's group: the workers ignore it and this process ends them
+    (the pool terminates them on its way out), so the user sees no worker's traceback."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _check_and_draw(

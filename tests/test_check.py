@@ -347,3 +347,23 @@ def test_how_many_processes() -> None:
     assert workers_for(1, 1000) == 1
     assert workers_for(8, 3) == 3  # never more processes than files
     assert workers_for(None, FILES_PER_WORKER - 1) == 1  # too few files to pay for a second process
+
+
+def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    for i in range(3000):
+        (tmp_path / f"c{i:04}.json").write_text(json.dumps({"train_batch_size": 8, "fp16": {"enabled": True}}))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dsref", "check", "-j", "2", str(tmp_path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    time.sleep(0.6)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: to the whole process group
+    _, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err, err
+    assert proc.returncode == 130
