@@ -21,6 +21,8 @@ from .versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import multiprocessing.pool
+
     from .i18n import Lang
 
 __all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
@@ -54,22 +56,33 @@ def check_and_draw(
     workers = workers_for(jobs, len(paths))
     if workers <= 1:
         return [one(path) for path in paths]
-    import multiprocessing
-
     from .checktree import check_tree
     from .rules import all_rules
 
     check_tree(), all_rules()  # loaded once here, before forking, instead of once in every worker
-    with multiprocessing.get_context("fork").Pool(workers, initializer=_leave_interrupts_to_the_parent) as pool:
+    with _workers_ignoring_interrupts(workers) as pool:
         return pool.map(one, paths, chunksize=max(1, len(paths) // (workers * 4)))
 
 
-def _leave_interrupts_to_the_parent() -> None:
-    """Ctrl-C reaches every process of the terminal's group: the workers ignore it and this process ends them
-    (the pool terminates them on its way out), so the user sees no worker's traceback."""
+def _workers_ignoring_interrupts(workers: int) -> multiprocessing.pool.Pool:
+    """A pool of forked workers that ignore Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group. The workers are forked while this process ignores it, so
+    they ignore it from their first instruction; this process then takes its handler back, stops on
+    KeyboardInterrupt, and the pool terminates the workers on its way out. The user sees no worker's traceback, and
+    the pool never waits for a worker that died.
+    """
+    import multiprocessing
     import signal
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        return multiprocessing.get_context("fork").Pool(workers)
+    try:
+        return multiprocessing.get_context("fork").Pool(workers)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _check_and_draw(

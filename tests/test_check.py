@@ -353,7 +353,10 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
     import signal
     import time
 
-    for i in range(3000):
+    children = Path("/proc/self/task")
+    if not children.is_dir():
+        pytest.skip("needs /proc to see when the workers have started")
+    for i in range(6000):
         (tmp_path / f"c{i:04}.json").write_text(json.dumps({"train_batch_size": 8, "fp16": {"enabled": True}}))
     proc = subprocess.Popen(
         [sys.executable, "-m", "dsref", "check", "-j", "2", str(tmp_path)],
@@ -362,7 +365,13 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
         text=True,
         start_new_session=True,
     )
-    time.sleep(0.6)
+    started = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        if started.exists() and len(started.read_text().split()) >= 2:
+            break  # both workers are forked
+        time.sleep(0.005)
+    time.sleep(0.1)  # and the pool is running
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: to the whole process group
     _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err, err

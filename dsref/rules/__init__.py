@@ -49,6 +49,8 @@ class Context:
     profile: str = "deepspeed"
     version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
     """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    """What the shared helpers of :mod:`dsref.rules._common` worked out once for this file."""
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
@@ -85,6 +87,7 @@ class Rule:
 
 _RULES: dict[str, Rule] = {}
 _SORTED: list[Rule] = []
+_BY_NAME: dict[str, Rule] = {}
 """``_RULES`` by code, once every rule module is loaded; emptied when a rule registers."""
 
 
@@ -99,6 +102,7 @@ def rule(
         texts = messages(f"rule.{code}", message=message, explanation=explanation)
         _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
         _SORTED.clear()
+        _BY_NAME.clear()
         return check
 
     return register
@@ -119,11 +123,10 @@ def all_rules() -> list[Rule]:
 
 def get_rule(code_or_name: str) -> Rule | None:
     """A rule by code (``DS501``, any case) or by name."""
-    wanted = code_or_name.strip().lower()
-    for r in all_rules():
-        if r.code.lower() == wanted or r.name == wanted:
-            return r
-    return None
+    if not _BY_NAME:
+        for r in all_rules():
+            _BY_NAME[r.code.lower()] = _BY_NAME[r.name] = r
+    return _BY_NAME.get(code_or_name.strip().lower())
 
 
 def run_rules(

@@ -146,10 +146,13 @@ def _walk_autos(ctx: Context, parent: str | None, value: Mapping[Any, Any], out:
 
 def auto_paths(ctx: Context) -> set[str]:
     """Canonical paths of the options the file writes as ``"auto"`` (under any spelling)."""
-    out: set[str] = set()
-    if isinstance(ctx.config, Mapping):
-        _walk_autos(ctx, None, ctx.config, out)
-    return out
+    found: set[str] | None = ctx.memo.get("auto_paths")
+    if found is None:
+        found = set()
+        if isinstance(ctx.config, Mapping):
+            _walk_autos(ctx, None, ctx.config, found)
+        ctx.memo["auto_paths"] = found
+    return set(found)
 
 
 def _hf_fills(ctx: Context, path: str) -> bool:
