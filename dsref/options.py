@@ -588,14 +588,33 @@ def _description(field_text: str | None, section_text: str | None, container: Co
 
 
 def _summary(field_text: str | None, section_text: str | None) -> str | None:
-    """A field's own short description, whole; otherwise the first sentence of the section's paragraph."""
-    if field_text:
+    """One line for tables and search results: the first sentence of an option's description. A section's own short
+    text (the field's description, apart from the section's paragraph) is its summary, whole."""
+    if field_text and section_text:
         return " ".join(field_text.split())
-    if not section_text:
+    text = field_text or section_text
+    if not text:
         return None
-    first = " ".join(section_text.split())
-    end = first.find(". ")
-    return first if end < 0 else first[: end + 1]
+    return first_sentence(" ".join(text.split()))
+
+
+_ABBREVIATIONS = ("e.g.", "i.e.", "etc.", "vs.", "cf.", "approx.")
+
+
+def first_sentence(text: str) -> str:
+    """``text`` up to the end of its first sentence: a full stop followed by a space, not one of an abbreviation.
+
+    >>> first_sentence("Bucket size, e.g. 5e8 elements. Larger is faster.")
+    'Bucket size, e.g. 5e8 elements.'
+    """
+    start = 0
+    while True:
+        end = text.find(". ", start)
+        if end < 0:
+            return text
+        if not text[: end + 1].lower().endswith(_ABBREVIATIONS):
+            return text[: end + 1]
+        start = end + 2
 
 
 def _doc_of(model: type | None) -> str | None:
