@@ -348,16 +348,28 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             lines.append("  " + style.label(M.text("children", lang)))
         key_width = min(max(len("  " * d + e.key) for d, e in exp.rows) + 2, 46)
         type_width = min(max(len(e["type"]) for _, e in exp.rows) + 2, 22)
+        offset = 2 + key_width + type_width + 16
+        room = max(_SUMMARY_MIN_WIDTH, _TABLE_WIDTH - offset)
         for depth, child in exp.rows:
             name = "  " * depth + child.key
             mark = style.warn(" ✗") if child["removed_in"] else ""
             default = _json(child["default"]) if child["has_default"] else "-"
             default = default if len(default) <= 14 else default[:13] + "…"
+            summary = _reflow(_summary(child, lang), room) or [""]
             lines.append(
                 f"  {style.key(name.ljust(key_width))}{child['type'].ljust(type_width)}{default.ljust(16)}"
-                f"{_summary(child, lang)}{mark}"
+                f"{summary[0]}{mark if len(summary) == 1 else ''}"
             )
+            lines.extend(" " * offset + part for part in summary[1:-1])
+            if len(summary) > 1:
+                lines.append(" " * offset + summary[-1] + mark)
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+_TABLE_WIDTH = 102
+"""Columns a table of options fills, as wide as a description: each summary is folded into what the name, type
+and default leave."""
+_SUMMARY_MIN_WIDTH = 40
 
 
 def _bounds(bounds: dict[str, Any]) -> str:
