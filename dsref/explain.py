@@ -275,6 +275,13 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         pad = " " * (width - _display_width(label))
         lines.append(f"  {style.label(label)}{pad}{value}")
 
+    def note(text: str | None, lead: str = "", lead_width: int = 0) -> None:
+        """A sentence or two under the row above, folded to the width of a description (``lead``: a styled
+        prefix such as an enum value, ``lead_width`` columns wide, that the folded lines stay to the right of)."""
+        parts = _reflow(text or "", max(_SUMMARY_MIN_WIDTH, _TABLE_WIDTH - 2 - width - lead_width)) or [""]
+        row("", lead + parts[0])
+        lines.extend(" " * (2 + width + lead_width) + part for part in parts[1:])
+
     if entry is None:
         lines.append(style.title(M.text("top_level", lang, version=_deepspeed_version())))
     else:
@@ -285,7 +292,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         row(M.text("type", lang), entry["type"])
         row(M.text("default", lang), _default(entry, lang))
         if entry["default_note"]:
-            row("", option_text(entry.path, entry["default_note"], lang, "default_note") or "")
+            note(option_text(entry.path, entry["default_note"], lang, "default_note"))
         if entry["docs_default_differs"]:
             docs = _with_human(entry["docs_default"], entry["docs_default_human"], lang)
             row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
@@ -293,7 +300,8 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             row(M.text("allowed", lang), ", ".join(_json(v) for v in entry["allowed"]))
             for value, text in entry["enum_docs"]:
                 meaning = option_text(entry.path, text, lang, f"enum:{value}")
-                row("", f"{style.key(_json(value))}  {meaning}")
+                shown = _json(value)
+                note(meaning, f"{style.key(shown)}  ", _display_width(shown) + 2)
         if entry["bounds"]:
             row(M.text("range", lang), _bounds(entry["bounds"]))
         if entry["unit"]:
@@ -305,7 +313,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         if entry["removed_in"]:
             row(M.text("removed", lang), style.warn(entry["removed_in"]))
             if entry["removal_note"]:
-                row("", option_text(entry.path, entry["removal_note"], lang, "removal_note") or "")
+                note(option_text(entry.path, entry["removal_note"], lang, "removal_note"))
             if entry["use_instead"]:
                 row(M.text("use_instead", lang), entry["use_instead"])
         if entry["deprecated"]:
