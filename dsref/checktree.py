@@ -156,6 +156,7 @@ def _meta(record: dict[str, Any]) -> Meta:
         if values.get(name) is not None:
             values[name] = tuple(values[name])
     values["enum_docs"] = tuple(tuple(pair) for pair in values.get("enum_docs", ()))
+    values["replacement"] = tuple(tuple(pair) for pair in values.get("replacement", ()))
     if values.get("hf_auto") is not None:
         values["hf_auto"] = HfAuto(by=tuple(values["hf_auto"]["by"]), source=values["hf_auto"]["source"])
     return Meta(**values)

@@ -43,6 +43,8 @@ MESSAGES = messages(
     help_top_level="'{key}' is a top-level key; move it out of {section}",
     help_use_instead="use {use_instead} instead",
     help_rename="rename it: {json}",
+    help_replace="write {json} in {section} instead",
+    help_delete_same="delete it: DeepSpeed behaves the same without it",
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
     help_not_string="put the value in quotes",
@@ -133,7 +135,12 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
             elsewhere.remove(key)
         if elsewhere:
             lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(elsewhere)))
-    if finding.kind in (Kind.deprecated, Kind.removed) and args.get("use_instead"):
+    if finding.kind is Kind.deprecated and args.get("replacement") is not None:
+        if args["replacement"]:
+            lines.append(MESSAGES.text("help_replace", lang, json=args["replacement"], section=args["section"]))
+        else:
+            lines.append(MESSAGES.text("help_delete_same", lang))
+    elif finding.kind in (Kind.deprecated, Kind.removed) and args.get("use_instead"):
         if finding.kind is Kind.deprecated and args.get("key") and finding.option == args.get("use_instead"):
             new_key = str(args["use_instead"]).rsplit(".", 1)[-1]
             lines.append(MESSAGES.text("help_rename", lang, json=f'"{args["key"]}" → "{new_key}"'))

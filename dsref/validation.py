@@ -240,7 +240,11 @@ class _Walker:
         if opt.since is not None and self.version < parse_version(opt.since):
             self.add(Kind.too_new, Severity.error if strict else Severity.warning, loc, opt, since=opt.since)
         if meta.deprecated:
-            self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, use_instead=meta.use_instead)
+            extra = {}
+            for written, instead in meta.replacement:
+                if type(written) is type(value) and written == value:
+                    extra = {"replacement": instead, "section": opt.parent or ""}
+            self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, use_instead=meta.use_instead, **extra)
         if isinstance(value, str) and value == "auto" and not _accepts(opt, value):
             self.auto(opt, loc)
             return

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.findings import Kind, Severity
-from dsref.options import OptionTree
+from dsref.options import OptionTree, option_tree
 from dsref.validation import validate
 
-from .conftest import shared_path
+from .conftest import require_deepspeed, shared_path
 
 
 def kinds(config: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
@@ -224,3 +224,49 @@ def test_real_configs_never_raise() -> None:
                 node = node[step]
             json.dumps(finding.to_json())
     assert parsed > 300
+
+
+def _zero_offload(config: dict[str, Any]) -> tuple[Any, Any]:
+    """(offload_optimizer, offload_param) as DeepSpeed 0.19.8 builds them from ``config``."""
+    import copy
+
+    from deepspeed.runtime.config import DeepSpeedConfig
+
+    built = DeepSpeedConfig(copy.deepcopy({"train_batch_size": 8, **config}))
+    zero = built.zero_config
+    dump = [None if part is None else part.model_dump() for part in (zero.offload_optimizer, zero.offload_param)]
+    return dump[0], dump[1]
+
+
+def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> None:
+    """The JSON a DS301 help line offers for cpu_offload and cpu_offload_param builds the same offload config in
+    DeepSpeed 0.19.8 as the old key; cpu_offload_use_pin_memory, which DeepSpeed ignores, is replaced by the key that
+    pins memory, as the old one asked."""
+    require_deepspeed()
+    tree = option_tree()
+    replaced = [opt for opt in tree if opt.meta.replacement]
+    assert {opt.key for opt in replaced} == {"cpu_offload", "cpu_offload_param", "cpu_offload_use_pin_memory"}
+    for opt in replaced:
+        for written, instead in opt.meta.replacement:
+            old = {"zero_optimization": {"stage": 3, opt.key: written}}
+            new = {"zero_optimization": {"stage": 3, **(json.loads(instead) if instead else {})}}
+            findings = validate(old)
+            assert [f.code for f in findings] == ["DS301"], findings
+            assert findings[0].args["replacement"] == instead
+            assert validate(new) == []
+            if opt.meta.parsed_unused:  # DeepSpeed ignores the old key: the new one does what it asked
+                assert _zero_offload(old) == _zero_offload({"zero_optimization": {"stage": 3}})
+                if written:
+                    assert _zero_offload(new)[0]["pin_memory"] is True
+            else:
+                assert _zero_offload(old) == _zero_offload(new), (opt.path, written)
+
+
+def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.messages import help_lines
+
+    finding = validate({"zero_optimization": {"stage": 2, "cpu_offload": True}})[0]
+    assert help_lines(finding, "en") == ['write {"offload_optimizer": {"device": "cpu"}} in zero_optimization instead']
+    finding = validate({"zero_optimization": {"stage": 2, "cpu_offload": False}})[0]
+    assert help_lines(finding, "en") == ["delete it: DeepSpeed behaves the same without it"]
+    assert "offload_optimizer" in help_lines(validate({"zero_optimization": {"cpu_offload": True}})[0], "zh")[0]

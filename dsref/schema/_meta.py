@@ -112,6 +112,9 @@ class Meta:
     """How the runtime fills a default that is not a constant (English)."""
     enum_docs: tuple[tuple[Any, str], ...] = ()
     """What each allowed value means, as (value, English text) pairs."""
+    replacement: tuple[tuple[Any, str], ...] = ()
+    """For a deprecated option whose successor has another shape: (written value, what to write instead, as JSON
+    text placed in the same section; ``""``: delete the key, DeepSpeed behaves the same without it) pairs."""
     deprecated_forms: tuple[Literal["bool", "int", "str", "list", "null"], ...] = ()
     """JSON kinds of value DeepSpeed still accepts here in an old, deprecated form (e.g. a bool for a section)."""
     docs_only: bool = False

@@ -234,6 +234,7 @@ class ZeroConfig(StrictSection):
         stages=(3,),
         deprecated=True,
         use_instead="zero_optimization.offload_param",
+        replacement=((True, '{"offload_param": {"device": "cpu"}}'), (False, "")),
         description="Deprecated switch for parameter offload: true is the same as `offload_param` with device cpu, "
         "false the same as leaving `offload_param` out. DeepSpeed warns when it is used, and setting it together "
         "with `offload_param` is an error.",
@@ -243,6 +244,7 @@ class ZeroConfig(StrictSection):
         since="0.3.12",
         deprecated=True,
         use_instead="zero_optimization.offload_optimizer.pin_memory",
+        replacement=((True, '{"offload_optimizer": {"pin_memory": true}}'), (False, "")),
         parsed_unused=True,
         description="Deprecated pinned-memory switch for CPU offload; DeepSpeed only warns and ignores the value. "
         "Set `pin_memory` inside `offload_optimizer` or `offload_param` instead.",
@@ -253,6 +255,7 @@ class ZeroConfig(StrictSection):
         stages=(1, 2, 3),
         deprecated=True,
         use_instead="zero_optimization.offload_optimizer",
+        replacement=((True, '{"offload_optimizer": {"device": "cpu"}}'), (False, "")),
         description="Deprecated switch for optimizer offload: true is the same as `offload_optimizer` with device "
         "cpu, false the same as leaving `offload_optimizer` out. DeepSpeed warns when it is used, and setting it "
         "together with `offload_optimizer` is an error.",
