@@ -44,6 +44,7 @@ MESSAGES = messages(
     help_use_instead="use {use_instead} instead",
     help_rename="rename it: {json}",
     help_replace="write {json} in {section} instead",
+    help_replace_top="write {json} at the top level instead",
     help_delete_same="delete it: DeepSpeed behaves the same without it",
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
@@ -136,8 +137,10 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         if elsewhere:
             lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(elsewhere)))
     if finding.kind is Kind.deprecated and args.get("replacement") is not None:
-        if args["replacement"]:
+        if args["replacement"] and args["section"]:
             lines.append(MESSAGES.text("help_replace", lang, json=args["replacement"], section=args["section"]))
+        elif args["replacement"]:
+            lines.append(MESSAGES.text("help_replace_top", lang, json=args["replacement"]))
         else:
             lines.append(MESSAGES.text("help_delete_same", lang))
     elif finding.kind in (Kind.deprecated, Kind.removed) and args.get("use_instead"):

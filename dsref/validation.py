@@ -240,10 +240,7 @@ class _Walker:
         if opt.since is not None and self.version < parse_version(opt.since):
             self.add(Kind.too_new, Severity.error if strict else Severity.warning, loc, opt, since=opt.since)
         if meta.deprecated:
-            extra = {}
-            for written, instead in meta.replacement:
-                if type(written) is type(value) and written == value:
-                    extra = {"replacement": instead, "section": opt.parent or ""}
+            extra = _replacement(opt, value)
             self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, use_instead=meta.use_instead, **extra)
         if isinstance(value, str) and value == "auto" and not _accepts(opt, value):
             self.auto(opt, loc)
@@ -297,7 +294,16 @@ class _Walker:
         if _accepts(opt, value, scalar=True):
             return  # the section may also be written as a plain value (e.g. datastates_ckpt: true)
         if json_type(value) in _json_kinds(opt.meta.deprecated_forms):
-            self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, form=json_type(value), use_instead=None)
+            self.add(
+                Kind.deprecated,
+                Severity.warning,
+                loc,
+                opt,
+                key=opt.key,
+                form=json_type(value),
+                use_instead=None,
+                **_replacement(opt, value),
+            )
             return
         self.wrong_type(opt, value, loc)
 
@@ -370,6 +376,15 @@ class _Walker:
             got=json_type(value),
             expected=expected or opt.type,
         )
+
+
+def _replacement(opt: Option, value: Any) -> dict[str, str]:
+    """The finding's ``replacement`` (JSON to write instead, or ``""``: delete) and ``section`` for a deprecated
+    value the schema knows the successor of; nothing otherwise."""
+    for written, instead in opt.meta.replacement:
+        if type(written) is type(value) and written == value:
+            return {"replacement": instead, "section": opt.parent or ""}
+    return {}
 
 
 @lru_cache(maxsize=4096)

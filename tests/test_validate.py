@@ -226,40 +226,45 @@ def test_real_configs_never_raise() -> None:
     assert parsed > 300
 
 
-def _zero_offload(config: dict[str, Any]) -> tuple[Any, Any]:
-    """(offload_optimizer, offload_param) as DeepSpeed 0.19.8 builds them from ``config``."""
-    import copy
-
+def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> None:
+    """The JSON a DS301 help line offers builds the same ZeRO config in DeepSpeed 0.19.8 as the deprecated form;
+    cpu_offload_use_pin_memory, which DeepSpeed ignores, is replaced by the key that pins memory, as it asked."""
+    require_deepspeed()
     from deepspeed.runtime.config import DeepSpeedConfig
 
-    built = DeepSpeedConfig(copy.deepcopy({"train_batch_size": 8, **config}))
-    zero = built.zero_config
-    dump = [None if part is None else part.model_dump() for part in (zero.offload_optimizer, zero.offload_param)]
-    return dump[0], dump[1]
+    def zero(config: dict[str, Any]) -> dict[str, Any]:
+        import copy
 
+        built = DeepSpeedConfig(copy.deepcopy({"train_batch_size": 8, **config}))
+        dump = {k: v for k, v in built.zero_config.model_dump().items() if not k.startswith("cpu_offload")}
+        return dict(dump, stage=built.zero_optimization_stage)  # what DeepSpeed does, not the old keys it kept
 
-def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> None:
-    """The JSON a DS301 help line offers for cpu_offload and cpu_offload_param builds the same offload config in
-    DeepSpeed 0.19.8 as the old key; cpu_offload_use_pin_memory, which DeepSpeed ignores, is replaced by the key that
-    pins memory, as the old one asked."""
-    require_deepspeed()
     tree = option_tree()
     replaced = [opt for opt in tree if opt.meta.replacement]
-    assert {opt.key for opt in replaced} == {"cpu_offload", "cpu_offload_param", "cpu_offload_use_pin_memory"}
+    assert {opt.path for opt in replaced} == {
+        "zero_optimization",
+        "zero_optimization.cpu_offload",
+        "zero_optimization.cpu_offload_param",
+        "zero_optimization.cpu_offload_use_pin_memory",
+    }
     for opt in replaced:
         for written, instead in opt.meta.replacement:
-            old = {"zero_optimization": {"stage": 3, opt.key: written}}
-            new = {"zero_optimization": {"stage": 3, **(json.loads(instead) if instead else {})}}
+            if opt.parent is None:
+                old: dict[str, Any] = {opt.key: written}
+                new = json.loads(instead) if instead else {}
+            else:
+                old = {"zero_optimization": {"stage": 3, opt.key: written}}
+                new = {"zero_optimization": {"stage": 3, **(json.loads(instead) if instead else {})}}
             findings = validate(old)
             assert [f.code for f in findings] == ["DS301"], findings
             assert findings[0].args["replacement"] == instead
             assert validate(new) == []
             if opt.meta.parsed_unused:  # DeepSpeed ignores the old key: the new one does what it asked
-                assert _zero_offload(old) == _zero_offload({"zero_optimization": {"stage": 3}})
-                if written:
-                    assert _zero_offload(new)[0]["pin_memory"] is True
+                assert zero(old) == zero({"zero_optimization": {"stage": 3}})
+                pinned = (zero(new)["offload_optimizer"] or {}).get("pin_memory", False)
+                assert pinned is written
             else:
-                assert _zero_offload(old) == _zero_offload(new), (opt.path, written)
+                assert zero(old) == zero(new), (opt.path, written)
 
 
 def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:

@@ -542,6 +542,7 @@ class ZeroOptions(Section):
     zero_optimization: ZeroConfig = option(
         default_factory=ZeroConfig,
         deprecated_forms=("bool",),
+        replacement=((True, '{"zero_optimization": {"stage": 1}}'), (False, "")),
         description="The ZeRO optimizer settings; `stage` is the key that matters most. The old form true or false "
         "instead of an object still works but is deprecated: true means stage 1 with the top-level `allgather_size` "
         "as bucket size, false means stage 0.",
