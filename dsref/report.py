@@ -20,8 +20,15 @@ __all__ = ["Piece", "Rendered", "assemble", "draw", "render", "render_github", "
 
 S = messages(
     "report",
-    summary="{files} files checked: {errors} errors, {warnings} warnings, {infos} notes",
-    summary_one="1 file checked: {errors} errors, {warnings} warnings, {infos} notes",
+    summary="{files} checked: {errors}, {warnings}, {infos}",
+    files="{n} files",
+    files_one="1 file",
+    errors="{n} errors",
+    errors_one="1 error",
+    warnings="{n} warnings",
+    warnings_one="1 warning",
+    infos="{n} notes",
+    infos_one="1 note",
     error="error",
     warning="warning",
     info="note",
@@ -162,13 +169,39 @@ def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> lis
         lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
         if r.source is not None:
             number = str(r.line)
-            lines.append(f" {number} | {r.source.rstrip()}")
             width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
-            caret = " " * (r.column - 1) + "^" * max(1, width)
+            shown, column, width = source_window(r.source.rstrip(), r.column, width)
+            lines.append(f" {number} | {shown}")
+            caret = " " * (column - 1) + "^" * width
             lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
         for hint in r.help:
             lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
     return lines
+
+
+SOURCE_WIDTH = 100
+"""The longest source line shown whole under a finding; a longer one (minified JSON) is cut around the column."""
+
+
+def source_window(line: str, column: int, width: int) -> tuple[str, int, int]:
+    """The part of a source ``line`` to show under a finding at ``column`` (1-based) marked ``width`` characters
+    wide: the line itself when it is short, else about :data:`SOURCE_WIDTH` characters around the column with ``…``
+    where it was cut; with the column and width of the mark in what is shown.
+
+    >>> source_window('{"a": 1}', 2, 3)
+    ('{"a": 1}', 2, 3)
+    >>> text, column, width = source_window("x" * 500 + '"stgae": 2' + "y" * 500, 501, 7)
+    >>> text[column - 1 : column - 1 + width], len(text) <= 102
+    ('"stgae"', True)
+    """
+    if len(line) <= SOURCE_WIDTH:
+        return line, column, max(1, width)
+    start = max(0, min(column - 1 - SOURCE_WIDTH // 3, len(line) - SOURCE_WIDTH))
+    end = start + SOURCE_WIDTH
+    shown = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+    column = column - start + (1 if start else 0)
+    width = max(1, min(width, SOURCE_WIDTH - (column - 1 - (1 if start else 0))))
+    return shown, column, width
 
 
 def summary(reports: list[FileReport], lang: Lang) -> str:
@@ -189,15 +222,14 @@ def summary(reports: list[FileReport], lang: Lang) -> str:
 
 
 def _summary(pieces: list[Piece], lang: Lang) -> str:
-    name = "summary_one" if len(pieces) == 1 else "summary"
-    return S.text(
-        name,
-        lang,
-        files=len(pieces),
-        errors=sum(p.errors for p in pieces),
-        warnings=sum(p.warnings for p in pieces),
-        infos=sum(p.infos for p in pieces),
-    )
+    counts = {
+        "files": len(pieces),
+        "errors": sum(p.errors for p in pieces),
+        "warnings": sum(p.warnings for p in pieces),
+        "infos": sum(p.infos for p in pieces),
+    }
+    parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
+    return S.text("summary", lang, **parts)
 
 
 def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:

@@ -376,3 +376,16 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
     _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err, err
     assert proc.returncode == 130
+
+
+def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_path: Path) -> None:
+    path = tmp_path / "mini.json"
+    path.write_text(json.dumps({"train_batch_size": 8, "x": "a" * 3000, "zero_optimization": {"stgae": 2}}))
+    out = subprocess.run(
+        [sys.executable, "-m", "dsref", "check", str(path)], capture_output=True, text=True
+    ).stdout.splitlines()
+    source, caret = out[1], out[2]
+    assert len(source) < 120 and source.split(" | ", 1)[1].startswith("…")
+    at = caret.index("^")
+    assert source[at : at + len('"stgae"')] == '"stgae"'
+    assert out[-1] == "1 file checked: 1 error, 1 warning, 0 notes"
