@@ -1,8 +1,8 @@
 """The pre-rendered pages of ``dsref explain PATH``: found without loading the renderer, the index or the catalog.
 
 ``scripts/generate.py`` renders every option's page in each language, in colour, with
-:func:`dsref.explain.page` into ``dsref/index_data/pages_<lang>.txt`` (with ``pages_<lang>.py`` saying where
-each page is); a test keeps them equal to what the renderer draws now. Printing one takes a fraction of a
+:func:`dsref.explain.page` into ``dsref/index_data/pages_<lang>.txt`` (with ``pages.py`` saying where each
+page is); a test keeps them equal to what the renderer draws now. Printing one takes a fraction of a
 millisecond, so ``dsref explain zero_optimization.stage`` starts nearly as fast as the bare interpreter. Only an
 option's own dotted path has a page; every other spelling is resolved and rendered live.
 
@@ -14,7 +14,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import os
 
 __all__ = ["prerendered", "without_color"]
@@ -22,18 +21,18 @@ __all__ = ["prerendered", "without_color"]
 
 def prerendered(path: str, lang: str) -> str | None:
     """The coloured page of the option whose canonical path is ``path``; None when ``path`` is anything else."""
-    from .index_data import LANGUAGES
+    from .index_data import pages
 
-    if lang not in LANGUAGES:
+    ends: tuple[int, ...] | None = pages.ENDS.get(lang)
+    if ends is None or "\n" in path:
         return None
-    where = importlib.import_module(f"dsref.index_data.pages_{lang}")
-    found = where.PATHS.find(f"\n{path}\n") if "\n" not in path else -1
+    found = pages.PATHS.find(f"\n{path}\n")
     if found < 0:
         return None
-    number = where.PATHS.count("\n", 0, found)
-    start, end = (where.ENDS[number - 1] if number else 0), where.ENDS[number]
+    number = pages.PATHS.count("\n", 0, found)
+    start, end = (ends[number - 1] if number else 0), ends[number]
     try:
-        with open(os.path.join(os.path.dirname(str(where.__file__)), f"pages_{lang}.txt"), "rb") as handle:
+        with open(os.path.join(os.path.dirname(str(pages.__file__)), f"pages_{lang}.txt"), "rb") as handle:
             handle.seek(start)
             return handle.read(end - start).decode("utf-8")
     except (OSError, UnicodeDecodeError):  # a damaged installation: render the page live instead

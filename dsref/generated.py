@@ -84,24 +84,27 @@ def page_files() -> dict[Path, bytes]:
     index = OptionIndex.load()
     directory = Path(INDEX_DIR)
     files: dict[Path, bytes] = {}
+    paths = "".join(f"    {_literal(entry.path + chr(10))}\n" for entry in index)
+    ends: dict[str, tuple[int, ...]] = {}
     for lang in LANGUAGES:
         blob = bytearray()
-        paths = []
-        ends = []
+        lang_ends = []
         for entry in index:
             blob += page(entry.path, lang).encode("utf-8")
-            paths.append(f"    {_literal(entry.path + chr(10))}\n")
-            ends.append(len(blob))
-        what = f"Where each {lang} explain page is in {PAGES_PREFIX}{lang}.txt"
-        module = (
-            f"{_INDEX_HEADER.format(what=what)}"
-            "# PATHS: every option path, one per line (between newlines); ENDS[i]: where the page of the i-th path\n"
-            "# ends in the text file (it starts where the one before ends). One string and one tuple of numbers\n"
-            "# load several times faster than a dict of 600 entries.\n"
-            f'PATHS = (\n    "\\n"\n{"".join(paths)})\n\nENDS = {_literal(tuple(ends))}\n'
-        )
-        files[directory / f"{PAGES_PREFIX}{lang}.py"] = module.encode("utf-8")
+            lang_ends.append(len(blob))
+        ends[lang] = tuple(lang_ends)
         files[directory / f"{PAGES_PREFIX}{lang}.txt"] = bytes(blob)
+    what = f"Where each explain page is in {PAGES_PREFIX}<lang>.txt"
+    module = (
+        f"{_INDEX_HEADER.format(what=what)}"
+        "# PATHS: every option path, one per line (between newlines); ENDS[lang][i]: where the page of the i-th path\n"
+        "# ends in that language's text file (it starts where the one before ends). One string and a tuple of\n"
+        "# numbers per language load several times faster than a dict of 600 entries.\n"
+        f'PATHS = (\n    "\\n"\n{paths})\n\nENDS = {{\n'
+        + "".join(f"    {_literal(lang)}: {_literal(numbers)},\n" for lang, numbers in ends.items())
+        + "}\n"
+    )
+    files[directory / "pages.py"] = module.encode("utf-8")
     return files
 
 

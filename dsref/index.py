@@ -39,7 +39,7 @@ INDEX_PACKAGE = "dsref.index_data"
 INDEX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "index_data")
 KEYS_MODULE = "_keys"
 PAGES_PREFIX = "pages_"
-"""``pages_<lang>.txt`` holds the pre-rendered ``dsref explain`` pages, ``pages_<lang>.py`` where each one is."""
+"""``pages_<lang>.txt`` holds the pre-rendered ``dsref explain`` pages, ``pages.py`` where each one is."""
 
 
 KEY_FIELDS = (
