@@ -213,20 +213,26 @@ def browser() -> Iterator[Any]:
             chromium.close()
 
 
-def _search(page: Any, words: str) -> list[str]:
-    """Type ``words`` into the site search and return the result links, best first."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+_SEARCH_READY = """() => {
+    const meta = document.querySelector(".md-search-result__meta");
+    return meta !== null && meta.textContent !== "" && !/Initializing search|正在初始化搜索引擎/.test(meta.textContent);
+}"""
+"""True once Material's search worker has loaded the index: the line under the box stops saying it initialises
+(the texts of its en and zh translations)."""
 
+
+def _search(page: Any, words: str) -> list[str]:
+    """Type ``words`` into the site search and return the result links, best first.
+
+    Material searches on a key press, and reads the box once when its index is loaded: ``fill`` alone (which
+    presses no key, as typing Chinese through an input method presses none either) only found anything when it
+    came before the index was ready. So: wait for the index, fill the box, press a key.
+    """
     page.click("input.md-search__input")
-    for attempt in range(3):  # a query typed while a busy machine still loads the index may go unanswered
-        page.fill("input.md-search__input", "")
-        page.fill("input.md-search__input", words)
-        try:
-            page.wait_for_selector(".md-search-result__item", timeout=15_000)
-            break
-        except PlaywrightTimeout:
-            if attempt == 2:
-                raise
+    page.wait_for_function(_SEARCH_READY, timeout=90_000)  # the Chinese index takes a while on a busy machine
+    page.fill("input.md-search__input", words)
+    page.press("input.md-search__input", "End")
+    page.wait_for_selector(".md-search-result__item", timeout=20_000)
     page.wait_for_timeout(300)  # results arrive in one message; let the list render
     return [str(a.get_attribute("href")) for a in page.query_selector_all(".md-search-result__link")]
 
