@@ -233,10 +233,29 @@ def _nest(entry: Entry, value: Any) -> Any:
 
 
 def page(path: str, lang: Lang) -> str:
-    """What ``dsref explain PATH`` prints for an option's own path, in colour: the pre-rendered page."""
+    """What ``dsref explain PATH`` prints, in colour: a pre-rendered page (``path`` is one of
+    :func:`page_paths`)."""
     from .links import option_url
 
-    return render_text(explain(path, lang=lang), lang, color=True, link=option_url(path, lang))
+    exp = explain(path, lang=lang)
+    assert exp.entry is not None
+    return render_text(exp, lang, color=True, link=option_url(exp.entry.path, lang))
+
+
+def page_paths(index: OptionIndex | None = None) -> list[str]:
+    """The spellings that get a pre-rendered page: every option's own path, and its other accepted names (aliases,
+    deprecated names, names from DeepSpeed's docs) written in full."""
+    index = index or OptionIndex.load()
+    own = [entry.path for entry in index]
+    taken = set(own)
+    others = []
+    for entry in index:
+        for name in (*entry["aliases"], *entry["deprecated_aliases"], *entry["docs_names"]):
+            written = f"{entry['parent']}.{name}" if entry["parent"] else name
+            if written not in taken and "<" not in written and "[" not in written:
+                taken.add(written)
+                others.append(written)
+    return own + others
 
 
 class _Style:

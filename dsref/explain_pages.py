@@ -3,12 +3,15 @@
 ``scripts/generate.py`` renders every option's page in each language, in colour, with
 :func:`dsref.explain.page` into ``dsref/index_data/pages_<lang>.txt`` (with ``pages.py`` saying where each
 page is); a test keeps them equal to what the renderer draws now. Printing one takes a fraction of a
-millisecond, so ``dsref explain zero_optimization.stage`` starts nearly as fast as the bare interpreter. Only an
-option's own dotted path has a page; every other spelling is resolved and rendered live.
+millisecond, so ``dsref explain zero_optimization.stage`` starts nearly as fast as the bare interpreter. An
+option's own dotted path has a page, and so have its other accepted names written in full
+(:func:`dsref.explain.page_paths`); every other spelling is resolved and rendered live.
 
 >>> without_color(prerendered("zero_optimization.stage", "en")).splitlines()[:2]
 ['zero_optimization.stage', '  type           enum']
->>> prerendered("zero_optimization.prefetch_bucket_size", "en") is None  # an alias: rendered live
+>>> without_color(prerendered("zero_optimization.prefetch_bucket_size", "en")).splitlines()[0]  # an alias
+'zero_optimization.stage3_prefetch_bucket_size'
+>>> prerendered("prefetch_bucket_size", "en") is None  # no section prefix: resolved and rendered live
 True
 """
 

@@ -77,29 +77,28 @@ def page_files() -> dict[Path, bytes]:
     pre-rendered page lets the everyday call start nearly as fast as the bare interpreter. Any other call (another
     spelling, ``--recursive``, ``--format json``) renders live, with the same :func:`dsref.explain.render_text`.
     """
-    from .explain import page
+    from .explain import page, page_paths
     from .i18n import LANGUAGES
-    from .index import OptionIndex
 
-    index = OptionIndex.load()
+    written = page_paths()
     directory = Path(INDEX_DIR)
     files: dict[Path, bytes] = {}
-    paths = "".join(f"    {_literal(entry.path + chr(10))}\n" for entry in index)
+    paths = "".join(f"    {_literal(path + chr(10))}\n" for path in written)
     ends: dict[str, tuple[int, ...]] = {}
     for lang in LANGUAGES:
         blob = bytearray()
         lang_ends = []
-        for entry in index:
-            blob += page(entry.path, lang).encode("utf-8")
+        for path in written:
+            blob += page(path, lang).encode("utf-8")
             lang_ends.append(len(blob))
         ends[lang] = tuple(lang_ends)
         files[directory / f"{PAGES_PREFIX}{lang}.txt"] = bytes(blob)
     what = f"Where each explain page is in {PAGES_PREFIX}<lang>.txt"
     module = (
         f"{_INDEX_HEADER.format(what=what)}"
-        "# PATHS: every option path, one per line (between newlines); ENDS[lang][i]: where the page of the i-th path\n"
-        "# ends in that language's text file (it starts where the one before ends). One string and a tuple of\n"
-        "# numbers per language load several times faster than a dict of 600 entries.\n"
+        "# PATHS: every option path and its other names written in full, one per line (between newlines).\n"
+        "# ENDS[lang][i]: where the page of the i-th path ends in that language's text file (it starts where the one\n"
+        "# before ends). One string and a tuple of numbers per language load several times faster than a dict.\n"
         f'PATHS = (\n    "\\n"\n{paths})\n\nENDS = {{\n'
         + "".join(f"    {_literal(lang)}: {_literal(numbers)},\n" for lang, numbers in ends.items())
         + "}\n"
