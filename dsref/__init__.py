@@ -17,28 +17,28 @@ from __future__ import annotations
 
 import importlib
 
+from .tree.versions import DSREF_VERSION as __version__
+
 TYPE_CHECKING = False
 
-__version__ = "0.1.0.dev0"
-
 _LAZY = {
-    "DEEPSPEED_VERSION": "dsref.versions",
+    "DEEPSPEED_VERSION": "dsref.tree.versions",
     "DeepSpeedConfig": "dsref.schema.config",
-    "Finding": "dsref.findings",
-    "Kind": "dsref.findings",
-    "Severity": "dsref.findings",
-    "Option": "dsref.options",
-    "OptionTree": "dsref.options",
-    "option_tree": "dsref.options",
-    "validate": "dsref.validation",
+    "Finding": "dsref.check.findings",
+    "Kind": "dsref.check.findings",
+    "Severity": "dsref.check.findings",
+    "Option": "dsref.tree.options",
+    "OptionTree": "dsref.tree.options",
+    "option_tree": "dsref.tree.options",
+    "validate": "dsref.check.validation",
 }
 
 if TYPE_CHECKING:
-    from .findings import Finding, Kind, Severity
-    from .options import Option, OptionTree, option_tree
+    from .check.findings import Finding, Kind, Severity
+    from .check.validation import validate
     from .schema.config import DeepSpeedConfig
-    from .validation import validate
-    from .versions import DEEPSPEED_VERSION
+    from .tree.options import Option, OptionTree, option_tree
+    from .tree.versions import DEEPSPEED_VERSION
 
 
 def __getattr__(name: str) -> object:

@@ -9,6 +9,6 @@ import sys
 # (about 1 ms, a tenth of `dsref explain`); cli.main turns the collector back on for the commands that run long.
 gc.disable()
 
-from .cli import main  # noqa: E402
+from .cli.main import main  # noqa: E402
 
 sys.exit(main())

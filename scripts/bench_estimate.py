@@ -56,7 +56,8 @@ def main() -> int:
     for name, ms in rows:
         print(f"{name.ljust(width)}  {ms:6.1f}")
     setup = (
-        f"import sys; sys.path.insert(0, {str(ROOT)!r}); from dsref.estimate import estimate, render_svg, table_data"
+        f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
+        "from dsref.estimate.memory import estimate, render_svg, table_data"
     )
     calls = [
         ("estimate(7B, 8 GPUs)", "estimate(7_000_000_000, gpus_per_node=8)", 2000),

@@ -1,4 +1,4 @@
-"""Speed and memory of `dsref.loader`: files per second over the real corpus, and the worst inputs it must bound.
+"""Speed and memory of `dsref.check.loader`: files per second over the real corpus, and the worst inputs it must bound.
 
     python scripts/bench_loader.py [--corpus ../shared/corpus/real] [--rounds 5]
 
@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 import hjson  # noqa: E402
 
-from dsref.loader import MAX_BYTES, LoadError, load  # noqa: E402
-from dsref.scanner import scan_hjson, scan_json  # noqa: E402
+from dsref.check.loader import MAX_BYTES, LoadError, load  # noqa: E402
+from dsref.check.scanner import scan_hjson, scan_json  # noqa: E402
 
 
 def rate(paths: list[Path], rounds: int, step: Callable[[Path], object]) -> float:

@@ -35,9 +35,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    from dsref.jsonschema import build_schema, render
-    from dsref.links import schema_file
-    from dsref.options import option_tree
+    from dsref.editor.jsonschema import build_schema, render
+    from dsref.tree.links import schema_file
+    from dsref.tree.options import option_tree
 
     start = time.perf_counter()
     option_tree()

@@ -1,6 +1,6 @@
 """Maintain dsref's gettext catalogs: extract | update | compile | check | stats.
 
-python scripts/catalog.py extract   # write dsref/locales/dsref.pot from the schema and message tables
+python scripts/catalog.py extract   # write dsref/text/locales/dsref.pot from the schema and message tables
 python scripts/catalog.py update    # merge the template into zh_CN/LC_MESSAGES/dsref.po (changed texts: fuzzy)
 python scripts/catalog.py compile   # write dsref.mo next to each .po
 python scripts/catalog.py check     # exit 1 if anything is stale, untranslated, fuzzy or inconsistent
@@ -15,8 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsref import catalog as cat
-from dsref.i18n import LANGUAGES
+from dsref.text import catalog as cat
+from dsref.text.i18n import LANGUAGES
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 

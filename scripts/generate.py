@@ -3,8 +3,10 @@
     python scripts/generate.py          # write them
     python scripts/generate.py --check  # exit 1 and name the stale ones
 
-The option index (dsref/index_data/), the editor schemas, the generated site pages. Each generated file carries
-no hand edits; change the schema and run this.
+Everything in dsref/generated/ (the option index, the pre-rendered explain pages, the check tree), the editor
+schemas, the generated site pages: the list is dsref/generator/files.py. Each generated file carries no hand edits;
+change the schema and run this. Files are written atomically; a file left in dsref/generated/ that is no longer
+generated is removed.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsref.generated import generated_files, index_files
+from dsref.generator.files import generated_files, index_files, leftovers, write_atomically
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,19 +29,23 @@ def main(argv: list[str] | None = None) -> int:
     if not args.check:  # the pages are drawn from the index: bring it up to date first
         for path, content in index_files().items():
             if not path.exists() or path.read_bytes() != content:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(content)
+                write_atomically(path, content)
         importlib.invalidate_caches()
-    for path, content in generated_files().items():
+    files = generated_files()
+    for path, content in files.items():
         current = path.read_bytes() if path.exists() else None
         if current != content:
             stale.append(path)
             if not args.check:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(content)
+                write_atomically(path, content)
+    left = leftovers(files)
     for path in stale:
         print(f"{'stale' if args.check else 'wrote'}: {path}")
-    return 1 if (args.check and stale) else 0
+    for path in left:
+        print(f"{'not generated' if args.check else 'removed'}: {path}")
+        if not args.check:
+            path.unlink()
+    return 1 if (args.check and (stale or left)) else 0
 
 
 if __name__ == "__main__":

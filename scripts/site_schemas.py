@@ -1,4 +1,5 @@
-"""MkDocs hook: publish the committed editor schemas at ``<site>/schemas/``, the URLs ``dsref.links.schema_url`` names.
+"""MkDocs hook: publish the committed editor schemas at ``<site>/schemas/``, at the URLs ``dsref.tree.links.schema_url``
+names.
 
 Enable it in mkdocs.yml::
 

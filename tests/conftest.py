@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dsref.options import OptionTree, option_tree
+from dsref.tree.options import OptionTree, option_tree
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 

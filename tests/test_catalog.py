@@ -8,7 +8,7 @@ import sys
 
 from babel.messages.pofile import read_po
 
-from dsref import catalog as cat
+from dsref.text import catalog as cat
 
 
 def test_catalog_is_complete_and_in_sync() -> None:
@@ -17,7 +17,7 @@ def test_catalog_is_complete_and_in_sync() -> None:
 
 
 def test_every_option_text_has_its_path_as_context() -> None:
-    from dsref.options import option_tree
+    from dsref.tree.options import option_tree
 
     pot = read_po(io.BytesIO(cat.pot_path().read_bytes()))
     contexts = {m.context for m in pot if m.id}

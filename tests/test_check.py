@@ -13,9 +13,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsref.check import check_file
-from dsref.cli import main
-from dsref.findings import Severity
+from dsref.check.findings import Severity
+from dsref.check.pipeline import check_file
+from dsref.cli.main import main
 
 from .conftest import shared_path
 
@@ -188,7 +188,7 @@ def test_any_bytes_give_findings_not_tracebacks(tmp_path: Path, content: bytes) 
     report = check_file(str(path))
     for finding in report.findings:
         assert finding.severity in Severity
-    from dsref.report import render
+    from dsref.check.report import render
 
     for fmt in ("text", "json", "github"):
         render([report], fmt, "en")
@@ -249,7 +249,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
     path.write_bytes(bytes(data))
     for profile in ("deepspeed", "hf"):
         report = check_file(str(path), profile=profile)  # type: ignore[arg-type]
-        from dsref.report import render
+        from dsref.check.report import render
 
         render([report], "text", "zh")
 
@@ -265,7 +265,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
 @settings(max_examples=300, deadline=None)
 def test_json_layout_is_only_layout(value: object, depth: int) -> None:
     """The JSON report writes the upper levels indented and each finding on one line; the data is json.dumps'."""
-    from dsref.report import json_lines
+    from dsref.check.report import json_lines
 
     text = json_lines(value, depth)
     assert json.loads(text) == value
@@ -342,7 +342,7 @@ def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_how_many_processes() -> None:
-    from dsref.batch import FILES_PER_WORKER, workers_for
+    from dsref.check.batch import FILES_PER_WORKER, workers_for
 
     assert workers_for(1, 1000) == 1
     assert workers_for(8, 3) == 3  # never more processes than files

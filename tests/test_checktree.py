@@ -1,6 +1,6 @@
 """The generated check tree gives what the model-built option tree gives: the same options and the same validators.
 
-(``tests/test_generated.py`` keeps ``dsref/data/check_tree.json`` itself in sync with the schema.)
+(``tests/test_generated.py`` keeps ``dsref/generated/check_tree.json`` itself in sync with the schema.)
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 from pydantic_core import ValidationError
 
-from dsref.check import check_file
-from dsref.checktree import check_tree
-from dsref.checktree_build import validator_of
-from dsref.options import Option, option_tree
-from dsref.rules import run_rules
-from dsref.validation import _accepts, _plain, validate
+from dsref.check.checktree import check_tree
+from dsref.check.pipeline import check_file
+from dsref.check.rules import run_rules
+from dsref.check.validation import _accepts, _plain, validate
+from dsref.generator.check_tree import validator_of
+from dsref.tree.options import Option, option_tree
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 _NOT_KEPT = {"description", "summary", "related", "annotation", "field_info", "model", "validator_spec"}
@@ -107,7 +107,7 @@ def test_real_configs_get_the_same_findings_from_both_trees(profile: str) -> Non
 def test_checking_imports_neither_pydantic_nor_the_models() -> None:
     files = [str(p) for p in _corpus()]
     code = (
-        "import sys\nfrom dsref.cli import main\n"
+        "import sys\nfrom dsref.cli.main import main\n"
         f"main(['check', '--format', 'json', *{files!r}])\n"
         "print(sorted(sys.modules))"
     )
@@ -115,7 +115,7 @@ def test_checking_imports_neither_pydantic_nor_the_models() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1].replace("'", '"')))
     heavy = ["pydantic.main", "pydantic.type_adapter", "pydantic.fields", "dsref.schema.config"]
-    heavy += ["jsonschema", "dsref.jsonschema", "dsref.estimate", "dsref.site", "dsref.explain"]
+    heavy += ["jsonschema", "dsref.editor.jsonschema", "dsref.estimate.memory", "dsref.site", "dsref.explain.render"]
     assert sorted(loaded & set(heavy)) == []
     assert [m for m in loaded if m.startswith("dsref.schema.")] == ["dsref.schema._meta"] or sorted(
         m for m in loaded if m.startswith("dsref.schema.")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.cli import main
+from dsref.cli.main import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -124,7 +124,7 @@ _TOKENS = [
 @settings(max_examples=1500, deadline=None)
 def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
     """Whatever command line the quick reading accepts, argparse reads the same way."""
-    from dsref.cli import _parser, quick_explain_args
+    from dsref.cli.main import _parser, quick_explain_args
 
     argv = ["explain", *tail]
     quick = quick_explain_args(argv)
@@ -134,7 +134,7 @@ def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
 
 
 def test_quick_reading_is_taken_for_the_everyday_call_only() -> None:
-    from dsref.cli import quick_explain_args
+    from dsref.cli.main import quick_explain_args
 
     assert quick_explain_args(["explain", "zero_optimization.stage", "--lang", "zh"]) is not None
     assert quick_explain_args(["explain", "a", "b"]) is None  # argparse says what is wrong

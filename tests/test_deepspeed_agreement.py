@@ -29,9 +29,9 @@ from typing import Any, Literal
 
 import pytest
 
-from dsref.findings import Finding, Severity
-from dsref.rules import run_rules
-from dsref.validation import validate
+from dsref.check.findings import Finding, Severity
+from dsref.check.rules import run_rules
+from dsref.check.validation import validate
 
 from .conftest import require_deepspeed, shared_path
 

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from dsref.options import Option, OptionTree, option_tree
+from dsref.check.validation import validate
 from dsref.schema._base import Section
 from dsref.schema._meta import UNSET
-from dsref.validation import validate
+from dsref.tree.options import Option, OptionTree, option_tree
 
 from .conftest import require_deepspeed
 

@@ -11,9 +11,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from dsref.index import OptionIndex
 from dsref.site import doccheck, reference, rules
 from dsref.site.hooks import missing_translations, on_page_markdown, page_title
+from dsref.tree.index import OptionIndex
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -188,7 +188,7 @@ def test_generated_pages_get_their_heading_as_title() -> None:
 
 def test_no_stale_generated_page_is_left() -> None:
     """A page under a generated folder that the generator no longer writes (a removed option or rule) must go."""
-    from dsref.generated import generated_files
+    from dsref.generator.files import generated_files
 
     wanted = set(generated_files())
     folders = [DOCS / lang / part for lang in ("en", "zh") for part in ("reference", "rules")]

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from dsref.links import option_url, schema_url
-from dsref.options import OptionTree
+from dsref.tree.links import option_url, schema_url
+from dsref.tree.options import OptionTree
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITOR = ROOT / "tests" / "editor"
@@ -168,7 +168,7 @@ def test_hover_shows_dsref_description_and_link(session: dict[str, Any], tree: O
 
 
 def test_hover_in_chinese_through_the_schema_key(session: dict[str, Any]) -> None:
-    from dsref.i18n import option_text
+    from dsref.text.i18n import option_text
 
     [hover] = session["zh.json"]["hovers"]
     english = "How much of the model state ZeRO partitions"
@@ -180,7 +180,7 @@ def test_hover_in_chinese_through_the_schema_key(session: dict[str, Any]) -> Non
 
 
 def _description(path: str) -> str:
-    from dsref.options import option_tree
+    from dsref.tree.options import option_tree
 
     text = option_tree().get(path).description
     assert text is not None

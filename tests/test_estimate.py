@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsref
-from dsref.estimate import (
+from dsref.estimate.memory import (
     GIB,
     MAX_PARAMS,
     SUGGEST_ORDER,
@@ -119,7 +119,7 @@ def _printed_rows(text: str) -> dict[tuple[str, ...], tuple[str, str]]:
     return rows
 
 
-def _our_printed_rows(est: dsref.estimate.Estimate, stage: int) -> dict[tuple[str, ...], tuple[str, str]]:
+def _our_printed_rows(est: dsref.estimate.memory.Estimate, stage: int) -> dict[tuple[str, ...], tuple[str, str]]:
     rows = {}
     for row in est.rows:
         if row.stage != stage or row.source != "deepspeed":
@@ -353,7 +353,7 @@ def test_every_starting_config_passes_dsref_check(
     choice: tuple[int, str, str], precision: str, tmp_path: pathlib.Path
 ) -> None:
     """What --suggest prints, written to a file, is accepted by `dsref check` (schema and cross-field rules)."""
-    from dsref.check import check_file
+    from dsref.check.pipeline import check_file
 
     est = estimate(70_000_000_000, gpus_per_node=2)
     config = starting_config(est.row(*choice), micro_batch=2, precision=precision, buffers=est.buffers)  # type: ignore[arg-type]

@@ -11,9 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.cli import main
-from dsref.explain import explain, search
-from dsref.index import OptionIndex
+from dsref.cli.main import main
+from dsref.explain.render import explain
+from dsref.explain.search import search
+from dsref.tree.index import OptionIndex
 
 from .snapshot import assert_snapshot
 
@@ -129,7 +130,7 @@ def test_non_utf8_argument_from_a_real_shell() -> None:
 
 
 def test_colour_only_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
-    from dsref.commands.explain import use_color
+    from dsref.cli.explain import use_color
 
     class Tty:
         def isatty(self) -> bool:
@@ -184,7 +185,7 @@ def test_completion_scripts_list_paths(capsys: pytest.CaptureFixture[str]) -> No
 )
 @settings(max_examples=500, deadline=None)
 def test_values_are_written_as_json_writes_them(value: object) -> None:
-    from dsref.explain import _json
+    from dsref.explain.render import _json
 
     assert _json(value) == json.dumps(value, ensure_ascii=False)
 
@@ -192,9 +193,9 @@ def test_values_are_written_as_json_writes_them(value: object) -> None:
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_every_prerendered_page_is_what_the_renderer_draws(lang: str) -> None:
     """In colour (a terminal) and without (a pipe); the generated-files test keeps the pages themselves fresh."""
-    from dsref.explain import page_paths, render_text
-    from dsref.explain_pages import prerendered, without_color
-    from dsref.links import option_url
+    from dsref.explain.pages import prerendered, without_color
+    from dsref.explain.render import page_paths, render_text
+    from dsref.tree.links import option_url
 
     written = page_paths()
     assert len(written) > len(OptionIndex.load())  # aliases and deprecated names too
@@ -210,7 +211,7 @@ def test_every_prerendered_page_is_what_the_renderer_draws(lang: str) -> None:
 
 def test_an_option_path_resolves_to_itself_the_quick_way_and_the_full_way() -> None:
     """The lazy index answers a canonical path from its shard alone; a full index must give the same answer."""
-    from dsref.options import index_document
+    from dsref.generator.index import index_document
 
     full = OptionIndex.from_records(index_document())
     for entry in full:
@@ -228,7 +229,7 @@ def test_the_everyday_call_loads_neither_the_renderer_nor_the_index() -> None:
         "sys.argv = ['dsref', 'explain', 'zero_optimization.stage', '--lang', 'zh']\n"
         "try:\n    runpy.run_module('dsref', run_name='__main__')\nexcept SystemExit:\n    pass\n"
         "new = set(sys.modules) - before - set(sys.builtin_module_names)\n"
-        "print(sorted(m for m in new if not m.startswith('dsref.index_data.')), file=sys.stderr)"
+        "print(sorted(m for m in new if not m.startswith('dsref.generated.index.')), file=sys.stderr)"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "zero_optimization.stage" in proc.stdout
@@ -237,19 +238,25 @@ def test_the_everyday_call_loads_neither_the_renderer_nor_the_index() -> None:
         "__future__",  # from __future__ import annotations loads it (unless the interpreter already has)
         "dsref",
         "dsref.cli",
-        "dsref.commands",
-        "dsref.commands.explain",
-        "dsref.explain_pages",
-        "dsref.index_data",
-        "dsref.language",
+        "dsref.cli.explain",
+        "dsref.cli.lang",
+        "dsref.cli.main",
+        "dsref.explain",
+        "dsref.explain.pages",
+        "dsref.generated",
+        "dsref.generated.pages",
+        "dsref.text",
+        "dsref.text.language",
+        "dsref.tree",
+        "dsref.tree.versions",  # dsref.__version__
     ]
     assert loaded in (str(expected), str(expected[1:])), loaded
 
 
 def test_chinese_lines_break_where_a_chinese_typesetter_allows() -> None:
     """No line starts with a closing mark (，。）…) or ends with an opening one (（“…), and no text is lost."""
-    from dsref.explain import _NO_LINE_END, _NO_LINE_START, _reflow
-    from dsref.i18n import option_text
+    from dsref.explain.render import _NO_LINE_END, _NO_LINE_START, _reflow
+    from dsref.text.i18n import option_text
 
     checked = 0
     for entry in OptionIndex.load():
@@ -273,7 +280,7 @@ def test_a_missing_pages_file_falls_back_to_rendering_live(tmp_path: object) -> 
 
     copy = Path(str(tmp_path)) / "dsref"
     shutil.copytree(Path(dsref.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    (copy / "index_data" / "pages_en.txt").unlink()
+    (copy / "generated" / "pages_en.txt").unlink()
     proc = subprocess.run(
         [sys.executable, "-m", "dsref", "explain", "zero_optimization.stage", "--lang", "en"],
         capture_output=True,

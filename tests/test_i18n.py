@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.i18n import UnknownLanguage, option_text, resolve_language
+from dsref.text.i18n import UnknownLanguage, option_text, resolve_language
 
 
 @pytest.mark.parametrize(
@@ -47,7 +47,7 @@ def test_explicit_language_wins() -> None:
 
 
 def test_option_texts_are_translated() -> None:
-    from dsref.index import OptionIndex
+    from dsref.tree.index import OptionIndex
 
     english = OptionIndex.load().get("bf16.enabled")["description"]
     assert option_text("bf16.enabled", english, "en") == english
@@ -64,7 +64,7 @@ def test_broken_catalog_falls_back_to_english_and_says_so_once(tmp_path: Path) -
     package = Path(dsref.__file__).parent
     copy = tmp_path / "dsref"
     shutil.copytree(package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    mo = copy / "locales" / "zh_CN" / "LC_MESSAGES" / "dsref.mo"
+    mo = copy / "text" / "locales" / "zh_CN" / "LC_MESSAGES" / "dsref.mo"
     mo.write_bytes(b"\x00garbage")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     # --recursive renders live (a plain option path prints its page, rendered when the index was generated)
@@ -105,7 +105,7 @@ _LOCALE_PARTS = st.tuples(
 def test_plain_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str, str]) -> None:
     from babel.core import parse_locale
 
-    from dsref.language import _plain_locale
+    from dsref.text.language import _plain_locale
 
     name = "".join(parts).replace("-", "_")
     plain = _plain_locale(name)
@@ -118,7 +118,7 @@ def test_plain_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str,
 
 def test_common_locales_choose_without_importing_babel() -> None:
     code = (
-        "import sys; from dsref.language import resolve_language as r; "
+        "import sys; from dsref.text.language import resolve_language as r; "
         "print(r(None, {'LANG': 'zh_CN.UTF-8'}), r(None, {'LANG': 'C.UTF-8'}), r(None, {'LC_ALL': 'en_US'}), "
         "'babel' in sys.modules)"
     )
@@ -133,7 +133,7 @@ def test_the_compiled_catalog_reads_the_same_with_gettext_and_with_dsref() -> No
     """dsref's .mo is a standard GNU catalog: GNU gettext's reader (Python's) finds every translation in it."""
     import gettext
 
-    from dsref.i18n import MoCatalog, catalog_path
+    from dsref.text.i18n import MoCatalog, catalog_path
 
     path = catalog_path("zh")
     data = Path(path).read_bytes()
@@ -151,8 +151,8 @@ def test_the_compiled_catalog_reads_the_same_with_gettext_and_with_dsref() -> No
 @given(st.dictionaries(st.tuples(st.none() | st.text(max_size=8), st.text(max_size=12)), st.text(min_size=1)))
 @settings(max_examples=200, deadline=None)
 def test_catalog_round_trip(texts: dict[tuple[str | None, str], str]) -> None:
-    from dsref.catalog import mo_bytes
-    from dsref.i18n import MoCatalog
+    from dsref.text.catalog import mo_bytes
+    from dsref.text.i18n import MoCatalog
 
     texts = {k: v for k, v in texts.items() if "\x00" not in "".join(filter(None, (*k, v))) and "\x04" not in k[1]}
     catalog = MoCatalog(mo_bytes(texts))
@@ -163,8 +163,8 @@ def test_catalog_round_trip(texts: dict[tuple[str | None, str], str]) -> None:
 def test_a_catalog_in_the_other_byte_order_reads_too() -> None:
     import array
 
-    from dsref.catalog import mo_bytes
-    from dsref.i18n import MoCatalog
+    from dsref.text.catalog import mo_bytes
+    from dsref.text.i18n import MoCatalog
 
     data = mo_bytes({("a", "Hello"): "你好", (None, "b"): "乙"})
     count = 7 + 4 * 2
@@ -176,7 +176,7 @@ def test_a_catalog_in_the_other_byte_order_reads_too() -> None:
 
 @pytest.mark.parametrize("data", [b"", b"\x00garbage", b"\xde\x12\x04\x95" + b"\xff" * 24, bytes(64)])
 def test_a_damaged_catalog_is_refused(data: bytes) -> None:
-    from dsref.i18n import MoCatalog
+    from dsref.text.i18n import MoCatalog
 
     with pytest.raises(ValueError):
         MoCatalog(data)

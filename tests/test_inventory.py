@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dsref.options import OptionTree
 from dsref.schema._meta import UNSET
+from dsref.tree.options import OptionTree
 
 DEFAULT_DIFFERENCES = {
     "expert_parallel.expert_w3": "absent means 'the preset's name'; dsref shows that as null plus a default note",

@@ -1,7 +1,7 @@
 """The editor JSON Schema: committed copies current, pure draft-07, faithful to the option tree and to validate().
 
 The agreement tests put the exported schema (run by the ``jsonschema`` library) and
-:func:`dsref.validation.validate` side by side, on the real configs of ``../shared/corpus/real/`` and on a grid of
+:func:`dsref.check.validation.validate` side by side, on the real configs of ``../shared/corpus/real/`` and on a grid of
 probe values for every option, and require the same verdict at the same place; the differences that remain are
 listed below, each with its reason.
 """
@@ -26,26 +26,25 @@ import hjson
 import jsonschema
 import pytest
 
-from dsref.findings import Severity
-from dsref.jsonschema import (
+from dsref.check.findings import Severity
+from dsref.check.validation import validate
+from dsref.editor.jsonschema import (
     DRAFT_07_KEYWORDS,
     EDITOR_KEYWORDS,
-    PROFILES,
     RULES,
     SNIPPETS,
-    Profile,
     _matches,
     build_schema,
     option_schemas,
     schema_files,
     snippet_body,
 )
-from dsref.links import option_url, schema_url
-from dsref.options import Option, OptionTree
 from dsref.schema._meta import UNSET, option
 from dsref.schema.config import DeepSpeedConfig
-from dsref.validation import validate
-from dsref.versions import DEEPSPEED_VERSION
+from dsref.tree.links import option_url, schema_url
+from dsref.tree.options import Option, OptionTree
+from dsref.tree.profiles import PROFILES, Profile
+from dsref.tree.versions import DEEPSPEED_VERSION
 
 from .conftest import require_deepspeed, shared_path
 

@@ -1,4 +1,5 @@
-"""dsref.loader: a config read as DeepSpeed (Hjson) or Hugging Face (json) reads it, with the place of every entry."""
+"""dsref.check.loader: a config read as DeepSpeed (Hjson) or Hugging Face (json) reads it, with where every entry
+is."""
 
 from __future__ import annotations
 
@@ -17,19 +18,19 @@ from hjson.decoder import scanstring
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsref.findings import Location
-from dsref.loader import (
+from dsref.check.findings import Location
+from dsref.check.loader import (
     MAX_BYTES,
     Duplicate,
     LoadedConfig,
     LoadError,
     LoadErrorKind,
-    Profile,
     Span,
     load,
     load_text,
 )
-from dsref.scanner import MAX_DEPTH
+from dsref.check.scanner import MAX_DEPTH
+from dsref.tree.profiles import Profile
 
 from .conftest import require_deepspeed, shared_path
 
@@ -413,7 +414,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("dsref.loader.open", refuse, raising=False)
+    monkeypatch.setattr("dsref.check.loader.open", refuse, raising=False)
     error = load(path)
     assert isinstance(error, LoadError) and error.kind is LoadErrorKind.unreadable
     assert error.message == "cannot read the file: Permission denied"

@@ -10,8 +10,8 @@ import hjson
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.loader import _strict_json_as_hjson
-from dsref.scanner import scan_hjson
+from dsref.check.loader import _strict_json_as_hjson
+from dsref.check.scanner import scan_hjson
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from dsref.options import Option, OptionTree
+from dsref.check.validation import _adapter, validate
 from dsref.schema._base import DictSection, PassthroughSection, StrictSection
 from dsref.schema._meta import UNSET
-from dsref.validation import _adapter, validate
-from dsref.versions import parse_version
+from dsref.tree.options import Option, OptionTree
+from dsref.tree.versions import parse_version
 
 DUMP_FIELDS = {"path", "type", "default", "aliases", "deprecated", "since", "removed_in", "stages", "hf_auto"}
 

@@ -14,11 +14,11 @@ from typing import Any
 import hjson
 import pytest
 
-from dsref.effective import effective
-from dsref.findings import Location
-from dsref.options import OptionTree
-from dsref.rules import Context, all_rules, get_rule, run_rules
-from dsref.rules import _common as common
+from dsref.check.effective import effective
+from dsref.check.findings import Location
+from dsref.check.rules import Context, all_rules, get_rule, run_rules
+from dsref.check.rules import _common as common
+from dsref.tree.options import OptionTree
 
 from .conftest import require_deepspeed, shared_path
 
@@ -649,13 +649,13 @@ def test_name_tables_match_deepspeed_and_torch() -> None:
     }
     assert tested == common.ZERO_TESTED_OPTIMIZERS
     spellings = {v: m.name for m in ds_config.DtypeEnum for v in m._all_values if isinstance(v, str)}
-    from dsref.rules.precision import DTYPE_SPELLINGS
+    from dsref.check.rules.precision import DTYPE_SPELLINGS
 
     assert spellings == DTYPE_SPELLINGS
 
     from deepspeed.module_inject.autotp_config import AutoTPPresets
 
-    from dsref.rules.sections import AUTOTP_PRESETS
+    from dsref.check.rules.sections import AUTOTP_PRESETS
 
     assert all(AutoTPPresets.get_preset(name) is not None for name in AUTOTP_PRESETS)
     source = inspect.getsource(AutoTPPresets.get_preset)
@@ -798,7 +798,7 @@ def test_optimizer_signatures_match_deepspeed_and_torch() -> None:
     from deepspeed.ops.lion import DeepSpeedCPULion, FusedLion
     from deepspeed.runtime.engine import DeepSpeedEngine
 
-    from dsref.rules._signatures import CONSTRUCTOR_KEYWORDS, MUON_CONFIG_KEYS
+    from dsref.check.rules._signatures import CONSTRUCTOR_KEYWORDS, MUON_CONFIG_KEYS
 
     def keywords(cls: type) -> frozenset[str]:
         params = list(inspect.signature(cls.__init__).parameters.values())[1:]
@@ -833,7 +833,7 @@ def test_scheduler_integer_checks_match_deepspeed() -> None:
 
     from deepspeed.runtime import lr_schedules
 
-    from dsref.rules.optimizer import INTEGER_CHECKED_SCHEDULER_PARAMS
+    from dsref.check.rules.optimizer import INTEGER_CHECKED_SCHEDULER_PARAMS
 
     checked: dict[str, set[str]] = {}
     for name in common.DEEPSPEED_SCHEDULERS:
@@ -853,7 +853,7 @@ def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> Non
     from deepspeed.runtime import engine as ds_engine
     from deepspeed.runtime.zero.config import DeepSpeedZeroConfig
 
-    from dsref.rules.zero import BF16_OPTIMIZER_READS
+    from dsref.check.rules.zero import BF16_OPTIMIZER_READS
 
     source = inspect.getsource(ds_engine)
     module = ast.parse(source)

@@ -24,9 +24,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from dsref.index import OptionIndex
-from dsref.links import SITE, option_url
 from dsref.site.linkcheck import check_site
+from dsref.tree.index import OptionIndex
+from dsref.tree.links import SITE, option_url
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsref.findings import Kind, Severity
-from dsref.options import OptionTree, option_tree
-from dsref.validation import validate
+from dsref.check.findings import Kind, Severity
+from dsref.check.validation import validate
+from dsref.tree.options import OptionTree, option_tree
 
 from .conftest import require_deepspeed, shared_path
 
@@ -268,7 +268,7 @@ def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> N
 
 
 def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
-    from dsref.messages import help_lines
+    from dsref.check.messages import help_lines
 
     finding = validate({"zero_optimization": {"stage": 2, "cpu_offload": True}})[0]
     assert help_lines(finding, "en") == ['write {"offload_optimizer": {"device": "cpu"}} in zero_optimization instead']

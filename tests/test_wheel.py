@@ -42,8 +42,8 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_wheel_carries_what_dsref_needs_and_nothing_else(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
-    assert "dsref/locales/zh_CN/LC_MESSAGES/dsref.mo" in names
-    assert "dsref/index_data/_keys.py" in names and "dsref/index_data/zero_optimization.py" in names
+    assert "dsref/text/locales/zh_CN/LC_MESSAGES/dsref.mo" in names
+    assert "dsref/generated/index/_keys.py" in names and "dsref/generated/index/zero_optimization.py" in names
     assert "dsref/py.typed" in names
     assert not [n for n in names if n.startswith(("tests/", "docs/", "scripts/", "schemas/")) or "__pycache__" in n]
 

@@ -2,7 +2,7 @@
 
 Everything a reader sees on the site that is a fact about an option, a rule or a ZeRO stage is generated here
 from the schema (``docs/{en,zh}/reference/``, ``rules/``, ``zero.md``, ``precision.md``, ``api.md``) and
-committed; :func:`site_files` lists them for :mod:`dsref.generated`, so ``scripts/generate.py`` writes them and
+committed; :func:`site_files` lists them for :mod:`dsref.generator.files`, so ``scripts/generate.py`` writes them and
 ``tests/test_generated.py`` fails when one is stale. :mod:`dsref.site.doccheck` checks every ```json block of the
 docs, :mod:`dsref.site.hooks` is what ``mkdocs.yml`` loads, and :mod:`dsref.site.linkcheck` checks the built site.
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..i18n import Lang
+from ..text.i18n import Lang
 
 __all__ = ["LANGS", "generated_header", "site_files"]
 

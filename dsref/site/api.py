@@ -2,7 +2,7 @@
 
 The Chinese page says that the API reference is in English and links to it.
 
->>> "::: dsref.validation.validate" in page("en")
+>>> "::: dsref.check.validation.validate" in page("en")
 True
 >>> "../../api/" in page("zh")
 True
@@ -10,7 +10,7 @@ True
 
 from __future__ import annotations
 
-from ..i18n import Lang, messages
+from ..text.i18n import Lang, messages
 from . import generated_header
 
 __all__ = ["M", "exported", "page"]

@@ -32,13 +32,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..findings import Finding, Kind, Severity
+from ..check.findings import Finding, Kind, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..check import FileReport
-    from ..i18n import Lang
-    from ..loader import Profile
+    from ..check.pipeline import FileReport
+    from ..text.i18n import Lang
+    from ..tree.profiles import Profile
 
 __all__ = ["Block", "BlockCheck", "Marker", "MarkerError", "blocks", "check", "markdown_files", "output"]
 
@@ -197,9 +197,9 @@ def _wrapped(block: Block) -> tuple[str, tuple[str, ...]]:
 
 def check(block: Block) -> BlockCheck:
     """Check one block as its marker says (never raises for any block text)."""
-    from ..check import FileReport, check_loaded
-    from ..loader import LoadError, load_text
-    from ..validation import validate
+    from ..check.loader import LoadError, load_text
+    from ..check.pipeline import FileReport, check_loaded
+    from ..check.validation import validate
 
     if block.marker_error is not None:
         return BlockCheck(block, None, [block.marker_error])
@@ -231,10 +231,10 @@ def check(block: Block) -> BlockCheck:
 
 
 def _describe(finding: Finding) -> str:
-    from ..messages import message
+    from ..check.messages import message
 
     if finding.rule is not None:
-        from ..rules import get_rule
+        from ..check.rules import get_rule
 
         rule = get_rule(finding.rule)
         text = rule.text("message", "en", **finding.args) if rule else finding.code
@@ -247,7 +247,7 @@ def _describe(finding: Finding) -> str:
 
 def output(block: Block, lang: Lang) -> str:
     """The ``dsref check`` text output for a block, in ``lang`` (what replaces ``<!-- dsref-check-output -->``)."""
-    from ..report import render_text
+    from ..check.report import render_text
 
     result = check(block)
     if result.report is None:

@@ -18,7 +18,7 @@ import json
 import re
 from typing import Any
 
-from ..links import reference_page
+from ..tree.links import reference_page
 
 __all__ = ["anchor", "cell", "code", "json_value", "option_link", "paragraph", "table"]
 

@@ -1,10 +1,10 @@
 """The option reference: one page per top-level key of ``ds_config.json``, and an index grouping them by area.
 
 Every option is a heading whose anchor is its dotted path (``reference/zero_optimization/#zero_optimization.stage``,
-the URL :func:`dsref.links.option_url` gives), followed by its facts (type, default, the default DeepSpeed's docs
+the URL :func:`dsref.tree.links.option_url` gives), followed by its facts (type, default, the default DeepSpeed's docs
 claim where it differs, allowed values and their meanings, range, unit, ZeRO stages, since / removed in, Hugging Face
 ``"auto"``, other names), its description, and an example that the doc tests check. Texts come from the option
-index and the catalogs (:func:`dsref.i18n.option_text`), labels from the same tables ``dsref explain`` uses.
+index and the catalogs (:func:`dsref.text.i18n.option_text`), labels from the same tables ``dsref explain`` uses.
 
 The area of a top-level key is the schema module that declares it (``dsref/schema/zero.py`` → ZeRO); sub-sections
 declared in a module of another area (``offload.py``) are listed under that area too.
@@ -23,10 +23,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from ..explain import UNITS, _bounds, _nest, _with_human
-from ..explain import M as LABELS
-from ..i18n import Lang, messages, option_text, translate
-from ..index import Entry, OptionIndex
+from ..explain.render import M as LABELS
+from ..explain.render import _bounds, _nest, _with_human
+from ..text.i18n import Lang, messages, option_text, translate
+from ..text.units import UNITS
+from ..tree.index import Entry, OptionIndex
 from . import generated_header
 from .markdown import anchor, cell, code, json_value, paragraph, table
 
@@ -115,8 +116,8 @@ def _module_area(module: str) -> str:
 @cache
 def _declaring_modules() -> dict[str, str]:
     """Option path → the schema module that declares it, for top-level keys and sections."""
-    from ..options import option_tree
     from ..schema.config import DeepSpeedConfig
+    from ..tree.options import option_tree
 
     found: dict[str, str] = {}
     tree = option_tree()
@@ -173,7 +174,7 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
 
 
 def _summary(entry: Entry, lang: Lang) -> str:
-    from ..explain import _summary as summary
+    from ..explain.render import _summary as summary
 
     return summary(entry, lang)
 
@@ -251,7 +252,7 @@ def glossary_terms(key: str) -> list[str]:
     >>> glossary_terms("gradient_accumulation_steps"), glossary_terms("loss_scale_window"), glossary_terms("stage")
     (['梯度累积步数'], ['损失缩放'], [])
     """
-    from ..glossary import TERMS
+    from ..text.glossary import TERMS
 
     words = key.lower().split("_")
     found: list[str] = []
@@ -413,4 +414,4 @@ def missing_texts(index: OptionIndex | None = None) -> Iterator[str]:
         if not english or not english.strip():
             yield f"{entry.path}: no description (add description= to its field in dsref/schema/)"
         elif option_text(entry.path, english, "zh") == english:
-            yield f"{entry.path}: no Chinese description (translate it in dsref/locales/zh_CN; scripts/catalog.py)"
+            yield f"{entry.path}: no Chinese description (translate it in dsref/text/locales/zh_CN; scripts/catalog.py)"

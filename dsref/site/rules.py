@@ -1,8 +1,8 @@
 """One page per finding code (``rules/<CODE>.md``) and an index, from the registered rules and the schema kinds.
 
-Schema findings (``DS0xx``–``DS4xx``, :class:`dsref.findings.Kind`) take their explanation from
-:data:`dsref.messages.EXPLANATIONS`; cross-field rules (``DS5xx`` errors and warnings, ``DS6xx`` advice) from
-their :class:`dsref.rules.Rule`. Whatever is registered when the pages are generated is listed; a code without
+Schema findings (``DS0xx``–``DS4xx``, :class:`dsref.check.findings.Kind`) take their explanation from
+:data:`dsref.check.messages.EXPLANATIONS`; cross-field rules (``DS5xx`` errors and warnings, ``DS6xx`` advice) from
+their :class:`dsref.check.rules.Rule`. Whatever is registered when the pages are generated is listed; a code without
 an explanation in either language is reported by :func:`missing_texts`.
 
 >>> pages = pages("en")
@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..findings import Kind
-from ..i18n import Lang, messages
-from ..index import OptionIndex
+from ..check.findings import Kind
+from ..text.i18n import Lang, messages
+from ..tree.index import OptionIndex
 from . import generated_header
 from .markdown import cell, code, paragraph, table
 
@@ -55,8 +55,8 @@ _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`
 
 def codes() -> list[tuple[str, str, str | None, str, str]]:
     """(code, name, severity or None for schema kinds, English explanation, group) for every kind and rule."""
-    from ..messages import EXPLANATIONS
-    from ..rules import all_rules
+    from ..check.messages import EXPLANATIONS
+    from ..check.rules import all_rules
 
     out: list[tuple[str, str, str | None, str, str]] = []
     for kind in Kind:
@@ -68,8 +68,8 @@ def codes() -> list[tuple[str, str, str | None, str, str]]:
 
 
 def _explanation(code_: str, lang: Lang) -> str:
-    from ..messages import EXPLANATIONS
-    from ..rules import get_rule
+    from ..check.messages import EXPLANATIONS
+    from ..check.rules import get_rule
 
     kind = next((k for k in Kind if k.code == code_), None)
     if kind is not None:
@@ -80,8 +80,8 @@ def _explanation(code_: str, lang: Lang) -> str:
 
 def _message(code_: str, lang: Lang) -> str:
     """The message template in ``lang``, placeholders kept as written (``{option}``)."""
-    from ..messages import MESSAGES
-    from ..rules import get_rule
+    from ..check.messages import MESSAGES
+    from ..check.rules import get_rule
 
     kind = next((k for k in Kind if k.code == code_), None)
     if kind is not None:
@@ -138,4 +138,4 @@ def missing_texts() -> Iterator[str]:
     """Codes whose page would have no explanation (Chinese ones fall back to English until translated)."""
     for code_, _name, _severity, _english, _group in codes():
         if not _explanation(code_, "en").strip():
-            yield f"{code_}: no explanation (dsref/messages.py EXPLANATIONS, or the rule's explanation=)"
+            yield f"{code_}: no explanation (dsref/check/messages.py EXPLANATIONS, or the rule's explanation=)"

@@ -1,4 +1,4 @@
-"""Chinese search: the jieba user dictionary of DeepSpeed terms, generated from :mod:`dsref.glossary`.
+"""Chinese search: the jieba user dictionary of DeepSpeed terms, generated from :mod:`dsref.text.glossary`.
 
 MkDocs-Material segments the Chinese text of every page with jieba when it builds the search index
 (``plugins.search.jieba_dict_user`` in ``mkdocs.yml``); this dictionary keeps the glossary's terms whole, so
@@ -11,11 +11,11 @@ True
 
 from __future__ import annotations
 
-from ..glossary import TERMS
+from ..text.glossary import TERMS
 
 __all__ = ["USER_DICTIONARY", "user_dictionary"]
 
-USER_DICTIONARY = "dsref/site/jieba_userdict.txt"
+USER_DICTIONARY = "dsref/generated/jieba_userdict.txt"
 """Where the dictionary is committed, relative to the checkout (``mkdocs.yml`` names it)."""
 
 

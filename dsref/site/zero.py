@@ -1,8 +1,8 @@
 """The comparison pages: ZeRO stages 0–3 with offload and ZeRO++ (``zero.md``), and precision modes (``precision.md``).
 
-The figures come from :mod:`dsref.estimate` (DeepSpeed's byte accounting and its own estimator formulas), the
+The figures come from :mod:`dsref.estimate.memory` (DeepSpeed's byte accounting and its own estimator formulas), the
 option facts (which stages an option acts at, allowed devices, defaults) from the option index, and the chart is
-:func:`dsref.estimate.render_svg` written next to the page when the pages are generated. Sentences are short
+:func:`dsref.estimate.memory.render_svg` written next to the page when the pages are generated. Sentences are short
 interface messages, translated through the catalog like every other message.
 
 >>> pages = pages("en")
@@ -14,9 +14,9 @@ True
 
 from __future__ import annotations
 
-from ..estimate import BYTES_PER_PARAM, estimate, render_svg, table_data
-from ..i18n import Lang, messages, option_text
-from ..index import Entry, OptionIndex
+from ..estimate.memory import BYTES_PER_PARAM, estimate, render_svg, table_data
+from ..text.i18n import Lang, messages, option_text
+from ..tree.index import Entry, OptionIndex
 from . import generated_header
 from .markdown import cell, code, json_value, option_link, paragraph, table
 
@@ -181,7 +181,7 @@ def _zero_page(lang: Lang, index: OptionIndex) -> str:
 
 
 def _example(lang: Lang) -> list[str]:
-    from ..estimate import format_count
+    from ..estimate.memory import format_count
 
     t = M.text
     data = table_data([EXAMPLE_PARAMS], gpus_per_node=EXAMPLE_GPUS, lang=lang)
@@ -220,7 +220,7 @@ def _inherits_stages(entry: Entry, index: OptionIndex) -> bool:
 
 
 def _summary(entry: Entry, lang: Lang) -> str:
-    from ..explain import _summary as summary
+    from ..explain.render import _summary as summary
 
     return summary(entry, lang)
 
@@ -257,7 +257,7 @@ def _zeropp(lang: Lang, index: OptionIndex) -> list[str]:
             [name, option_link(path, "reference/"), code(json_value(entry["default"])), stages, cell(description)]
         )
     header = [t("col_technique", lang), t("col_option", lang), "default", t("col_stages", lang), t("col_summary", lang)]
-    from ..explain import M as LABELS
+    from ..explain.render import M as LABELS
 
     header[2] = LABELS.text("default", lang)
     return [*lines, *table(header, rows), ""]

@@ -13,7 +13,7 @@ import languageService from "vscode-json-languageservice";
 
 const { getLanguageService, TextDocument } = languageService;
 
-// VS Code's extensions to JSON Schema that dsref uses (kept in step with dsref.jsonschema.EDITOR_KEYWORDS).
+// VS Code's extensions to JSON Schema that dsref uses (kept in step with dsref.editor.jsonschema.EDITOR_KEYWORDS).
 const EDITOR_KEYWORDS = [
   "markdownDescription",
   "enumDescriptions",

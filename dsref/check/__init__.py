@@ -1,0 +1,6 @@
+"""``dsref check``: a config file loaded as its reader does, validated, cross-checked, reported.
+
+A file travels :mod:`.loader` (with :mod:`.scanner` for positions) → :mod:`.validation` (schema findings) →
+:mod:`.rules` (cross-field findings, over :mod:`.effective`) → :mod:`.report`; :mod:`.pipeline` runs the steps,
+:mod:`.batch` runs many files. It imports the option tree and text, no other face.
+"""

@@ -1,0 +1,112 @@
+"""Check many files in one call: in several processes when there are enough files to pay for them.
+
+Each worker process checks its share of the files and draws their part of the output
+(:func:`dsref.check.report.draw`); this process puts the parts together in the order the
+files were given (:func:`dsref.check.report.assemble`). The output is the same, byte for
+byte, whatever the number of processes (``tests/test_check.py`` compares them).
+Workers are forked, so they start with everything this process has loaded; where
+forking is unavailable or unsafe (Windows, macOS), the files are checked here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import partial
+
+from ..tree.profiles import Profile
+from ..tree.versions import DEEPSPEED_VERSION
+from .pipeline import check_file, display_path
+from .report import Piece, draw
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import multiprocessing.pool
+
+    from ..text.i18n import Lang
+
+__all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
+
+FILES_PER_WORKER = 48
+"""Below this many files per process, starting one costs more than it saves."""
+
+
+def check_and_draw(
+    paths: list[str],
+    fmt: str,
+    lang: Lang,
+    *,
+    color: bool = False,
+    profile: Profile = "deepspeed",
+    world_size: int | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+    jobs: int | None = None,
+) -> list[Piece]:
+    """Each file checked and drawn in ``fmt``, in the order given. ``jobs``: how many processes (None: one per CPU
+    this process may use, as far as the number of files makes it worth it)."""
+    one = partial(
+        _check_and_draw,
+        fmt=fmt,
+        lang=lang,
+        color=color,
+        profile=profile,
+        world_size=world_size,
+        deepspeed_version=deepspeed_version,
+    )
+    workers = workers_for(jobs, len(paths))
+    if workers <= 1:
+        return [one(path) for path in paths]
+    from .checktree import check_tree
+    from .rules import all_rules
+
+    check_tree(), all_rules()  # loaded once here, before forking, instead of once in every worker
+    with _workers_ignoring_interrupts(workers) as pool:
+        return pool.map(one, paths, chunksize=max(1, len(paths) // (workers * 4)))
+
+
+def _workers_ignoring_interrupts(workers: int) -> multiprocessing.pool.Pool:
+    """A pool of forked workers that ignore Ctrl-C.
+
+    Ctrl-C reaches every process of the terminal's group. The workers are forked while this process ignores it, so
+    they ignore it from their first instruction; this process then takes its handler back, stops on
+    KeyboardInterrupt, and the pool terminates the workers on its way out. The user sees no worker's traceback, and
+    the pool never waits for a worker that died.
+    """
+    import multiprocessing
+    import signal
+
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        return multiprocessing.get_context("fork").Pool(workers)
+    try:
+        return multiprocessing.get_context("fork").Pool(workers)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _check_and_draw(
+    path: str,
+    *,
+    fmt: str,
+    lang: Lang,
+    color: bool,
+    profile: Profile,
+    world_size: int | None,
+    deepspeed_version: str,
+) -> Piece:
+    report = check_file(path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+    report.path = display_path(path)
+    return draw(report, fmt, lang, color=color, target=deepspeed_version)
+
+
+def workers_for(jobs: int | None, files: int) -> int:
+    """How many processes to check ``files`` files with."""
+    if jobs is not None:
+        return max(1, min(jobs, files))
+    import multiprocessing
+
+    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cpus, files // FILES_PER_WORKER))

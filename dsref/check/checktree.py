@@ -1,0 +1,172 @@
+"""The option tree for checking, read from a generated file: no pydantic models to import or build.
+
+``dsref check`` needs, for every option, the facts the option tree holds (keys, aliases, defaults, versions,
+Meta) and a validator of its value. Building them from the pydantic models costs a quarter of a second at each
+start; ``dsref/generated/check_tree.json`` (written by :mod:`dsref.generator.check_tree` from the same models,
+kept in sync by ``tests/test_checktree.py``) holds them ready: each option's record and its pydantic-core
+schema, the very schema pydantic generates for the field, from which :class:`pydantic_core.SchemaValidator`
+builds the same validator pydantic would. Only ``pydantic_core`` is imported, and only the validators of options a
+file writes are built.
+
+Options of this tree have no ``annotation``, ``field_info``, ``model``, ``description``, ``summary`` or
+``related``: commands that show texts or walk the models use :func:`dsref.tree.options.option_tree`.
+
+>>> tree = check_tree()
+>>> opt = tree.get("zero_optimization.stage")
+>>> opt.default, opt.validated_by_deepspeed, opt.meta.stages
+(0, True, None)
+>>> opt.validator_spec.build().validate_python(2)
+<ZeroStage.gradients: 2>
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import json
+import os
+import pathlib
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from ..schema._meta import UNSET, HfAuto, Meta
+from ..tree.options import Option, OptionTree
+
+__all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "option_from_record"]
+
+CHECK_TREE_FILE = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "check_tree.json"
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pydantic_core import SchemaValidator
+
+_TUPLE_FIELDS = ("aliases", "deprecated_aliases", "stages")
+_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "deprecated_forms")
+_SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
+"""Modules the encoded schemas may name functions and classes of: none of them imports the models."""
+
+
+@dataclass(eq=False)
+class ValidatorSpec:
+    """An option's encoded pydantic-core schema, turned into a validator on first use.
+
+    ``schema`` is None for a section that takes nothing but a JSON object (no plain-value form).
+    """
+
+    schema: Any
+    _built: Any = field(default=None, repr=False)
+
+    def build(self) -> SchemaValidator | None:
+        if self.schema is None:
+            return None
+        if self._built is None:
+            from pydantic_core import SchemaValidator
+
+            self._built = SchemaValidator(decode_schema(self.schema))
+        return self._built
+
+
+def decode_schema(value: Any) -> Any:
+    """A core schema from its JSON form (see :func:`dsref.generator.check_tree.encode_schema`)."""
+    if isinstance(value, list):
+        return [decode_schema(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "$fn" in value:
+        return _named(value["$fn"])
+    if "$partial" in value:
+        from functools import partial
+
+        spec = value["$partial"]
+        return partial(_named(spec["fn"]), *decode_schema(spec["args"]), **decode_schema(spec["keywords"]))
+    if "$class" in value:
+        return _named(value["$class"])
+    if "$foreign_class" in value:
+        # A class no JSON value is an instance of (e.g. TorchDtype): a stand-in of the same name behaves the same.
+        return type(value["$foreign_class"], (), {})
+    if "$path_validator" in value:
+        return path_validator
+    out = {k: decode_schema(v) for k, v in value.items() if k != "$enum"}
+    if "$enum" in value:
+        spec = value["$enum"]
+        out["cls"] = cls = _enum_class(spec["name"], spec["mixin"], spec["members"])
+        out["members"] = list(cls.__members__.values())
+    return out
+
+
+def _enum_class(name: str, mixin: str | None, members: list[list[Any]]) -> type[enum.Enum]:
+    """A stand-in for the schema's enum: the same name, members and mixed-in type (the validator only looks at
+    member values, and dsref at ``.value``)."""
+    pairs = [(member, value) for member, value in members]
+    base = {"int": int, "str": str, "float": float}.get(mixin or "")
+    made = enum.Enum(name, pairs, type=base) if base else enum.Enum(name, pairs)
+    return made  # type: ignore[return-value]  # the functional API makes a class
+
+
+def _named(ref: str) -> Any:
+    module, _, name = ref.partition(":")
+    if module not in _SAFE_MODULES:
+        raise ValueError(f"the check tree names {ref}, outside the modules it may import")
+    return getattr(importlib.import_module(module), name)
+
+
+def path_validator(input_value: Any) -> pathlib.Path:
+    """pydantic's validator of a ``pathlib.Path`` field read from a string (``GenerateSchema._path_schema``)."""
+    from pydantic_core import PydanticCustomError
+
+    if not isinstance(input_value, str):
+        raise PydanticCustomError("path_type", "Input is not a valid path")
+    try:
+        return pathlib.Path(input_value)
+    except TypeError as exc:
+        raise PydanticCustomError("path_type", "Input is not a valid path") from exc
+
+
+def option_from_record(record: dict[str, Any]) -> Option:
+    """An :class:`~dsref.tree.options.Option` from its record in the check tree file."""
+    values = dict(record)
+    meta_record = values.pop("meta")
+    validator = values.pop("validator")
+    default = values.pop("default")
+    if not values.pop("has_default"):
+        default = UNSET
+    for name in _TUPLE_FIELDS:
+        if values.get(name) is not None:
+            values[name] = tuple(values[name])
+    if values.get("allowed") is not None:
+        values["allowed"] = tuple(values["allowed"])
+    return Option(
+        **values,
+        default=default,
+        description=None,
+        summary=None,
+        meta=_meta(meta_record),
+        annotation=None,
+        field_info=None,  # type: ignore[arg-type]  # documented: the check tree has no pydantic fields
+        validator_spec=ValidatorSpec(validator),
+    )
+
+
+def _meta(record: dict[str, Any]) -> Meta:
+    values = dict(record)
+    for name in values.pop("$unset", ()):
+        values[name] = UNSET
+    for name in _META_TUPLES:
+        if values.get(name) is not None:
+            values[name] = tuple(values[name])
+    values["enum_docs"] = tuple(tuple(pair) for pair in values.get("enum_docs", ()))
+    values["replacement"] = tuple(tuple(pair) for pair in values.get("replacement", ()))
+    if values.get("hf_auto") is not None:
+        values["hf_auto"] = HfAuto(by=tuple(values["hf_auto"]["by"]), source=values["hf_auto"]["source"])
+    return Meta(**values)
+
+
+@cache
+def check_tree() -> OptionTree:
+    """The option tree read from ``dsref/generated/check_tree.json`` (read once)."""
+    with open(CHECK_TREE_FILE, encoding="utf-8") as handle:
+        document = json.load(handle)
+    return OptionTree.from_options(option_from_record(r) for r in document["options"])

@@ -1,0 +1,124 @@
+"""The config as DeepSpeed will see it: aliases resolved, defaults filled in, values coerced where DeepSpeed does.
+
+Cross-field rules ask it for an option's value by canonical path, whichever
+spelling the file used, and where in the file it was written.
+
+>>> eff = effective({"zero_optimization": {"stage": "3", "prefetch_bucket_size": 1000}})
+>>> eff.get("zero_optimization.stage"), eff.get("zero_optimization.stage3_prefetch_bucket_size")
+(3, 1000)
+>>> eff.get("zero_optimization.overlap_comm"), eff.is_set("zero_optimization.overlap_comm")
+(True, False)
+>>> eff.location("zero_optimization.stage3_prefetch_bucket_size")
+('zero_optimization', 'prefetch_bucket_size')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from enum import Enum
+from typing import Any
+
+from pydantic_core import ValidationError
+
+from ..schema._meta import UNSET
+from ..tree.options import Option, OptionTree
+from .findings import Location
+
+__all__ = ["Effective", "effective"]
+
+
+class Effective:
+    """Values by canonical option path, with where each was written (if it was)."""
+
+    def __init__(self, tree: OptionTree) -> None:
+        self.tree = tree
+        self.values: dict[str, Any] = {}
+        self.locations: dict[str, Location] = {}
+        self.ignored: list[Location] = []
+        """Keys in the file that DeepSpeed does not read (unknown, or a docs-only name)."""
+
+    def is_set(self, path: str) -> bool:
+        """Whether the file wrote this option (under any spelling, with a value DeepSpeed keeps)."""
+        return path in self.values
+
+    def location(self, path: str) -> Location | None:
+        return self.locations.get(path)
+
+    def get(self, path: str, default: Any = UNSET) -> Any:
+        """The value DeepSpeed uses: the file's (coerced like DeepSpeed does), else the runtime default."""
+        if path in self.values:
+            return self.values[path]
+        if default is not UNSET:
+            return default
+        return self._default(path)
+
+    def _default(self, path: str) -> Any:
+        opt = self.tree.get(path)
+        if path == "zero_optimization.overlap_comm":
+            return self.get("zero_optimization.stage") == 3  # None resolves by stage
+        if opt.default is UNSET:
+            return None
+        return opt.default
+
+    def section_present(self, path: str) -> bool:
+        return path in self.values and isinstance(self.values[path], Mapping)
+
+
+def effective(config: Any, tree: OptionTree | None = None) -> Effective:
+    """Read ``config`` (a parsed ds_config) into an :class:`Effective` view. Never raises.
+
+    ``tree`` defaults to the generated check tree, like :func:`dsref.check.validation.validate`.
+    """
+    if tree is None:
+        from .checktree import check_tree
+
+        tree = check_tree()
+    result = Effective(tree)
+    if isinstance(config, Mapping):
+        zero = config.get("zero_optimization")
+        if isinstance(zero, bool):  # the legacy form DeepSpeed still maps
+            config = dict(config)
+            config["zero_optimization"] = {"stage": 1} if zero else {"stage": 0}
+        _walk(tree, None, config, (), result)
+    return result
+
+
+def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: Location, out: Effective) -> None:
+    for key, item in value.items():
+        if not isinstance(key, str):
+            continue
+        if parent is None and key == "$schema":
+            continue
+        hit = tree.lookup_key(parent, key)
+        if hit is None or hit[1] == "docs_name":
+            out.ignored.append((*loc, key))
+            continue
+        opt, via = hit
+        here = (*loc, key)
+        if opt.path in out.locations and via == "deprecated_alias":
+            continue  # DeepSpeed prefers the current name (bf16 over bfloat16)
+        kept = _as_deepspeed_keeps(opt, item)
+        if kept is UNSET:
+            continue
+        out.values[opt.path] = kept
+        out.locations[opt.path] = here
+        if opt.kind == "section" and isinstance(item, Mapping) and opt.container is None:
+            _walk(tree, tree.child_parent(opt), item, here, out)
+
+
+def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
+    """The value DeepSpeed ends up with, or UNSET where it drops it ("auto" in its pydantic sections)."""
+    if opt.validated_by_deepspeed and isinstance(value, str) and value == "auto" and opt.allowed != ("auto",):
+        return UNSET
+    if opt.kind == "leaf" and opt.validated_by_deepspeed:
+        from .validation import _adapter
+
+        adapter = _adapter(opt)
+        if adapter is None:
+            return value
+        try:
+            coerced = adapter.validate_python(value)
+        except (ValidationError, RecursionError, TypeError, ValueError):
+            return value
+        return coerced.value if isinstance(coerced, Enum) else coerced
+    return value

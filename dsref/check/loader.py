@@ -1,0 +1,505 @@
+"""Read a config file exactly as its reader does, and remember where every key and value is written.
+
+Two readers, called profiles:
+
+* ``deepspeed`` — DeepSpeed's own ``load_ds_config``: ``hjson.load(open(path), object_pairs_hook=
+  dict_raise_error_on_duplicate_keys)``. Hjson allows comments, trailing or missing commas, unquoted keys and
+  values (an unquoted value is a string to the end of the line, so ``NaN`` or ``0x10`` are strings), single quotes,
+  ``'''`` strings and a BOM; ``1e9`` and ``1.0`` come out as ints. A duplicate key at any depth is an error.
+* ``hf`` — Hugging Face Trainer and Accelerate: ``json.load(io.open(path, encoding="utf-8"))``. Strict JSON; a
+  duplicate key silently keeps the last value.
+
+The values are the reader's own (``hjson.loads`` or ``json.loads`` on the same text), never re-derived. Positions
+come from :mod:`dsref.check.scanner`, which walks the text the way the reader does. Both readers open the file in text
+mode, so line ends are translated (``\\r\\n`` and ``\\r`` become ``\\n``) before parsing, and the text is UTF-8.
+
+Nothing here raises for bad input: :func:`load` and :func:`load_text` return a :class:`LoadedConfig` or a
+:class:`LoadError`, both plain data.
+
+>>> cfg = load_text('{\\n  // ZeRO\\n  zero_optimization: {stage: 3, offload_param: {device: "cpu"}}\\n}')
+>>> cfg.data
+{'zero_optimization': {'stage': 3, 'offload_param': {'device': 'cpu'}}}
+>>> spans = cfg.positions[("zero_optimization", "stage")]
+>>> spans.key, spans.form
+(Span(line=3, col=23, end_line=3, end_col=28), 'number')
+
+An unquoted value runs to the end of the line, braces included, so ``{device: cpu}}`` would not close:
+
+>>> err = load_text('{offload_param: {device: cpu}}')
+>>> err.hint_args
+{'line': 1, 'col': 26}
+>>> err = load_text('{"train_batch_size": 8  // comment\\n}', profile="hf")
+>>> err.kind.value, err.line, err.col, err.hint
+('syntax', 1, 25, 'hint_hjson_only')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from bisect import bisect_right
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import hjson
+from hjson.scanner import HjsonDecodeError
+
+from ..text.i18n import Lang, messages
+from ..tree.profiles import PROFILES, Profile
+from .findings import Location
+from .scanner import Entry, Scan, scan_hjson, scan_json, scan_valid_json
+
+__all__ = [
+    "MAX_BYTES",
+    "Duplicate",
+    "LoadError",
+    "LoadErrorKind",
+    "Loaded",
+    "LoadedConfig",
+    "Positions",
+    "Span",
+    "Spans",
+    "load",
+    "load_text",
+]
+
+
+MAX_BYTES = 256 * 1024
+"""Largest file read (256 KiB). Real DeepSpeed configs are a few kilobytes (the largest of 340 public ones is
+13 KB); hjson, in pure Python, and the position scanner take a second or two for 256 KiB of the densest input."""
+
+_BINARY_SNIFF = 8192
+
+M = messages(
+    "loader",
+    not_found="file not found; check the path",
+    is_directory="this is a directory; give the path of the config file",
+    unreadable="cannot read the file: {detail}",
+    too_large="the file is larger than {limit} bytes, far more than any DeepSpeed config; is it the right file?",
+    too_costly=(
+        "this line is too long for the Hjson parser to read in reasonable time (it re-reads an unquoted value at "
+        "every comma); break it over several lines or put its values in quotes"
+    ),
+    binary="this is a binary file, not a JSON config (it contains NUL bytes)",
+    encoding="the file is not valid UTF-8 (byte {byte} cannot be decoded); save it as UTF-8",
+    encoding_utf16="the file is saved as UTF-16 or UTF-32, but it is read as UTF-8; save it as UTF-8",
+    syntax_hjson="DeepSpeed's Hjson parser cannot read this file: {detail}",
+    syntax_json="not valid JSON, so Hugging Face Trainer and Accelerate (json.load) cannot read this file: {detail}",
+    unterminated_comment="this /* comment is never closed with */; DeepSpeed's Hjson parser crashes on it (IndexError)",
+    unterminated_multiline="this ''' string is never closed; DeepSpeed's Hjson parser crashes on it (IndexError)",
+    multiline_one_line=(
+        "a ''' string in a file without any line break crashes DeepSpeed's Hjson parser (IndexError); "
+        "break the file into lines"
+    ),
+    number_overflow="this number is too large; DeepSpeed's Hjson parser crashes on it (OverflowError: {detail})",
+    too_many_digits="this integer has too many digits for Python to convert ({detail})",
+    too_deep="nesting is {depth} levels deep here, too deep for the parser (RecursionError); flatten the structure",
+    internal="the parser failed unexpectedly: {detail}",
+    hint_hjson_only=(
+        "DeepSpeed's own launcher would read this file (it accepts Hjson: comments, trailing commas, unquoted "
+        "keys); Hugging Face needs strict JSON"
+    ),
+    hint_quoteless=(
+        "the value at line {line}, column {col} has no quotes, so Hjson reads it to the end of the line, "
+        "including any ',', '}}' or ']'; put it in quotes"
+    ),
+    hint_bom="the file starts with a byte-order mark (BOM), which json.load refuses; save it as UTF-8 without BOM",
+)
+
+
+class Span(NamedTuple):
+    """A stretch of the file: 1-based line and column of its first character and of the character after its last.
+
+    Columns count characters (a tab is one); a BOM is not counted.
+    """
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+class Spans(NamedTuple):
+    """Where one entry is written: its key (``None`` for the root and for list items) and its value."""
+
+    key: Span | None
+    value: Span
+    form: str
+    """How the value is written: ``object``, ``array``, ``string`` (quoted), ``multiline_string`` (``'''``),
+    ``quoteless_string`` (Hjson, no quotes: ``True`` or ``1e-3x`` are strings), ``number``, ``boolean`` or ``null``."""
+
+
+class Duplicate(NamedTuple):
+    """A key written twice in the same object. The reader keeps the later value (DeepSpeed refuses the file)."""
+
+    location: Location
+    first: Span
+    later: Span
+
+
+class _LineIndex:
+    """Offsets into the text → lines and columns (the BOM, if any, takes no column)."""
+
+    def __init__(self, text: str) -> None:
+        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
+        self.bom = 1 if text.startswith("\ufeff") else 0
+
+    def point(self, pos: int) -> tuple[int, int]:
+        line = bisect_right(self.starts, pos)
+        col = pos - self.starts[line - 1] + 1
+        if line == 1:
+            col = max(1, col - self.bom)
+        return line, col
+
+    def span(self, start: int, end: int) -> Span:
+        return Span(*self.point(start), *self.point(end))
+
+
+class Positions(Mapping[Location, Spans]):
+    """Location (keys and list indices, as in :class:`dsref.check.findings.Location`) → :class:`Spans`.
+
+    Built from the scanner's offsets; lines and columns are worked out when an entry is looked up.
+    """
+
+    def __init__(self, entries: Mapping[Location, Entry], index: _LineIndex) -> None:
+        self._entries = entries
+        self._index = index
+
+    def __getitem__(self, location: Location) -> Spans:
+        form, ks, ke, vs, ve = self._entries[location]
+        key = self._index.span(ks, ke) if ks >= 0 else None
+        return Spans(key, self._index.span(vs, ve), form)
+
+    def __iter__(self) -> Iterator[Location]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __repr__(self) -> str:
+        return f"Positions({len(self)} entries)"
+
+
+@dataclass(frozen=True, eq=False)
+class LoadedConfig:
+    """A config as its reader sees it, with the place of every key and value in the file."""
+
+    data: Any
+    """What the reader returns: usually a dict, but a file may hold a list, a number or a string."""
+    positions: Positions
+    duplicates: tuple[Duplicate, ...]
+    """Keys written twice in one object, at any depth, in file order."""
+    profile: Profile
+    path: Path | None
+    source_lines: tuple[str, ...]
+    """The text's lines (line ends removed), for showing a line under a message; ``source_lines[0]`` is line 1."""
+
+    @property
+    def accepted_by_reader(self) -> bool:
+        """False when the reader refuses the file after parsing it: DeepSpeed raises on duplicate keys."""
+        return not (self.profile == "deepspeed" and self.duplicates)
+
+    def locate(self, location: Location, part: str = "key") -> Span:
+        """Where to point for ``location``: its key (``part="key"``; a list item's value) or its value
+        (``part="value"``), else the same for the nearest enclosing entry that is written.
+
+        >>> cfg = load_text('{"zero_optimization": {"stage": 3}}')
+        >>> cfg.locate(("zero_optimization", "stage"), "value")
+        Span(line=1, col=33, end_line=1, end_col=34)
+        >>> cfg.locate(("zero_optimization", "offload_param", "device"))
+        Span(line=1, col=2, end_line=1, end_col=21)
+        """
+        loc = tuple(location)
+        while True:
+            spans = self.positions.get(loc)
+            if spans is not None:
+                return spans.key if part == "key" and spans.key is not None else spans.value
+            if not loc:
+                return Span(1, 1, 1, 1)
+            loc = loc[:-1]
+
+
+class LoadErrorKind(str, Enum):
+    """What kind of failure stopped the load."""
+
+    syntax = "syntax"
+    encoding = "encoding"
+    binary = "binary"
+    too_large = "too_large"
+    too_deep = "too_deep"
+    unreadable = "unreadable"
+    not_found = "not_found"
+    is_directory = "is_directory"
+
+
+@dataclass(frozen=True)
+class LoadError:
+    """Why a file could not be read, and where: data for the caller to render, never an exception.
+
+    ``reason`` names the message (finer than ``kind``); ``args`` fill it, ``detail`` being the parser's own words.
+    """
+
+    kind: LoadErrorKind
+    reason: str
+    profile: Profile
+    path: Path | None = None
+    line: int | None = None
+    col: int | None = None
+    args: Mapping[str, Any] = field(default_factory=dict)
+    hint: str | None = None
+    hint_args: Mapping[str, Any] = field(default_factory=dict)
+    source_lines: tuple[str, ...] = ()
+
+    def text(self, lang: Lang = "en") -> str:
+        return M.text(self.reason, lang, **self.args)
+
+    def hint_text(self, lang: Lang = "en") -> str | None:
+        return None if self.hint is None else M.text(self.hint, lang, **self.hint_args)
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.text("en")
+
+
+Loaded = LoadedConfig | LoadError
+"""What :func:`load` and :func:`load_text` return."""
+
+
+def load(path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES) -> Loaded:
+    """Read the config file at ``path`` as ``profile``'s reader does.
+
+    >>> load("/no/such/ds_config.json").kind
+    <LoadErrorKind.not_found: 'not_found'>
+    """
+    _check_profile(profile)
+    where = Path(os.fspath(path))
+
+    def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
+        return LoadError(kind, reason, profile, where, args=args)
+
+    try:
+        if os.path.isdir(where):
+            return fail(LoadErrorKind.is_directory, "is_directory")
+        with open(where, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except (FileNotFoundError, NotADirectoryError):
+        return fail(LoadErrorKind.not_found, "not_found")
+    except IsADirectoryError:
+        return fail(LoadErrorKind.is_directory, "is_directory")
+    except OSError as exc:
+        return fail(LoadErrorKind.unreadable, "unreadable", detail=exc.strerror or str(exc))
+    except ValueError as exc:  # e.g. a NUL character in the path
+        return fail(LoadErrorKind.unreadable, "unreadable", detail=str(exc))
+    if len(data) > max_bytes:
+        return fail(LoadErrorKind.too_large, "too_large", limit=max_bytes)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return _undecodable(data, exc, profile, where)
+    return _parse(_universal_newlines(text), profile, where)
+
+
+def load_text(
+    text: str, profile: Profile = "deepspeed", *, path: str | os.PathLike[str] | None = None, max_bytes: int = MAX_BYTES
+) -> Loaded:
+    """Parse ``text`` as if it had been read from a file (line ends translated); ``path`` is only recorded.
+
+    >>> load_text("train_batch_size: 1e3\\nsteps_per_print: 01").data
+    {'train_batch_size': 1000, 'steps_per_print': '01'}
+    """
+    _check_profile(profile)
+    where = None if path is None else Path(os.fspath(path))
+    if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
+        return LoadError(LoadErrorKind.too_large, "too_large", profile, where, args={"limit": max_bytes})
+    return _parse(_universal_newlines(text), profile, where)
+
+
+# --- inside ----------------------------------------------------------------------------------------------------
+
+
+def _check_profile(profile: str) -> None:
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
+
+
+def _universal_newlines(text: str) -> str:
+    """What ``open(path, "r")`` hands the reader: ``\\r\\n`` and a lone ``\\r`` read as ``\\n``."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _source_lines(text: str) -> tuple[str, ...]:
+    return tuple(text.removeprefix("\ufeff").split("\n"))
+
+
+def _undecodable(data: bytes, exc: UnicodeDecodeError, profile: Profile, where: Path | None) -> LoadError:
+    shown = _universal_newlines(data.decode("utf-8", "replace"))
+    lines = _source_lines(shown)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return LoadError(LoadErrorKind.encoding, "encoding_utf16", profile, where, 1, 1, source_lines=lines)
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        return LoadError(LoadErrorKind.binary, "binary", profile, where)
+    before = _universal_newlines(data[: exc.start].decode("utf-8"))
+    line, col = _LineIndex(before).point(len(before))
+    byte = f"0x{data[exc.start]:02x}"
+    return LoadError(LoadErrorKind.encoding, "encoding", profile, where, line, col, {"byte": byte}, source_lines=lines)
+
+
+class _Failure(Exception):
+    """Carries a LoadError out of the profile parsers."""
+
+    def __init__(self, kind: LoadErrorKind, reason: str, pos: int | None, **args: Any) -> None:
+        super().__init__(reason)
+        self.kind, self.reason, self.pos, self.args_ = kind, reason, pos, args
+        self.hint: str | None = None
+        self.hint_pos: int | None = None
+
+
+def _parse(text: str, profile: Profile, where: Path | None) -> Loaded:
+    index = _LineIndex(text)
+    try:
+        data, scan = _read_hjson(text) if profile == "deepspeed" else _read_json(text)
+    except _Failure as failure:
+        kind = failure.kind
+        if kind is LoadErrorKind.syntax and "\x00" in text:
+            return LoadError(LoadErrorKind.binary, "binary", profile, where)
+        line, col = (None, None) if failure.pos is None else index.point(failure.pos)
+        hint_args: dict[str, Any] = {}
+        if failure.hint_pos is not None:
+            line_, col_ = index.point(failure.hint_pos)
+            hint_args = {"line": line_, "col": col_}
+        return LoadError(
+            kind,
+            failure.reason,
+            profile,
+            where,
+            line,
+            col,
+            failure.args_,
+            failure.hint,
+            hint_args,
+            _source_lines(text),
+        )
+    duplicates = tuple(Duplicate(loc, index.span(*first), index.span(*later)) for loc, first, later in scan.duplicates)
+    return LoadedConfig(data, Positions(scan.entries, index), duplicates, profile, where, _source_lines(text))
+
+
+def _scan_failure(scan: Scan) -> _Failure | None:
+    """The failure to report without running the reader: hjson would take too long or recurse too deep."""
+    error = scan.error
+    if error is None:
+        return None
+    if error.reason == "too_costly":
+        return _Failure(LoadErrorKind.too_large, "too_costly", error.pos)
+    if error.reason == "too_deep":
+        return _Failure(LoadErrorKind.too_deep, "too_deep", error.pos, depth=scan.max_depth)
+    return None
+
+
+def _read_hjson(text: str) -> tuple[Any, Scan]:
+    """``hjson.loads`` as DeepSpeed calls it, duplicates kept (last value wins) so the rest can still be checked."""
+    fast = _strict_json_as_hjson(text)
+    if fast is not None:
+        return fast
+    scan = scan_hjson(text)
+    early = _scan_failure(scan)
+    if early is not None:
+        raise early
+    try:
+        data = hjson.loads(text, object_pairs_hook=dict)
+    except HjsonDecodeError as exc:
+        detail = exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1]))
+        failure = _Failure(LoadErrorKind.syntax, "syntax_hjson", exc.pos, detail=detail)
+        if scan.suspect is not None and scan.suspect[0] <= exc.pos:
+            failure.hint, failure.hint_pos = "hint_quoteless", scan.suspect[0]
+        raise failure from None
+    except RecursionError:
+        raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.deepest, depth=scan.max_depth) from None
+    except Exception as exc:
+        raise _crash(exc, scan) from None
+    if scan.error is not None:  # pragma: no cover - the scanner disagrees with hjson; keep the data, lose positions
+        return data, Scan()
+    return data, scan
+
+
+_FAST_DEPTH = 100
+"""Deepest nesting the shortcut reads; hjson itself recurses and gives up some way below 1000 levels."""
+
+
+def _hjson_number(text: str) -> float | int:
+    """A JSON number with a fraction or exponent as hjson reads it: an integral value below 1e10 becomes an int."""
+    value = float(text)
+    if int(value) == value and abs(value) < 1e10:  # int(inf) raises, as in hjson: the slow path reports it
+        return int(value)
+    return value
+
+
+def _not_hjson(name: str) -> Any:
+    raise ValueError(f"{name} is a string to hjson")
+
+
+def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
+    """Most configs are strict JSON, which hjson reads exactly as ``json`` does but for numbers (``1e9``, ``1.0``
+    are ints to hjson) and ``NaN``/``Infinity`` (strings to hjson): read them with ``json`` and its scanner, the
+    former in C. None for any other text (a root that is not an object or array, anything unusual), which takes the
+    hjson path; ``tests/test_loader_fast.py`` compares both paths."""
+    if not text.lstrip(" \t\n\r").startswith(("{", "[")):  # a BOM, or a bare root value hjson tries two ways
+        return None
+    try:
+        data = json.loads(text, parse_float=_hjson_number, parse_constant=_not_hjson)
+    except (ValueError, RecursionError, OverflowError):
+        return None
+    scan = scan_valid_json(text)
+    if scan.error is not None or scan.max_depth > _FAST_DEPTH:  # deep nesting: let hjson meet its recursion limit
+        return None
+    return data, scan
+
+
+def _read_json(text: str) -> tuple[Any, Scan]:
+    """``json.loads`` as Hugging Face calls it (duplicate keys: last value wins)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        failure = _Failure(LoadErrorKind.syntax, "syntax_json", exc.pos, detail=exc.msg)
+        if text.startswith("\ufeff"):
+            failure.hint = "hint_bom"
+        elif _hjson_accepts(text):
+            failure.hint = "hint_hjson_only"
+        raise failure from None
+    except RecursionError:
+        scan = scan_json(text)
+        raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.deepest, depth=scan.max_depth) from None
+    except Exception as exc:
+        raise _crash(exc, scan_json(text)) from None
+    scan = scan_json(text)
+    early = _scan_failure(scan)
+    if early is not None:
+        raise early
+    if scan.error is not None:  # pragma: no cover - the scanner disagrees with json; keep the data, lose positions
+        return data, Scan()
+    return data, scan
+
+
+def _crash(exc: Exception, scan: Scan) -> _Failure:
+    """A reader failure other than its syntax error (hjson's IndexError, OverflowError, ...), placed by the scanner."""
+    error = scan.error
+    if error is not None and error.reason in ("unterminated_comment", "unterminated_multiline", "multiline_one_line"):
+        return _Failure(LoadErrorKind.syntax, error.reason, error.pos)
+    if error is not None and error.reason in ("number_overflow", "too_many_digits"):
+        return _Failure(LoadErrorKind.syntax, error.reason, error.pos, detail=str(exc))
+    return _Failure(LoadErrorKind.syntax, "internal", None, detail=f"{type(exc).__name__}: {exc}")
+
+
+def _hjson_accepts(text: str) -> bool:
+    scan = scan_hjson(text)
+    if scan.error is not None:
+        return False
+    try:
+        hjson.loads(text, object_pairs_hook=dict)
+    except Exception:
+        return False
+    return True

@@ -1,0 +1,179 @@
+"""The text of every schema finding and load problem: message, help line and explanation, by kind.
+
+Rules keep their own texts next to their checks (:mod:`dsref.check.rules`); everything here goes through the catalogs
+like any other interface message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..text.i18n import Lang, messages
+from .findings import Finding, Kind
+
+MESSAGES = messages(
+    "finding",
+    unreadable="{detail}",
+    not_a_mapping="the config must be a JSON object, not {got}",
+    key_not_string="a key must be a string; {key} is {got}",
+    duplicate_key="'{key}' is written twice in this object (also at line {other_line}); DeepSpeed refuses the file",
+    duplicate_key_hf="'{key}' is written twice in this object (also at line {other_line}); json.load silently "
+    "keeps the later value",
+    not_strict_json="this file is Hjson, not strict JSON: the deepspeed launcher reads it, but Hugging Face Trainer "
+    "and Accelerate (json.load) would fail here",
+    unknown_key_reject="unknown key '{key}'; DeepSpeed refuses unknown keys in {section}",
+    unknown_key_ignore="unknown key '{key}'; DeepSpeed silently ignores it",
+    unknown_key_passthrough="'{key}' is not an option dsref knows; DeepSpeed passes it on unchecked",
+    docs_name="'{key}' is the name DeepSpeed's documentation uses, but DeepSpeed reads '{real}' and ignores this key",
+    wrong_type="expected {expected}, got {got} {value}",
+    coerced="{value} is a {got}; DeepSpeed converts it to {result}",
+    out_of_range="{value} is out of range ({bounds})",
+    not_allowed="{value} is not one of {allowed}",
+    deprecated="'{key}' is deprecated",
+    deprecated_form="writing {key} as a {form} is deprecated",
+    removed="'{key}' was removed in DeepSpeed {removed_in}; DeepSpeed {target} refuses it",
+    docs_only="'{key}' is listed in DeepSpeed's documentation, but DeepSpeed {target} refuses it",
+    too_new="'{key}' needs DeepSpeed {since} or later (checking for {target})",
+    alias_conflict="{keys} are two names of one option; DeepSpeed refuses them together",
+    alias_conflict_ignored="{keys} are two names of one option; DeepSpeed uses '{used}' and ignores the other",
+    auto_dropped='"auto" is dropped by DeepSpeed, which uses the default {default} here',
+    auto_unfilled='"auto" is not a value DeepSpeed understands here; only Hugging Face fills it in',
+    help_suggest="did you mean {suggestions}?",
+    help_elsewhere="'{key}' is an option under {paths}; move it there",
+    help_top_level="'{key}' is a top-level key; move it out of {section}",
+    help_use_instead="use {use_instead} instead",
+    help_rename="rename it: {json}",
+    help_replace="write {json} in {section} instead",
+    help_replace_top="write {json} at the top level instead",
+    help_delete_same="delete it: DeepSpeed behaves the same without it",
+    help_remove="remove it",
+    help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
+    help_not_string="put the value in quotes",
+    section_root="the top level",
+)
+
+EXPLANATIONS = messages(
+    "explanation",
+    unreadable="The file could not be read or parsed by the reader of the chosen profile (the deepspeed launcher "
+    "reads Hjson, Hugging Face reads strict JSON). Nothing else can be checked until it parses.",
+    not_a_mapping="A DeepSpeed config is one JSON object whose keys are the sections and top-level options.",
+    key_not_string="JSON object keys are strings; a config built in Python with other keys cannot be saved as JSON.",
+    duplicate_key="DeepSpeed reads config files with a hook that raises on any key written twice in one object, at "
+    "any depth. Hugging Face's json.load instead keeps the later value without a word. Keep one of the two.",
+    not_strict_json="The deepspeed launcher reads configs with Hjson, which allows comments, trailing commas and "
+    "unquoted strings. Hugging Face Trainer and Accelerate read the same file with json.load, which does not. Use "
+    "strict JSON if the file is shared.",
+    unknown_key="A key dsref does not know at this place. Where DeepSpeed validates the section with its own "
+    "models, it refuses the config; elsewhere it silently ignores the key, so a typo quietly does nothing. The "
+    "finding suggests the closest spelling and, when the key is an option of another section, where it belongs.",
+    wrong_type="The value is not of the type the option takes. In sections DeepSpeed validates, the config is "
+    "refused; elsewhere DeepSpeed uses the value as written, which usually fails later or misbehaves.",
+    coerced='DeepSpeed\'s validation converts some values silently, such as the string "true" to true or "2" to '
+    "2. The config works, but write the value in its own type so every reader agrees.",
+    out_of_range="The number is outside the range the option accepts.",
+    not_allowed="The value is not one of the values the option accepts.",
+    deprecated="DeepSpeed still accepts this key (or this form), usually with a warning, but a newer option "
+    "replaces it. Giving both the old and the new key is an error.",
+    removed="DeepSpeed 0.19.7 and 0.19.8 removed many features; their config keys now make DeepSpeed raise an "
+    "error as soon as the config is read, whatever their value (even false). The finding says what to use now.",
+    docs_only="DeepSpeed's documentation lists this key, but DeepSpeed's code does not accept it.",
+    too_new="The option exists only in newer DeepSpeed releases than the one you check for (--deepspeed-version).",
+    alias_conflict="Some options have two names (for example `stage3_prefetch_bucket_size` and "
+    "`prefetch_bucket_size`). Each works alone; DeepSpeed refuses both together.",
+    auto_dropped='Hugging Face replaces "auto" with real values before DeepSpeed sees the config. Launched with '
+    'the deepspeed launcher, "auto" reaches DeepSpeed: in the sections it validates with its own models it '
+    "drops the value without a warning and uses the default, so the file does not do what it says.",
+    auto_unfilled='Outside the sections DeepSpeed validates with its own models, an "auto" left unfilled stays a '
+    "string and makes DeepSpeed fail (the batch keys, gradient_clipping, optimizer and scheduler parameters). "
+    'Only Hugging Face fills "auto", and only for the keys it knows.',
+)
+
+
+def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
+    """The one-line message of a schema or load finding in ``lang``."""
+    kind = finding.kind
+    args: dict[str, Any] = dict(finding.args)
+    key = _last_key(finding)
+    if kind is Kind.unknown_key:
+        if args.get("docs_name"):
+            return MESSAGES.text("docs_name", lang, key=key, real=(args.get("suggestions") or ["?"])[0])
+        section = args.get("section") or MESSAGES.text("section_root", lang)
+        return MESSAGES.text(f"unknown_key_{args.get('policy', 'ignore')}", lang, key=key, section=section)
+    if kind is Kind.duplicate_key:
+        name = "duplicate_key_hf" if args.get("profile") == "hf" else "duplicate_key"
+        return MESSAGES.text(name, lang, key=key, other_line=args.get("other_line", "?"))
+    if kind is Kind.deprecated and args.get("form"):
+        return MESSAGES.text("deprecated_form", lang, key=key, form=args["form"])
+    if kind is Kind.alias_conflict:
+        keys = " / ".join(f"'{k}'" for k in args.get("keys", ()))
+        if args.get("used"):
+            return MESSAGES.text("alias_conflict_ignored", lang, keys=keys, used=args["used"])
+        return MESSAGES.text("alias_conflict", lang, keys=keys)
+    if kind is Kind.out_of_range:
+        signs = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤", "min_length": "len ≥", "max_length": "len ≤"}
+        args["bounds"] = ", ".join(f"{signs.get(k, k)} {v}" for k, v in (args.get("bounds") or {}).items())
+    if kind is Kind.not_allowed:
+        args["allowed"] = ", ".join(_show(v) for v in args.get("allowed") or ())
+    if kind is Kind.auto_dropped:
+        args["default"] = _show(args.get("default"))
+    assert kind is not None
+    return MESSAGES.text(kind.name, lang, key=key, target=target, **{k: v for k, v in args.items() if k != "key"})
+
+
+def help_lines(finding: Finding, lang: Lang) -> list[str]:
+    """Short fixes to show under a finding, in ``lang``."""
+    args = finding.args
+    key = _last_key(finding)
+    lines: list[str] = []
+    if finding.kind is Kind.unknown_key and not args.get("docs_name"):
+        if args.get("suggestions"):
+            lines.append(
+                MESSAGES.text("help_suggest", lang, suggestions=" / ".join(f"'{s}'" for s in args["suggestions"]))
+            )
+        elsewhere = list(args.get("elsewhere") or ())
+        if key in elsewhere:  # a top-level key written inside a section
+            lines.append(MESSAGES.text("help_top_level", lang, key=key, section=args.get("section") or ""))
+            elsewhere.remove(key)
+        if elsewhere:
+            lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(elsewhere)))
+    if finding.kind is Kind.deprecated and args.get("replacement") is not None:
+        if args["replacement"] and args["section"]:
+            lines.append(MESSAGES.text("help_replace", lang, json=args["replacement"], section=args["section"]))
+        elif args["replacement"]:
+            lines.append(MESSAGES.text("help_replace_top", lang, json=args["replacement"]))
+        else:
+            lines.append(MESSAGES.text("help_delete_same", lang))
+    elif finding.kind in (Kind.deprecated, Kind.removed) and args.get("use_instead"):
+        if finding.kind is Kind.deprecated and args.get("key") and finding.option == args.get("use_instead"):
+            new_key = str(args["use_instead"]).rsplit(".", 1)[-1]
+            lines.append(MESSAGES.text("help_rename", lang, json=f'"{args["key"]}" → "{new_key}"'))
+        else:
+            lines.append(MESSAGES.text("help_use_instead", lang, use_instead=args["use_instead"]))
+    if finding.kind in (Kind.removed, Kind.docs_only) and not args.get("use_instead"):
+        lines.append(MESSAGES.text("help_remove", lang))
+    if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):
+        lines.append(MESSAGES.text("help_hf_auto", lang))
+    return lines
+
+
+def explanation(kind: Kind, lang: Lang) -> str:
+    name = kind.name
+    return EXPLANATIONS.text(name, lang) if name in EXPLANATIONS.table else ""
+
+
+def _last_key(finding: Finding) -> str:
+    if finding.args.get("key"):
+        return str(finding.args["key"])
+    for step in reversed(finding.location):
+        if isinstance(step, str):
+            return step
+    return finding.option or ""
+
+
+def _show(value: Any) -> str:
+    import json
+
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return str(value)

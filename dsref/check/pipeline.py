@@ -1,0 +1,144 @@
+"""Check config files: load them as their reader does, validate against the schema, run the cross-field rules.
+
+The steps stay apart and each is a plain function over plain data: :mod:`dsref.check.loader` (text → positioned
+tree), :func:`dsref.check.validation.validate` (schema findings), :func:`dsref.check.rules.run_rules` (cross-field
+findings); :func:`check_file` puts them together and :mod:`dsref.check.report` draws the result.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..tree.profiles import Profile
+from ..tree.versions import DEEPSPEED_VERSION
+from .findings import Finding, Kind, Severity
+from .loader import LoadedConfig, LoadError, load
+from .rules import run_rules
+from .validation import validate
+
+__all__ = ["FileReport", "check_file", "check_loaded", "expand_paths"]
+
+
+@dataclass
+class FileReport:
+    """Everything found in one file."""
+
+    path: str
+    loaded: LoadedConfig | None
+    error: LoadError | None
+    findings: list[Finding] = field(default_factory=list)
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.count(Severity.error) == 0
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+    """The files to check: each path given, and every ``*.json`` below a directory (sorted, hidden ones skipped)."""
+    for path in paths:
+        if os.path.isdir(path):
+            found: list[str] = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                found.extend(os.path.join(root, f) for f in files if f.endswith(".json") and not f.startswith("."))
+            yield from sorted(found)
+        else:
+            yield path
+
+
+def check_file(
+    path: str,
+    *,
+    profile: Profile = "deepspeed",
+    world_size: int | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+) -> FileReport:
+    loaded = load(path, profile)
+    if isinstance(loaded, LoadError):
+        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+
+
+def check_loaded(
+    loaded: LoadedConfig, path: str, *, world_size: int | None = None, deepspeed_version: str = DEEPSPEED_VERSION
+) -> FileReport:
+    """Findings for a config already loaded (also used for text given on stdin or in tests)."""
+    findings: list[Finding] = []
+    for duplicate in loaded.duplicates:
+        findings.append(
+            Finding(
+                Kind.duplicate_key,
+                Severity.error if loaded.profile == "deepspeed" else Severity.warning,
+                duplicate.location,
+                None,
+                {"profile": loaded.profile, "other_line": duplicate.first.line},
+            )
+        )
+    if loaded.profile == "deepspeed":
+        where = _not_json_at(loaded)
+        if where is not None:
+            line, col = where
+            findings.append(
+                Finding(
+                    Kind.not_strict_json, Severity.info, (), None, {"detail": f"{line}:{col}", "line": line, "col": col}
+                )
+            )
+    findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
+    if isinstance(loaded.data, dict):
+        ruled = run_rules(
+            loaded.data, world_size=world_size, profile=loaded.profile, deepspeed_version=deepspeed_version
+        )
+        # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
+        said = {f.location for f in ruled if f.severity is not Severity.info}
+        findings = [
+            f
+            for f in findings
+            if not (f.kind is Kind.unknown_key and f.severity is Severity.info and f.location in said)
+        ]
+        findings.extend(ruled)
+    # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
+    findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
+    return FileReport(path, loaded, None, findings)
+
+
+def _load_error_finding(error: LoadError) -> Finding:
+    return Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
+
+
+def _not_json_at(loaded: LoadedConfig) -> tuple[int, int] | None:
+    """Where strict JSON (Hugging Face's json.load) first fails on the text; None when it reads it."""
+    text = "\n".join(loaded.source_lines)
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        return exc.lineno, exc.colno
+    except (ValueError, RecursionError):
+        return 1, 1
+    return None
+
+
+def _line(loaded: LoadedConfig, finding: Finding) -> int:
+    return loaded.locate(finding.location).line if finding.location else 0
+
+
+def _order(severity: Severity) -> int:
+    return {Severity.error: 0, Severity.warning: 1, Severity.info: 2}[severity]
+
+
+def read_many(paths: Iterable[str], **kwargs: object) -> list[FileReport]:
+    return [check_file(p, **kwargs) for p in expand_paths(paths)]  # type: ignore[arg-type]
+
+
+def display_path(path: str) -> str:
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return relative if not relative.startswith("..") else str(Path(path))

@@ -1,0 +1,348 @@
+"""Draw check results: compiler-style text, JSON, or GitHub workflow annotations, in English or Chinese.
+
+Every finding becomes a :class:`Rendered` record first (file, line, column, code, severity, message, help);
+the three formats are three ways of printing those records.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..text.i18n import Lang, messages, option_text
+from .findings import Finding, Kind, Severity
+from .messages import help_lines, message
+from .pipeline import FileReport
+from .rules import get_rule
+
+__all__ = ["Piece", "Rendered", "assemble", "draw", "render", "render_github", "render_json", "render_text", "summary"]
+
+S = messages(
+    "report",
+    summary="{files} checked: {errors}, {warnings}, {infos}",
+    files="{n} files",
+    files_one="1 file",
+    errors="{n} errors",
+    errors_one="1 error",
+    warnings="{n} warnings",
+    warnings_one="1 warning",
+    infos="{n} notes",
+    infos_one="1 note",
+    error="error",
+    warning="warning",
+    info="note",
+    help="help",
+    note="note",
+    clean="no problems found",
+)
+
+
+@dataclass
+class Rendered:
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    help: list[str] = field(default_factory=list)
+    option: str | None = None
+    where: str = ""
+    source: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "name": self.name,
+            "severity": self.severity.value,
+            "path": self.where,
+            "option": self.option,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
+            "help": self.help,
+        }
+
+
+def rendered(report: FileReport, lang: Lang, target: str = "0.19.8") -> list[Rendered]:
+    out: list[Rendered] = []
+    for finding in report.findings:
+        out.append(_one(report, finding, lang, target))
+    return out
+
+
+def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rendered:
+    if report.error is not None:
+        err = report.error
+        line, col = err.line or 1, err.col or 1
+        hint = err.hint_text(lang)
+        source = err.source_lines[line - 1] if err.source_lines and 0 < line <= len(err.source_lines) else None
+        return Rendered(
+            report.path,
+            line,
+            col,
+            line,
+            col + 1,
+            "DS000",
+            "unreadable",
+            Severity.error,
+            err.text(lang),
+            [hint] if hint else [],
+            None,
+            "",
+            source,
+        )
+    loaded = report.loaded
+    assert loaded is not None
+    part = "value" if finding.kind in _VALUE_KINDS else "key"
+    span = loaded.locate(finding.location, part) if finding.location else None
+    if span is None and isinstance(finding.args.get("line"), int):
+        from .loader import Span
+
+        at_line, at_col = finding.args["line"], finding.args.get("col", 1)
+        span = Span(at_line, at_col, at_line, at_col + 1)
+    if finding.rule is not None:
+        rule = get_rule(finding.rule)
+        text = rule.text("message", lang, **finding.args) if rule else finding.code
+        helps: list[str] = []
+        if finding.args.get("suggestions"):
+            from .messages import MESSAGES
+
+            names = " / ".join(f"'{x}'" for x in finding.args["suggestions"])
+            helps.append(MESSAGES.text("help_suggest", lang, suggestions=names))
+    else:
+        text = message(finding, lang, target=target)
+        helps = help_lines(finding, lang)
+        if finding.kind is Kind.removed and finding.option:
+            from ..tree.index import OptionIndex
+
+            entry = OptionIndex.load().get(finding.option)
+            note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
+            if note:
+                helps.insert(0, note)
+    line = span.line if span else 1
+    source = loaded.source_lines[line - 1] if span and 0 < line <= len(loaded.source_lines) else None
+    return Rendered(
+        report.path,
+        line,
+        span.col if span else 1,
+        span.end_line if span else 1,
+        span.end_col if span else 1,
+        finding.code,
+        finding.name,
+        finding.severity,
+        text,
+        helps,
+        finding.option,
+        finding.where if finding.location else "",
+        source if span else None,
+    )
+
+
+_VALUE_KINDS = frozenset(
+    {Kind.wrong_type, Kind.coerced, Kind.out_of_range, Kind.not_allowed, Kind.auto_dropped, Kind.auto_unfilled}
+)
+
+
+def _colour(text: str, code: str, on: bool) -> str:
+    return f"\033[{code}m{text}\033[0m" if on else text
+
+
+_SEVERITY_COLOUR = {Severity.error: "1;31", Severity.warning: "1;33", Severity.info: "1;36"}
+
+
+def render_text(reports: list[FileReport], lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+    pieces = [draw(report, "text", lang, color=color, target=target) for report in reports]
+    return assemble(pieces, "text", lang, target=target)
+
+
+def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
+    lines: list[str] = []
+    for r in rendered(report, lang, target):
+        label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
+        lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
+        if r.source is not None:
+            number = str(r.line)
+            width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
+            shown, column, width = source_window(r.source.rstrip(), r.column, width)
+            lines.append(f" {number} | {shown}")
+            caret = " " * (column - 1) + "^" * width
+            lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
+        for hint in r.help:
+            lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
+    return lines
+
+
+SOURCE_WIDTH = 100
+"""The longest source line shown whole under a finding; a longer one (minified JSON) is cut around the column."""
+
+
+def source_window(line: str, column: int, width: int) -> tuple[str, int, int]:
+    """The part of a source ``line`` to show under a finding at ``column`` (1-based) marked ``width`` characters
+    wide: the line itself when it is short, else about :data:`SOURCE_WIDTH` characters around the column with ``…``
+    where it was cut; with the column and width of the mark in what is shown.
+
+    >>> source_window('{"a": 1}', 2, 3)
+    ('{"a": 1}', 2, 3)
+    >>> text, column, width = source_window("x" * 500 + '"stgae": 2' + "y" * 500, 501, 7)
+    >>> text[column - 1 : column - 1 + width], len(text) <= 102
+    ('"stgae"', True)
+    """
+    if len(line) <= SOURCE_WIDTH:
+        return line, column, max(1, width)
+    start = max(0, min(column - 1 - SOURCE_WIDTH // 3, len(line) - SOURCE_WIDTH))
+    end = start + SOURCE_WIDTH
+    shown = ("…" if start else "") + line[start:end] + ("…" if end < len(line) else "")
+    column = column - start + (1 if start else 0)
+    width = max(1, min(width, SOURCE_WIDTH - (column - 1 - (1 if start else 0))))
+    return shown, column, width
+
+
+def summary(reports: list[FileReport], lang: Lang) -> str:
+    return _summary(
+        [
+            Piece(
+                "",
+                r.count(Severity.error),
+                r.count(Severity.warning),
+                r.count(Severity.info),
+                r.ok,
+                r.error is not None,
+            )
+            for r in reports
+        ],
+        lang,
+    )
+
+
+def _summary(pieces: list[Piece], lang: Lang) -> str:
+    counts = {
+        "files": len(pieces),
+        "errors": sum(p.errors for p in pieces),
+        "warnings": sum(p.warnings for p in pieces),
+        "infos": sum(p.infos for p in pieces),
+    }
+    parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
+    return S.text("summary", lang, **parts)
+
+
+def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
+    pieces = [draw(report, "json", lang, target=target) for report in reports]
+    return assemble(pieces, "json", lang, target=target)
+
+
+def _json_file(report: FileReport, lang: Lang, target: str) -> dict[str, Any]:
+    return {
+        "file": report.path,
+        "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
+        "ok": report.ok,
+        "errors": report.count(Severity.error),
+        "warnings": report.count(Severity.warning),
+        "infos": report.count(Severity.info),
+        "findings": [r.to_json() for r in rendered(report, lang, target)],
+    }
+
+
+def json_lines(value: object, depth: int, indent: str = "") -> str:
+    """JSON indented by two spaces down to ``depth`` levels of nesting, and each value below that on one line
+    (here: one finding per line). Only ``json.dumps`` without ``indent`` runs at C speed; with ``indent``, writing
+    the findings of a few hundred files took longer than checking them."""
+    if depth == 0 or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [
+            f"{inner}{json.dumps(str(key), ensure_ascii=False)}: {json_lines(item, depth - 1, inner)}"
+            for key, item in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    return "[\n" + ",\n".join(inner + json_lines(item, depth - 1, inner) for item in value) + f"\n{indent}]"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
+    """GitHub Actions workflow commands: one ``::error``/``::warning``/``::notice`` line per finding."""
+    pieces = [draw(report, "github", lang, target=target) for report in reports]
+    return assemble(pieces, "github", lang, target=target)
+
+
+_GITHUB_LEVEL = {Severity.error: "error", Severity.warning: "warning", Severity.info: "notice"}
+
+
+def _github_lines(report: FileReport, lang: Lang, target: str) -> list[str]:
+    lines = []
+    for r in rendered(report, lang, target):
+        props = (
+            f"file={_escape_property(r.path)},line={r.line},col={r.column},"
+            f"endLine={r.end_line},endColumn={r.end_column},title={_escape_property(f'{r.code} {r.name}')}"
+        )
+        text = r.message + "".join(f"\n{h}" for h in r.help)
+        lines.append(f"::{_GITHUB_LEVEL[r.severity]} {props}::{_escape_data(text)}")
+    return lines
+
+
+# -- one file's part of the output, and the whole ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One file's part of the output, drawn, with its counts: small enough to send between processes."""
+
+    text: str
+    errors: int
+    warnings: int
+    infos: int
+    ok: bool
+    unreadable: bool
+
+
+def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
+    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
+    if fmt == "json":
+        text = json_lines(_json_file(report, lang, target), 2, _FILE_INDENT)
+    elif fmt == "github":
+        text = "".join(line + "\n" for line in _github_lines(report, lang, target))
+    else:
+        text = "".join(line + "\n" for line in _text_lines(report, lang, color, target))
+    counts = (report.count(Severity.error), report.count(Severity.warning), report.count(Severity.info))
+    return Piece(text, *counts, report.ok, report.error is not None)
+
+
+_FILE_INDENT = "    "
+"""Where a file's object sits in the JSON report: ``{"files": [...]}`` at the second level."""
+
+
+def assemble(pieces: list[Piece], fmt: str, lang: Lang, *, target: str = "0.19.8") -> str:
+    """The whole output from the files' pieces, in order, with the summary."""
+    if fmt != "json":
+        return "".join(piece.text for piece in pieces) + _summary(pieces, lang) + "\n"
+    totals = {"files": len(pieces), "error": 0, "warning": 0, "info": 0}
+    for piece in pieces:
+        totals["error"] += piece.errors
+        totals["warning"] += piece.warnings
+        totals["info"] += piece.infos
+    head = json_lines({"deepspeed": target, "lang": lang}, 1)[:-2]  # without the closing "\n}"
+    files = ",\n".join(_FILE_INDENT + piece.text for piece in pieces)
+    files = f"[\n{files}\n  ]" if pieces else "[]"
+    return f'{head},\n  "files": {files},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n'
+
+
+def render(reports: list[FileReport], fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+    if fmt == "json":
+        return render_json(reports, lang, target=target)
+    if fmt == "github":
+        return render_github(reports, lang, target=target)
+    return render_text(reports, lang, color=color, target=target)

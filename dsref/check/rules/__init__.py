@@ -1,0 +1,179 @@
+"""Cross-field rules: what no single option's type can say (batch arithmetic, precision modes, stage-only options).
+
+Each rule is a :class:`Rule` with a stable code, a name, a severity, an English
+message template and a paragraph explaining it (both translated through the
+catalogs), and a check function over a :class:`Context`. Rules live in the
+modules of this package, one module per area, and register themselves with
+:func:`rule`. :func:`run_rules` runs them all.
+
+Codes: ``DS5xx`` are errors and warnings about what DeepSpeed does with the
+config; ``DS6xx`` are advice (``info``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...text.i18n import Lang, Messages, messages
+from ...tree.options import OptionTree
+from ...tree.versions import DEEPSPEED_VERSION, parse_version
+from ..effective import Effective, effective
+from ..findings import Finding, Location, Severity
+
+__all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One place a rule fires: where, about which option, with which message arguments."""
+
+    location: Location
+    option: str | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    related: tuple[Location, ...] = ()
+
+
+@dataclass
+class Context:
+    """What a rule may look at: the config as written, as DeepSpeed sees it, and the run's settings."""
+
+    config: Any
+    effective: Effective
+    tree: OptionTree
+    world_size: int | None = None
+    """Data-parallel world size given with ``--world-size``; None when unknown."""
+    profile: str = "deepspeed"
+    version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
+    """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+    memo: dict[str, Any] = field(default_factory=dict, repr=False)
+    """What the shared helpers of :mod:`dsref.check.rules._common` worked out once for this file."""
+
+    def get(self, path: str) -> Any:
+        return self.effective.get(path)
+
+    def is_set(self, path: str) -> bool:
+        return self.effective.is_set(path)
+
+    def where(self, path: str) -> Location:
+        """Where ``path`` was written, or the nearest written section above it, or the root."""
+        current: str | None = path
+        while current:
+            found = self.effective.location(current)
+            if found is not None:
+                return found
+            current = current.rsplit(".", 1)[0] if "." in current else None
+        return ()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    message: str
+    """English message template (``str.format`` placeholders from the hit's args)."""
+    explanation: str
+    """English paragraph: what the rule checks, why, what DeepSpeed does, how to fix it."""
+    check: Callable[[Context], Iterable[Hit]]
+    texts: Messages
+
+    def text(self, key: str, lang: Lang, /, **args: Any) -> str:
+        return self.texts.text(key, lang, **args)
+
+
+_RULES: dict[str, Rule] = {}
+_SORTED: list[Rule] = []
+_BY_NAME: dict[str, Rule] = {}
+"""``_RULES`` by code, once every rule module is loaded; emptied when a rule registers."""
+
+
+def rule(
+    code: str, name: str, severity: Severity, *, message: str, explanation: str
+) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
+    """Register a rule: decorate its check function."""
+
+    def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
+        if code in _RULES:
+            raise ValueError(f"rule code {code} registered twice")
+        texts = messages(f"rule.{code}", message=message, explanation=explanation)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
+        _SORTED.clear()
+        _BY_NAME.clear()
+        return check
+
+    return register
+
+
+def _load_rule_modules() -> None:
+    for info in pkgutil.iter_modules(__path__, f"{__name__}."):
+        importlib.import_module(info.name)
+
+
+def all_rules() -> list[Rule]:
+    """Every rule, by code. The rule modules are found and imported on the first call only."""
+    if not _SORTED:
+        _load_rule_modules()
+        _SORTED.extend(sorted(_RULES.values(), key=lambda r: r.code))
+    return list(_SORTED)
+
+
+def get_rule(code_or_name: str) -> Rule | None:
+    """A rule by code (``DS501``, any case) or by name."""
+    if not _BY_NAME:
+        for r in all_rules():
+            _BY_NAME[r.code.lower()] = _BY_NAME[r.name] = r
+    return _BY_NAME.get(code_or_name.strip().lower())
+
+
+def run_rules(
+    config: Any,
+    *,
+    world_size: int | None = None,
+    profile: str = "deepspeed",
+    tree: OptionTree | None = None,
+    select: Iterable[str] | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+) -> list[Finding]:
+    """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input.
+
+    The rules describe DeepSpeed 0.19.8. For another ``deepspeed_version`` a finding about an option that release
+    does not have yet is left out (the schema's too-new finding says so), and rules that know the release they
+    depend on ask ``Context.version``.
+    """
+    if tree is None:
+        from ..checktree import check_tree
+
+        tree = check_tree()
+    version = parse_version(deepspeed_version)
+    context = Context(config, effective(config, tree), tree, world_size, profile, version)
+    chosen = set(select) if select is not None else None
+    findings: list[Finding] = []
+    for r in all_rules():
+        if chosen is not None and r.code not in chosen:
+            continue
+        for hit in _safely(r, context):
+            if _too_new(tree, hit.option, version):
+                continue
+            findings.append(Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related))
+    return findings
+
+
+def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) -> bool:
+    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply)."""
+    if path is None or path not in tree:
+        return False
+    since = tree.get(path).since
+    return since is not None and parse_version(since) > version
+
+
+def _safely(r: Rule, context: Context) -> Iterator[Hit]:
+    # A rule looks at values of any type a user may write; one that trips over an odd value stays silent
+    # rather than hiding every other finding (the schema findings already report the odd value itself).
+    try:
+        yield from list(r.check(context))
+    except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError, RecursionError):
+        return

@@ -1,0 +1,478 @@
+"""Validate a config dict against the schema, the way DeepSpeed reads it.
+
+:func:`validate` walks the input and the option tree side by side and returns
+a list of :class:`~dsref.check.findings.Finding`. It never raises: a value of any
+type, at any depth, is either matched to an option or reported.
+
+>>> [f.code for f in validate({"zero_optimization": {"stage": 4}})]
+['DS204']
+>>> f = validate({"zero_optimization": {"stgae": 2}})[0]
+>>> f.kind.name, f.severity.value, f.args["suggestions"]
+('unknown_key', 'error', ['stage'])
+>>> validate({"train_batch_size": 8, "bf16": {"enabled": True}})
+[]
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import reprlib
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from typing import Annotated, Any, Protocol
+
+from pydantic_core import ValidationError
+
+from ..schema._meta import UNSET, Meta
+from ..tree.options import Option, OptionTree
+from ..tree.profiles import Profile
+from ..tree.values import json_type
+from ..tree.versions import DEEPSPEED_VERSION
+from ..tree.versions import parse_version as _parse_version
+from .findings import Finding, Kind, Location, Severity
+
+__all__ = ["validate"]
+
+
+_RANGE_ERRORS = frozenset(
+    {
+        "greater_than",
+        "greater_than_equal",
+        "less_than",
+        "less_than_equal",
+        "finite_number",
+        "too_short",
+        "too_long",
+        "multiple_of",
+        "string_too_short",
+        "string_too_long",
+    }
+)
+_CHOICE_ERRORS = frozenset({"literal_error", "enum"})
+EDITOR_SCHEMA_KEY = "$schema"
+"""A top-level key editors read to find the JSON Schema; DeepSpeed ignores top-level keys it does not know."""
+_SHORT = reprlib.Repr()
+_SHORT.maxstring = 60
+_SHORT.maxother = 60
+_SHORT.maxlevel = 3
+
+
+def validate(
+    config: Any,
+    *,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+    profile: Profile = "deepspeed",
+    tree: OptionTree | None = None,
+) -> list[Finding]:
+    """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
+
+    ``deepspeed_version`` is the release to judge removed and new options by;
+    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills. ``tree`` defaults to the generated
+    check tree (:func:`dsref.check.checktree.check_tree`), which gives the same findings as the model-built one.
+    """
+    if tree is None:
+        from .checktree import check_tree
+
+        tree = check_tree()
+    walker = _Walker(tree, parse_version(deepspeed_version), profile)
+    if not isinstance(config, Mapping):
+        return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
+    walker.root = config
+    walker.section(None, config, (), strict=False, policy="ignore")
+    return walker.findings
+
+
+parse_version = lru_cache(maxsize=256)(_parse_version)
+"""Release numbers of the schema are few and compared for every option written: parse each once."""
+
+
+def short_repr(value: Any) -> str:
+    """A bounded, JSON-flavoured rendering of a value for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value if len(value) <= 60 else value[:57] + "...", ensure_ascii=False)
+    try:
+        return _SHORT.repr(value)
+    except RecursionError:  # pragma: no cover - reprlib bounds depth, this is belt and braces
+        return f"<{json_type(value)}>"
+
+
+class _Walker:
+    def __init__(self, tree: OptionTree, version: tuple[int, int, int], profile: Profile) -> None:
+        self.tree = tree
+        self.version = version
+        self.profile = profile
+        self.findings: list[Finding] = []
+        self.root: Any = None
+
+    def refuses(self, opt: Option) -> bool:
+        """Whether DeepSpeed itself refuses a wrong value here: its pydantic model does, or its own checks do
+        (for some options only while the feature they belong to is switched on)."""
+        if opt.validated_by_deepspeed:
+            return True
+        if not opt.meta.enforced:
+            return False
+        return opt.meta.enforced_when is None or bool(self.switch(opt.meta.enforced_when))
+
+    def switch(self, path: str) -> Any:
+        """The value written at canonical ``path`` (any accepted spelling of each step), or None."""
+        node: Any = self.root
+        parent: str | None = None
+        for step in path.split("."):
+            if not isinstance(node, Mapping):
+                return None
+            value = None
+            for key, item in node.items():
+                hit = self.tree.lookup_key(parent, key) if isinstance(key, str) else None
+                if hit is not None and hit[0].key == step:
+                    value = item
+                    parent = self.tree.child_parent(hit[0])
+            node = value
+        return node
+
+    def add(self, kind: Kind, severity: Severity, loc: Location, opt: Option | None, **args: Any) -> None:
+        self.findings.append(Finding(kind, severity, loc, opt.path if opt else None, args))
+
+    # -- sections -----------------------------------------------------------
+    def section(
+        self, parent: str | None, value: Mapping[Any, Any], loc: Location, *, strict: bool, policy: str
+    ) -> None:
+        seen: dict[str, list[str]] = {}
+        for key, item in value.items():
+            if not isinstance(key, str):
+                self.add(Kind.key_not_string, Severity.error, loc, None, key=short_repr(key), got=json_type(key))
+                continue
+            if parent is None and key == EDITOR_SCHEMA_KEY:
+                continue  # the editor's schema pointer; DeepSpeed ignores it, and dsref's docs recommend it
+            hit = self.tree.lookup_key(parent, key)
+            if hit is None:
+                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy)
+                continue
+            opt, via = hit
+            if via == "docs_name":
+                self.add(
+                    Kind.unknown_key,
+                    Severity.error if strict else Severity.warning,
+                    (*loc, key),
+                    opt,
+                    key=key,
+                    policy=policy,
+                    suggestions=[opt.key],
+                    elsewhere=[],
+                    docs_name=True,
+                )
+                continue
+            seen.setdefault(opt.path, []).append(key)
+            if via == "deprecated_alias":
+                self.add(Kind.deprecated, Severity.warning, (*loc, key), opt, key=key, use_instead=opt.path)
+            self.option(opt, item, (*loc, key))
+        for path, keys in seen.items():
+            if len(keys) > 1:
+                opt = self.tree.get(path)
+                self.add(
+                    Kind.alias_conflict,
+                    Severity.error if strict else Severity.warning,
+                    (*loc, keys[-1]),
+                    opt,
+                    keys=keys,
+                    used=opt.key if not strict else None,
+                )
+
+    def unknown(self, parent: str | None, key: str, loc: Location, *, strict: bool, policy: str) -> None:
+        suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
+        if policy == "reject":
+            severity = Severity.error
+        elif policy == "passthrough":
+            severity = Severity.info
+        else:
+            severity = Severity.warning
+        self.add(
+            Kind.unknown_key,
+            severity,
+            loc,
+            None,
+            key=key,
+            policy=policy,
+            suggestions=list(suggestions),
+            elsewhere=list(elsewhere),
+            section=parent,
+        )
+
+    # -- one option ---------------------------------------------------------
+    def option(self, opt: Option, value: Any, loc: Location) -> None:
+        meta: Meta = opt.meta
+        strict = self.refuses(opt)
+        if meta.docs_only:
+            self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
+            return
+        if opt.removed_in is not None and self.version >= parse_version(opt.removed_in):
+            self.add(
+                Kind.removed,
+                Severity.error,
+                loc,
+                opt,
+                removed_in=opt.removed_in,
+                use_instead=_removal_target(self.tree, opt),
+            )
+            return
+        if opt.since is not None and self.version < parse_version(opt.since):
+            self.add(Kind.too_new, Severity.error if strict else Severity.warning, loc, opt, since=opt.since)
+        if meta.deprecated:
+            extra = _replacement(opt, value)
+            self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, use_instead=meta.use_instead, **extra)
+        if isinstance(value, str) and value == "auto" and not _accepts(opt, value):
+            self.auto(opt, loc)
+            return
+        if opt.kind == "section":
+            self.section_value(opt, value, loc)
+        else:
+            self.leaf(opt, value, loc)
+
+    def auto(self, opt: Option, loc: Location) -> None:
+        if self.profile == "hf" and opt.hf_auto:
+            return
+        if opt.validated_by_deepspeed:
+            # DeepSpeed's pydantic base drops "auto" values (sections too) before validation.
+            default = None if opt.default is UNSET else opt.default
+            self.add(Kind.auto_dropped, Severity.warning, loc, opt, default=default, hf_fills=opt.hf_auto)
+        else:
+            self.add(Kind.auto_unfilled, Severity.error, loc, opt, hf_fills=opt.hf_auto)
+
+    def section_value(self, opt: Option, value: Any, loc: Location) -> None:
+        assert opt.unknown_keys is not None  # every section has a policy
+        child_parent = self.tree.child_parent(opt)
+        strict = opt.unknown_keys == "reject"
+        policy = opt.unknown_keys
+        if value is None and opt.nullable:
+            return
+        if opt.container == "list":
+            if not isinstance(value, list):
+                self.wrong_type(opt, value, loc)
+                return
+            for index, item in enumerate(value):
+                if isinstance(item, Mapping):
+                    self.section(child_parent, item, (*loc, index), strict=strict, policy=policy)
+                else:
+                    self.wrong_type(opt, item, (*loc, index), expected="object")
+            return
+        if isinstance(value, Mapping):
+            if opt.container == "map":
+                for name, entry in value.items():
+                    if not isinstance(name, str):
+                        self.add(
+                            Kind.key_not_string, Severity.error, loc, opt, key=short_repr(name), got=json_type(name)
+                        )
+                    elif isinstance(entry, Mapping):
+                        self.section(child_parent, entry, (*loc, name), strict=strict, policy=policy)
+                    else:
+                        self.wrong_type(opt, entry, (*loc, name), expected="object")
+            else:
+                self.section(child_parent, value, loc, strict=strict, policy=policy)
+            return
+        if _accepts(opt, value, scalar=True):
+            return  # the section may also be written as a plain value (e.g. datastates_ckpt: true)
+        if json_type(value) in _json_kinds(opt.meta.deprecated_forms):
+            self.add(
+                Kind.deprecated,
+                Severity.warning,
+                loc,
+                opt,
+                key=opt.key,
+                form=json_type(value),
+                use_instead=None,
+                **_replacement(opt, value),
+            )
+            return
+        self.wrong_type(opt, value, loc)
+
+    def leaf(self, opt: Option, value: Any, loc: Location) -> None:
+        adapter = _adapter(opt)
+        assert adapter is not None  # every leaf has a type
+        strict = self.refuses(opt)
+        try:
+            text = json.dumps(value, allow_nan=True)
+        except (TypeError, ValueError, RecursionError):
+            self.wrong_type(opt, value, loc)
+            return
+        try:
+            adapter.validate_json(text, strict=True)
+            return
+        except ValidationError:
+            pass
+        except RecursionError:
+            self.wrong_type(opt, value, loc)
+            return
+        if (
+            opt.meta.case_insensitive
+            and isinstance(value, str)
+            and opt.allowed is not None
+            and any(isinstance(a, str) and a.lower() == value.lower() for a in opt.allowed)
+        ):
+            return
+        try:
+            coerced = adapter.validate_python(value)
+        except ValidationError as exc:
+            kind = _classify(exc, value)
+            severity = Severity.error if strict else Severity.warning
+            if kind is Kind.out_of_range:
+                self.add(kind, severity, loc, opt, value=short_repr(value), bounds=dict(opt.bounds))
+            elif kind is Kind.not_allowed:
+                allowed = None if opt.allowed is None else [_plain(a) for a in opt.allowed]
+                self.add(kind, severity, loc, opt, value=short_repr(value), allowed=allowed)
+            else:
+                self.wrong_type(opt, value, loc)
+            return
+        except RecursionError:
+            self.wrong_type(opt, value, loc)
+            return
+        if _integral_float(value, coerced):
+            return
+        if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
+            self.add(
+                Kind.coerced,
+                Severity.warning,
+                loc,
+                opt,
+                value=short_repr(value),
+                got=json_type(value),
+                expected=opt.type,
+                result=short_repr(_plain(coerced)),
+            )
+        else:
+            self.wrong_type(opt, value, loc)
+
+    def wrong_type(self, opt: Option, value: Any, loc: Location, expected: str | None = None) -> None:
+        # A section DeepSpeed reads as a mapping fails on anything else, wherever it sits.
+        strict = self.refuses(opt) or opt.kind == "section"
+        severity = Severity.error if strict else Severity.warning
+        self.add(
+            Kind.wrong_type,
+            severity,
+            loc,
+            opt,
+            value=short_repr(value),
+            got=json_type(value),
+            expected=expected or opt.type,
+        )
+
+
+def _replacement(opt: Option, value: Any) -> dict[str, str]:
+    """The finding's ``replacement`` (JSON to write instead, or ``""``: delete) and ``section`` for a deprecated
+    value the schema knows the successor of; nothing otherwise."""
+    for written, instead in opt.meta.replacement:
+        if type(written) is type(value) and written == value:
+            return {"replacement": instead, "section": opt.parent or ""}
+    return {}
+
+
+@lru_cache(maxsize=4096)
+def _near_misses(
+    tree: OptionTree, parent: str | None, key: str, version: tuple[int, int, int]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
+    an option of that name lives (the same typos recur from file to file, hence the cache)."""
+    candidates = [
+        opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
+    ]
+    suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
+    lowered = {c.lower().replace("-", "_"): c for c in candidates}
+    normalized = key.lower().replace("-", "_")
+    if normalized in lowered and lowered[normalized] not in suggestions:
+        suggestions.insert(0, lowered[normalized])
+    elsewhere = [
+        opt.path
+        for opt in tree.by_key().get(key, ())
+        if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
+    ]
+    return tuple(suggestions), tuple(elsewhere[:5])
+
+
+def _removal_target(tree: OptionTree, opt: Option) -> str | None:
+    """The replacement of a removed option: its own, or its nearest removed ancestor's."""
+    current: Option | None = opt
+    while current is not None:
+        if current.meta.use_instead:
+            return current.meta.use_instead
+        if current.meta.removed_in:
+            return None
+        parent = current.parent
+        while parent is not None and parent not in tree:
+            parent = parent.rsplit(".", 1)[0] if "." in parent else None
+            if parent is not None and parent.endswith("[]"):
+                parent = parent[:-2]
+        current = tree.get(parent) if parent is not None else None
+    return None
+
+
+def _json_kinds(forms: tuple[str, ...]) -> set[str]:
+    names = {"bool": "boolean", "int": "integer", "str": "string", "list": "array", "null": "null"}
+    return {names[f] for f in forms}
+
+
+def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
+    """Whether ``value`` satisfies the option's type exactly (no coercion).
+
+    Sections only accept plain values where their type says so (``scalar=True``).
+    """
+    if opt.kind == "section" and not scalar:
+        return False
+    adapter = _adapter(opt)
+    if adapter is None:
+        return False
+    try:
+        adapter.validate_json(json.dumps(value), strict=True)
+    except (ValidationError, RecursionError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _integral_float(value: Any, coerced: Any) -> bool:
+    """``5e8`` written for an int option: JSON has no other way to write it, and DeepSpeed accepts it."""
+    return isinstance(value, float) and isinstance(coerced, int) and not isinstance(coerced, bool)
+
+
+def _plain(value: Any) -> Any:
+    from enum import Enum
+
+    return value.value if isinstance(value, Enum) else value
+
+
+def _classify(exc: ValidationError, value: Any) -> Kind:
+    """Out of range when a bound failed on a value of the right kind; not allowed when every alternative of the
+    type is a fixed set of values; otherwise a wrong type."""
+    types = {err["type"] for err in exc.errors(include_url=False, include_input=False)}
+    if types & _RANGE_ERRORS and not isinstance(value, bool):
+        return Kind.out_of_range
+    if types and types <= _CHOICE_ERRORS:
+        return Kind.not_allowed
+    return Kind.wrong_type
+
+
+class Validator(Protocol):
+    """What validates a value: pydantic's ``TypeAdapter`` or pydantic-core's ``SchemaValidator``."""
+
+    def validate_json(self, data: str, /, *, strict: bool | None = None) -> Any: ...
+
+    def validate_python(self, data: Any, /) -> Any: ...
+
+
+@cache
+def _adapter(opt: Option) -> Validator | None:
+    """A validator for the option's own type and bounds (options hash by identity).
+
+    An option of the check tree brings its own, built from the generated schema (None: a section that takes
+    nothing but an object); one of the model-built tree gets a ``TypeAdapter`` of its field.
+    """
+    if opt.validator_spec is not None:
+        return opt.validator_spec.build()
+    from pydantic import TypeAdapter
+
+    constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
+    if not constraints:
+        return TypeAdapter(opt.annotation)
+    parts = (opt.annotation, *constraints)
+    return TypeAdapter(Annotated[parts])  # type: ignore[arg-type]

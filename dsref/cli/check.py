@@ -1,0 +1,104 @@
+"""``dsref check FILE...``: everything wrong with DeepSpeed config files, before the cluster launch.
+
+Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .lang import add_lang_option, language
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="config files, or directories to search for *.json")
+    parser.add_argument(
+        "--profile",
+        choices=("deepspeed", "hf"),
+        default="deepspeed",
+        help="read the file as the deepspeed launcher does (Hjson) or as Hugging Face Trainer/Accelerate do (JSON, "
+        '"auto" allowed where they fill it)',
+    )
+    parser.add_argument("--world-size", type=int, metavar="N", help="data-parallel GPUs, for the batch arithmetic")
+    parser.add_argument("--deepspeed-version", default=None, metavar="X.Y.Z", help="release to check for (0.19.8)")
+    parser.add_argument("--format", choices=("text", "json", "github"), default="text")
+    parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        metavar="N",
+        help="processes for many files (default: one per CPU when there are enough files; 1: this process only)",
+    )
+    add_lang_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..tree.versions import DEEPSPEED_VERSION, parse_version
+
+    lang = language(args)
+    if lang is None:
+        return 2
+    target = args.deepspeed_version or DEEPSPEED_VERSION
+    try:
+        parse_version(target)
+    except ValueError:
+        print(f"dsref: --deepspeed-version takes a release number such as 0.19.8, not {target!r}", file=sys.stderr)
+        return 2
+    if args.world_size is not None and args.world_size < 1:
+        print("dsref: --world-size must be 1 or more", file=sys.stderr)
+        return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("dsref: --jobs must be 1 or more", file=sys.stderr)
+        return 2
+
+    from ..check.pipeline import expand_paths
+
+    paths = list(expand_paths(args.paths))
+    if not paths:
+        print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
+        return 2
+    if args.show_effective:
+        return _show_effective(paths, args, target)
+    from ..check.batch import check_and_draw
+    from ..check.report import assemble
+    from .explain import use_color
+
+    pieces = check_and_draw(
+        paths,
+        args.format,
+        lang,
+        color=use_color(sys.stdout) and args.format == "text",
+        profile=args.profile,
+        world_size=args.world_size,
+        deepspeed_version=target,
+        jobs=args.jobs,
+    )
+    sys.stdout.write(assemble(pieces, args.format, lang, target=target))
+    if any(piece.unreadable for piece in pieces):
+        return 2
+    return 1 if any(not piece.ok for piece in pieces) else 0
+
+
+def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> int:
+    import json
+
+    from ..check.pipeline import check_file, display_path
+    from ..check.show_effective import effective_document
+
+    reports = []
+    for path in paths:
+        report = check_file(path, profile=args.profile, world_size=args.world_size, deepspeed_version=target)
+        report.path = display_path(path)
+        reports.append(report)
+    documents = [
+        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
+        for r in reports
+        if r.loaded is not None
+    ]
+    sys.stdout.write(json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2))
+    sys.stdout.write("\n")
+    if any(r.error is not None for r in reports):
+        return 2
+    return 1 if any(not r.ok for r in reports) else 0

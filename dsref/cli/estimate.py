@@ -1,0 +1,248 @@
+"""``dsref estimate --params 7B``: model-state memory per ZeRO stage and offload, and what fits a GPU."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from ..text.i18n import messages
+from .lang import add_lang_option, language
+
+if TYPE_CHECKING:
+    from ..text.i18n import Lang, Messages
+
+CLI = messages(
+    "commands.estimate",
+    error="dsref estimate: {message}",
+    activation_incomplete="activation memory needs {missing} as well (or none of them)",
+    suggest_needs_memory="--suggest needs --gpu-memory, e.g. --gpu-memory 80GB",
+    not_a_number="{option}: '{value}' is not a number",
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    model = parser.add_argument_group("model")
+    model.add_argument("--params", required=True, metavar="N", help="parameter count: 7B, 1.5e9, 350M")
+    model.add_argument("--largest-layer", metavar="N", help="parameters of the largest layer (stage 3 needs it)")
+    model.add_argument("--hidden-size", metavar="H", help="hidden size (activations; largest-layer estimate)")
+    model.add_argument("--vocab-size", metavar="V", help="vocabulary size (largest-layer estimate)")
+    hardware = parser.add_argument_group("hardware")
+    hardware.add_argument("--gpus-per-node", default="1", metavar="N", help="GPUs per node (default 1)")
+    hardware.add_argument("--nodes", default="1", metavar="N", help="nodes (default 1)")
+    hardware.add_argument("--gpu-memory", metavar="SIZE", help="memory of one GPU, e.g. 80GB: adds a 'fits' column")
+    hardware.add_argument("--cpu-memory", metavar="SIZE", help="CPU memory of one node, e.g. 1TB (checked if given)")
+    act = parser.add_argument_group("activations (with --hidden-size: all four, or none)")
+    act.add_argument("--layers", metavar="L", help="transformer layers")
+    act.add_argument("--seq-len", metavar="S", help="sequence length")
+    act.add_argument("--micro-batch", metavar="B", help="micro batch per GPU")
+    act.add_argument("--heads", metavar="A", help="attention heads: counts attention scores (no FlashAttention)")
+    act.add_argument("--checkpointing", action="store_true", help="judge the fit with activation checkpointing")
+    parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
+    parser.add_argument("--reserve", default="10", metavar="PERCENT", help="GPU memory kept back (default 10)")
+    parser.add_argument("--precision", choices=("bf16", "fp16"), default="bf16", help="for the suggested config")
+    parser.add_argument("--nvme-path", default="/local_nvme", help="for a suggested NVMe offload")
+    parser.add_argument("--buffer-factor", default="1.5", help="DeepSpeed's additional_buffer_factor (default 1.5)")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_lang_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..estimate.memory import EstimateError
+
+    cli = CLI
+    lang = language(args)
+    if lang is None:
+        return 2
+    try:
+        return _run(args, lang, cli)
+    except EstimateError as exc:
+        print(cli.text("error", lang, message=exc.message(lang)), file=sys.stderr)
+        return 2
+    except _UsageError as exc:
+        print(cli.text("error", lang, message=cli.text(exc.key, lang, **exc.details)), file=sys.stderr)
+        return 2
+
+
+class _UsageError(Exception):
+    def __init__(self, key: str, **details: object) -> None:
+        super().__init__(key)
+        self.key = key
+        self.details = details
+
+
+def _float(text: str, option: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise _UsageError("not_a_number", option=option, value=text) from None
+
+
+def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
+    import json
+
+    from ..estimate.memory import (
+        MAX_GPUS_PER_NODE,
+        MAX_HIDDEN,
+        MAX_LAYERS,
+        MAX_MICRO_BATCH,
+        MAX_NODES,
+        MAX_PARAMS,
+        MAX_SEQ_LEN,
+        MAX_VOCAB,
+        M,
+        activation_memory,
+        assumption_lines,
+        column_labels,
+        estimate,
+        fits,
+        format_bytes,
+        parse_bytes,
+        parse_count,
+        render_table,
+        row_cells,
+        row_label,
+        suggest,
+        title,
+    )
+    from ..tree.versions import DEEPSPEED_VERSION
+    from ..tree.versions import DSREF_VERSION as __version__
+
+    def count(value: str | None, option: str, maximum: int, whole: bool = True) -> int | None:
+        return None if value is None else parse_count(value, option, maximum=maximum, whole=whole)
+
+    params = parse_count(args.params, "--params", maximum=MAX_PARAMS)
+    gpus = count(args.gpus_per_node, "--gpus-per-node", MAX_GPUS_PER_NODE)
+    nodes = count(args.nodes, "--nodes", MAX_NODES)
+    largest = count(args.largest_layer, "--largest-layer", MAX_PARAMS, whole=False)
+    hidden = count(args.hidden_size, "--hidden-size", MAX_HIDDEN)
+    vocab = count(args.vocab_size, "--vocab-size", MAX_VOCAB)
+    layers = count(args.layers, "--layers", MAX_LAYERS)
+    seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN)
+    batch = count(args.micro_batch, "--micro-batch", MAX_MICRO_BATCH)
+    heads = count(args.heads, "--heads", MAX_HIDDEN)
+    gpu_memory = None if args.gpu_memory is None else parse_bytes(args.gpu_memory, "--gpu-memory")
+    cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
+    factor = _float(args.buffer_factor, "--buffer-factor")
+    reserve = _float(args.reserve.rstrip("%"), "--reserve")
+    assert gpus is not None and nodes is not None
+
+    act_inputs = {"--hidden-size": hidden, "--layers": layers, "--seq-len": seq, "--micro-batch": batch}
+    given = [name for name, value in act_inputs.items() if value is not None]
+    activation = None
+    if layers is not None or seq is not None or batch is not None or heads is not None:
+        missing = [name for name, value in act_inputs.items() if value is None]
+        if missing:
+            raise _UsageError("activation_incomplete", missing=", ".join(missing))
+    if len(given) == len(act_inputs):
+        assert hidden is not None and layers is not None and seq is not None and batch is not None
+        activation = activation_memory(hidden, layers, seq, batch, heads)
+    if args.suggest and gpu_memory is None:
+        raise _UsageError("suggest_needs_memory")
+
+    est = estimate(
+        params,
+        gpus_per_node=gpus,
+        nodes=nodes,
+        largest_layer=largest,
+        hidden_size=hidden,
+        vocab_size=vocab,
+        buffer_factor=factor,
+        activation=activation,
+    )
+    verdict = None
+    if gpu_memory is not None:
+        verdict = suggest(
+            est,
+            gpu_memory,
+            cpu_memory=cpu_memory,
+            reserve_percent=reserve,
+            checkpointing=args.checkpointing,
+            micro_batch=batch or 1,
+            precision=args.precision,
+            nvme_path=args.nvme_path,
+        )
+    nothing_fits = bool(args.suggest and verdict is not None and verdict.row is None)
+
+    if args.format == "json":
+        payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **est.to_json()}
+        if verdict is not None:
+            payload["fit"] = verdict.to_json()
+            for record, row in zip(payload["rows"], est.rows, strict=True):
+                record["fits"] = fits(row, verdict.budget, cpu_memory)
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        return 1 if nothing_fits else 0
+
+    out = [title(est, lang), ""]
+    header = column_labels(lang, with_fits=verdict is not None)
+    cells = [
+        row_cells(row, lang, None if verdict is None else fits(row, verdict.budget, cpu_memory)) for row in est.rows
+    ]
+    out.append(render_table(header, cells))
+    if verdict is not None:
+        extra = ""
+        if activation is not None:
+            which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
+            extra = M.text("fit_activations", lang, value=format_bytes(verdict.activation_bytes, lang), which=which)
+        out.append(
+            M.text(
+                "fit_budget",
+                lang,
+                activations=extra,
+                budget=format_bytes(max(verdict.budget, 0), lang),
+                memory=format_bytes(gpu_memory or 0, lang),
+                reserve=f"{reserve:g}",
+                cpu=M.text("fit_cpu", lang, memory=format_bytes(cpu_memory, lang))
+                if cpu_memory is not None
+                else M.text("fit_cpu_unchecked", lang),
+            )
+        )
+        out.append("")
+    if activation is not None:
+        heads_text = "" if heads is None else M.text("act_heads", lang, heads=heads)
+        out.append(M.text("act_title", lang, hidden=hidden, layers=layers, seq=seq, batch=batch, heads=heads_text))
+        full = heads is not None
+        out.append(
+            "  "
+            + M.text(
+                "act_without",
+                lang,
+                value=format_bytes(activation.without_checkpointing, lang),
+                formula=M.text("formula_full" if full else "formula_flash", lang),
+            )
+        )
+        out.append(
+            "  "
+            + M.text(
+                "act_with",
+                lang,
+                value=format_bytes(activation.with_checkpointing, lang),
+                formula=M.text("formula_ckpt_full" if full else "formula_ckpt_flash", lang),
+            )
+        )
+        out.append("  " + M.text("act_source", lang))
+        if not full:
+            out.append("  " + M.text("act_no_heads", lang))
+        out.append("")
+    out.append(M.text("assumptions", lang))
+    out.extend("  - " + line for line in assumption_lines(est, lang))
+    if args.suggest and verdict is not None:
+        out.append("")
+        if verdict.row is None:
+            if verdict.budget <= 0:
+                extra = ""
+                if activation is not None:
+                    which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
+                    value = format_bytes(verdict.activation_bytes, lang)
+                    extra = M.text("fit_activations", lang, value=value, which=which)
+                memory = format_bytes(gpu_memory or 0, lang)
+                out.append(M.text("no_budget", lang, reserve=f"{reserve:g}", activations=extra, memory=memory))
+            else:
+                out.append(M.text("no_fit", lang, budget=format_bytes(verdict.budget, lang)))
+        else:
+            out.append(M.text("suggestion", lang, label=row_label(verdict.row, lang)))
+            out.append(M.text("suggest_order", lang))
+            out.append(M.text("suggest_config", lang))
+            out.append(json.dumps(verdict.config, indent=2))
+    sys.stdout.write("\n".join(out).rstrip("\n") + "\n")
+    return 1 if nothing_fits else 0

@@ -1,0 +1,85 @@
+"""``dsref explain [PATH]``: an option or a section, in the terminal, in English or Chinese."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .lang import add_lang_option, language
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from ..text.language import Lang
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", nargs="?", help="dotted option path, e.g. zero_optimization.stage (any spelling)")
+    parser.add_argument("--recursive", "-r", action="store_true", help="list the whole subtree of a section")
+    parser.add_argument("--max-depth", type=int, default=None, metavar="N", help="with --recursive: how deep")
+    parser.add_argument("--search", "-s", metavar="WORDS", help="list options whose name or text has these words")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_lang_option(parser)
+
+
+def use_color(stream: object) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set or TERM is dumb."""
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def run(args: argparse.Namespace) -> int:
+    lang = language(args)
+    if lang is None:
+        return 2
+    if args.path and args.format == "text" and not args.recursive and args.max_depth is None and args.search is None:
+        from ..explain.pages import prerendered, without_color
+
+        text = prerendered(args.path, lang)
+        if text is not None:
+            sys.stdout.write(text if use_color(sys.stdout) else without_color(text))
+            return 0
+    return _run(args, lang)
+
+
+def _run(args: argparse.Namespace, lang: Lang) -> int:
+    from ..explain.render import ExplainError, M, explain, render_json, render_text
+    from ..explain.search import search
+    from ..tree.links import option_url
+
+    if args.max_depth is not None and args.max_depth < 1:
+        print("dsref: --max-depth must be 1 or more", file=sys.stderr)
+        return 2
+    if args.search is not None:
+        found = search(args.search, lang)
+        if not found:
+            print("dsref: " + M.text("no_matches", lang, words=args.search), file=sys.stderr)
+            return 1
+        if args.format == "json":
+            import json
+
+            sys.stdout.write(json.dumps([e.path for e in found], ensure_ascii=False, indent=2) + "\n")
+        else:
+            from ..explain.render import _summary
+
+            width = max(len(e.path) for e in found) + 2
+            sys.stdout.write("".join(f"{e.path.ljust(width)}{_summary(e, lang)}\n" for e in found))
+        return 0
+    try:
+        exp = explain(
+            args.path, recursive=args.recursive or args.max_depth is not None, max_depth=args.max_depth, lang=lang
+        )
+    except ExplainError as exc:
+        print(f"dsref: {exc.message}", file=sys.stderr)
+        if exc.suggestions:
+            print(M.text("did_you_mean", lang, paths=", ".join(exc.suggestions)), file=sys.stderr)
+        return 2
+    link = option_url(exp.entry.path, lang) if exp.entry is not None else None
+    if args.format == "json":
+        sys.stdout.write(render_json(exp, lang, link=link))
+    else:
+        sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
+    return 0

@@ -1,0 +1,123 @@
+"""The ``dsref`` command line: a thin shell over the library.
+
+Each subcommand lives in its own module under :mod:`dsref.cli.lang`, exposing
+``configure(parser)`` (cheap: no heavy imports) and ``run(args) -> int``. Only
+the module of the command being run is imported, so ``dsref explain`` never pays
+for what ``dsref check`` needs.
+
+The everyday ``dsref explain PATH`` is read without argparse (see
+:func:`quick_explain_args`): importing argparse costs more than the rest of the
+command, and ``explain`` is meant to start as fast as the interpreter itself.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+from ..tree.versions import DSREF_VERSION as __version__
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "explain": ("dsref.cli.explain", "explain an option or a section"),
+    "check": ("dsref.cli.check", "check config files against DeepSpeed 0.19.8"),
+    "rule": ("dsref.cli.rule", "explain a finding code"),
+    "options": ("dsref.cli.options", "dump every option (the documented JSON interface)"),
+    "estimate": ("dsref.cli.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
+    "completion": ("dsref.cli.completion", "print a shell completion script (bash or zsh)"),
+    "schema": ("dsref.cli.schema", "the JSON Schema of ds_config.json for editors"),
+}
+"""Command name → (module, one-line help). Add a command by adding a module and a line here."""
+
+
+def _parser(wanted: str | None) -> argparse.ArgumentParser:
+    import argparse
+
+    from ..tree.versions import DEEPSPEED_VERSION
+
+    parser = argparse.ArgumentParser(
+        prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option."
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"dsref {__version__} (DeepSpeed {DEEPSPEED_VERSION} config schema)"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        if wanted is None or name == wanted:  # other commands' options are only needed for --help
+            importlib.import_module(module_name).configure(command)
+    return parser
+
+
+_EXPLAIN_VALUES = {"--lang": "lang", "--format": "format", "--max-depth": "max_depth"}
+
+
+def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
+    """What argparse makes of ``explain [PATH] [--lang L] [--format text|json] [-r] [--max-depth N]``, read
+    directly; None for any other command line (help, search, a mistake, an abbreviated option), which goes through
+    argparse. ``tests/test_cli.py`` checks that both readings agree on every command line this one accepts."""
+    from types import SimpleNamespace
+
+    if not argv or argv[0] != "explain":
+        return None
+    found: dict[str, object] = {"command": "explain", "path": None, "recursive": False, "max_depth": None}
+    found.update(search=None, format="text", lang=None)
+    positional = False
+    rest = list(argv[1:])
+    while rest:
+        token = rest.pop(0)
+        if token in ("-r", "--recursive"):
+            found["recursive"] = True
+            continue
+        if not token.startswith("-") or token == "-":
+            if positional:
+                return None
+            found["path"], positional = token, True
+            continue
+        option, equals, value = token.partition("=")
+        if option not in _EXPLAIN_VALUES:
+            return None
+        if not equals:
+            if not rest or rest[0].startswith("-"):
+                return None
+            value = rest.pop(0)
+        if option == "--format" and value not in ("text", "json"):
+            return None
+        if option == "--max-depth":
+            try:
+                found["max_depth"] = int(value)
+            except ValueError:
+                return None
+        else:
+            found[_EXPLAIN_VALUES[option]] = value
+    return SimpleNamespace(**found)  # type: ignore[return-value]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    args = quick_explain_args(args_list)
+    if args is None:
+        import gc
+
+        gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
+        first = next((a for a in args_list if not a.startswith("-")), None)
+        args = _parser(first if first in COMMANDS else None).parse_args(args_list)
+    try:
+        return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+    except ModuleNotFoundError as exc:
+        # A broken installation (a dependency missing from this Python), not a bug to show as a traceback.
+        print(
+            f"dsref: the package {exc.name!r} is missing from this Python ({sys.executable}); "
+            "reinstall dsref with its dependencies: python -m pip install dsref",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()
+        return 0

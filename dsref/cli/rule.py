@@ -1,0 +1,40 @@
+"""``dsref rule CODE``: what a finding code means, why it matters and how to fix it; no code lists them all."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .lang import add_lang_option, language
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("code", nargs="?", help="a finding code (DS101, DS510, …) or a rule name")
+    add_lang_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..check.findings import Kind
+    from ..check.messages import explanation
+    from ..check.rules import all_rules, get_rule
+
+    lang = language(args)
+    if lang is None:
+        return 2
+    if args.code is None:
+        for kind in Kind:
+            print(f"{kind.code}  {kind.name.replace('_', '-')}")
+        for r in all_rules():
+            print(f"{r.code}  {r.name}  ({r.severity.value})")
+        return 0
+    wanted = args.code.strip()
+    found_kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
+    if found_kind is not None:
+        print(f"{found_kind.code} {found_kind.name.replace('_', '-')}\n\n{explanation(found_kind, lang)}")
+        return 0
+    found = get_rule(wanted)
+    if found is None:
+        print(f"dsref: no rule {wanted!r}; `dsref rule` lists them", file=sys.stderr)
+        return 2
+    print(f"{found.code} {found.name} ({found.severity.value})\n\n{found.text('explanation', lang)}")
+    return 0

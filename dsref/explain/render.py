@@ -1,0 +1,462 @@
+"""Explain an option or a section, in English or Chinese, from the generated index.
+
+:func:`explain` finds what to show; :func:`render_text` and :func:`render_json`
+draw it. Nothing here imports pydantic or the models, so the command starts fast.
+
+>>> exp = explain("zero_optimization.prefetch_bucket_size")
+>>> exp.entry.path, exp.via
+('zero_optimization.stage3_prefetch_bucket_size', 'alias')
+>>> print(render_text(exp, "en").splitlines()[0])
+zero_optimization.stage3_prefetch_bucket_size
+"""
+
+from __future__ import annotations
+
+from ..text.i18n import Lang, messages, option_text, translate
+from ..text.units import UNITS
+from ..text.width import display_width
+from ..tree.index import Entry, OptionIndex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+__all__ = [
+    "ExplainError",
+    "Explanation",
+    "explain",
+    "page",
+    "render_json",
+    "render_text",
+]
+
+M = messages(
+    "explain",
+    type="type",
+    default="default",
+    docs_default="docs say",
+    docs_default_note="DeepSpeed's documentation states this; the code uses the default above",
+    allowed="allowed",
+    range="range",
+    unit="unit",
+    stages="ZeRO stages",
+    since="since",
+    removed="removed in",
+    use_instead="use instead",
+    deprecated="deprecated",
+    deprecated_use="still accepted; use {replacement} instead",
+    deprecated_plain="still accepted, but superseded",
+    also="also accepted",
+    deprecated_name="{name} (deprecated)",
+    docs_name="{name} (in DeepSpeed's docs, but DeepSpeed ignores it)",
+    hf_auto='HF "auto"',
+    hf_yes="yes, filled by {who}: {source}",
+    unknown_keys="unknown keys",
+    unknown_reject="rejected (DeepSpeed raises an error)",
+    unknown_ignore="silently ignored",
+    unknown_passthrough="passed on unchecked",
+    docs_only="listed in DeepSpeed's docs, but DeepSpeed 0.19.8 rejects it",
+    parsed_unused="DeepSpeed reads this key, but nothing uses its value",
+    example="example",
+    related="related",
+    link="reference",
+    wrote="you wrote {written}: {how}",
+    via_alias="another accepted name of this option",
+    via_deprecated_alias="an old name DeepSpeed still maps to this option, with a warning",
+    via_docs_name="a name from DeepSpeed's docs that DeepSpeed does not read; use the key above",
+    via_normalized="matched ignoring case and -/_",
+    via_suffix="the section prefix was added",
+    children="options",
+    top_level="top-level keys of ds_config.json (DeepSpeed {version})",
+    none="(none)",
+    unknown="no option '{path}'",
+    did_you_mean="did you mean: {paths}",
+    empty="no option path given",
+    no_matches="no option matches '{words}'",
+)
+
+
+class ExplainError(LookupError):
+    """What the user asked for is not an option (``message`` is ready to print)."""
+
+    def __init__(self, message: str, suggestions: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestions = suggestions or []
+
+
+class Explanation:
+    """What to show: the option (None for the top-level listing), how it was found, and the rows to list under it
+    (children or the subtree of a section, with their depth)."""
+
+    __slots__ = ("entry", "rows", "via", "written")
+
+    def __init__(
+        self, entry: Entry | None, via: str = "path", written: str = "", rows: list[tuple[int, Entry]] | None = None
+    ) -> None:
+        self.entry = entry
+        self.via = via
+        self.written = written
+        self.rows = rows or []
+
+
+def explain(
+    path: str | None = None,
+    *,
+    recursive: bool = False,
+    max_depth: int | None = None,
+    index: OptionIndex | None = None,
+    lang: Lang = "en",
+) -> Explanation:
+    """What to show for ``path`` (``None``: the top level). Raises :class:`ExplainError`."""
+    index = index or OptionIndex.load()
+    depth = max_depth if recursive else 1
+    if path is None:
+        return Explanation(None, rows=index.subtree(None, depth))
+    written = path.strip()
+    if not written.strip("."):
+        raise ExplainError(M.text("empty", lang))
+    hit = index.resolve(written) if len(written) <= 500 else None
+    if hit is None:
+        suggestions = index.suggest(written) if len(written) <= 200 else []
+        raise ExplainError(M.text("unknown", lang, path=_printable(written, 80)), suggestions)
+    rows = index.subtree(hit.entry, depth) if hit.entry.is_section else []
+    return Explanation(hit.entry, hit.via, written, rows)
+
+
+# -- rendering ---------------------------------------------------------------
+
+
+def _printable(text: str, limit: int) -> str:
+    """A user-typed string made safe to print: no lone surrogates, bounded length."""
+    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return safe if len(safe) <= limit else safe[: limit - 1] + "…"
+
+
+_JSON_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
+_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"})
+
+
+def _json(value: Any) -> str:
+    """A value from the index as ``json.dumps(value, ensure_ascii=False)`` writes it (without importing
+    :mod:`json`, which imports :mod:`re`: together a quarter of this command's start-up)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    if isinstance(value, str):
+        return '"' + value.translate(_JSON_ESCAPES) + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_json(item) for item in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_json(_json_key(k))}: {_json(v)}" for k, v in value.items()) + "}"
+    raise TypeError(f"not a JSON value: {value!r}")
+
+
+def _json_key(key: object) -> str:
+    return key if isinstance(key, str) else _json(key)
+
+
+def _summary(entry: Entry, lang: Lang) -> str:
+    """The one-line summary in ``lang``: the section's own line, or the first sentence of the description."""
+    english = entry["summary"] or ""
+    if entry["summary_is_own"]:
+        return translate(f"{entry.path}#summary", english, lang)
+    text = option_text(entry.path, entry["description"], lang) or ""
+    if lang == "en":
+        return english
+    flat = " ".join(text.split())
+    end = flat.find("。")
+    return flat if end < 0 else flat[: end + 1]
+
+
+def _default(entry: Entry, lang: Lang) -> str:
+    if not entry["has_default"]:
+        return M.text("none", lang)
+    return _with_human(entry["default"], entry["default_human"], lang)
+
+
+def _with_human(value: Any, human: dict[str, str] | None, lang: Lang) -> str:
+    """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
+    forms are in the index (``default_human``), made with Babel when it was generated."""
+    shown = _json(value)
+    return f"{shown} ({human[lang]})" if human else shown
+
+
+def _nest(entry: Entry, value: Any) -> Any:
+    """The example placed at its full path, as it would stand in ds_config.json."""
+    out = value
+    steps = entry.path.replace("[]", ".[]").split(".")
+    for step in reversed(steps):
+        if step == "[]":
+            out = [out]
+        elif step.startswith("<"):
+            out = {step.strip("<>"): out}
+        else:
+            out = {step: out}
+    return out
+
+
+def page(path: str, lang: Lang) -> str:
+    """What ``dsref explain PATH`` prints, in colour: a pre-rendered page (``path`` is one of
+    :func:`page_paths`)."""
+    from ..tree.links import option_url
+
+    exp = explain(path, lang=lang)
+    assert exp.entry is not None
+    return render_text(exp, lang, color=True, link=option_url(exp.entry.path, lang))
+
+
+def page_paths(index: OptionIndex | None = None) -> list[str]:
+    """The spellings that get a pre-rendered page: every option's own path, and its other accepted names (aliases,
+    deprecated names, names from DeepSpeed's docs) written in full."""
+    index = index or OptionIndex.load()
+    own = [entry.path for entry in index]
+    taken = set(own)
+    others = []
+    for entry in index:
+        for name in (*entry["aliases"], *entry["deprecated_aliases"], *entry["docs_names"]):
+            written = f"{entry['parent']}.{name}" if entry["parent"] else name
+            if written not in taken and "<" not in written and "[" not in written:
+                taken.add(written)
+                others.append(written)
+    return own + others
+
+
+class _Style:
+    def __init__(self, color: bool) -> None:
+        self.color = color
+
+    def _wrap(self, code: str, text: str) -> str:
+        return f"\033[{code}m{text}\033[0m" if self.color and text else text
+
+    def title(self, text: str) -> str:
+        return self._wrap("1", text)
+
+    def label(self, text: str) -> str:
+        return self._wrap("2", text)
+
+    def warn(self, text: str) -> str:
+        return self._wrap("33", text)
+
+    def key(self, text: str) -> str:
+        return self._wrap("36", text)
+
+
+def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str | None = None) -> str:
+    """The explanation as terminal text in ``lang``; ANSI colour only when ``color``."""
+    style = _Style(color)
+    lines: list[str] = []
+    entry = exp.entry
+    labels = [
+        M.text(k, lang)
+        for k in ("type", "default", "docs_default", "allowed", "range", "unit", "stages", "since", "removed")
+    ]
+    labels += [M.text(k, lang) for k in ("deprecated", "also", "hf_auto", "unknown_keys", "related", "link")]
+    width = max(display_width(text) for text in labels) + 2
+
+    def row(label: str, value: str) -> None:
+        pad = " " * (width - display_width(label))
+        lines.append(f"  {style.label(label)}{pad}{value}")
+
+    def note(text: str | None, lead: str = "", lead_width: int = 0) -> None:
+        """A sentence or two under the row above, folded to the width of a description (``lead``: a styled
+        prefix such as an enum value, ``lead_width`` columns wide, that the folded lines stay to the right of)."""
+        parts = _reflow(text or "", max(_SUMMARY_MIN_WIDTH, _TABLE_WIDTH - 2 - width - lead_width)) or [""]
+        row("", lead + parts[0])
+        lines.extend(" " * (2 + width + lead_width) + part for part in parts[1:])
+
+    if entry is None:
+        lines.append(style.title(M.text("top_level", lang, version=_deepspeed_version())))
+    else:
+        lines.append(style.title(entry.path))
+        if exp.via != "path":
+            how = M.text(f"via_{exp.via}", lang)
+            lines.append("  " + style.warn(M.text("wrote", lang, written=_printable(exp.written, 120), how=how)))
+        row(M.text("type", lang), entry["type"])
+        row(M.text("default", lang), _default(entry, lang))
+        if entry["default_note"]:
+            note(option_text(entry.path, entry["default_note"], lang, "default_note"))
+        if entry["docs_default_differs"]:
+            docs = _with_human(entry["docs_default"], entry["docs_default_human"], lang)
+            row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
+        if entry["allowed"] is not None:
+            row(M.text("allowed", lang), ", ".join(_json(v) for v in entry["allowed"]))
+            for value, text in entry["enum_docs"]:
+                meaning = option_text(entry.path, text, lang, f"enum:{value}")
+                shown = _json(value)
+                note(meaning, f"{style.key(shown)}  ", display_width(shown) + 2)
+        if entry["bounds"]:
+            row(M.text("range", lang), _bounds(entry["bounds"]))
+        if entry["unit"]:
+            row(M.text("unit", lang), UNITS.text(entry["unit"], lang))
+        if entry["stages"] is not None:
+            row(M.text("stages", lang), ", ".join(str(s) for s in entry["stages"]))
+        if entry["since"]:
+            row(M.text("since", lang), entry["since"])
+        if entry["removed_in"]:
+            row(M.text("removed", lang), style.warn(entry["removed_in"]))
+            if entry["removal_note"]:
+                note(option_text(entry.path, entry["removal_note"], lang, "removal_note"))
+            if entry["use_instead"]:
+                row(M.text("use_instead", lang), entry["use_instead"])
+        if entry["deprecated"]:
+            text = (
+                M.text("deprecated_use", lang, replacement=entry["use_instead"])
+                if entry["use_instead"]
+                else M.text("deprecated_plain", lang)
+            )
+            row(M.text("deprecated", lang), style.warn(text))
+        if entry["docs_only"]:
+            row("", style.warn(M.text("docs_only", lang)))
+        if entry["parsed_unused"]:
+            row("", M.text("parsed_unused", lang))
+        names = list(entry["aliases"])
+        names += [M.text("deprecated_name", lang, name=n) for n in entry["deprecated_aliases"]]
+        names += [M.text("docs_name", lang, name=n) for n in entry["docs_names"]]
+        if names:
+            row(M.text("also", lang), "; ".join(names))
+        if entry["hf_auto"]:
+            source = translate(f"{entry.path}#hf_source", entry["hf_auto_source"] or "", lang)
+            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(entry["hf_auto_by"]), source=source))
+        if entry.is_section and entry["unknown_keys"]:
+            row(M.text("unknown_keys", lang), M.text(f"unknown_{entry['unknown_keys']}", lang))
+        description = option_text(entry.path, entry["description"], lang)
+        if description:
+            lines.append("")
+            lines.extend("  " + line for line in _reflow(description))
+        if entry["has_example"]:
+            lines.append("")
+            lines.append("  " + style.label(M.text("example", lang)))
+            lines.append("    " + _json(_nest(entry, entry["example"])))
+        if entry["related"]:
+            lines.append("")
+            row(M.text("related", lang), ", ".join(entry["related"]))
+        if link:
+            row(M.text("link", lang), link)
+    if exp.rows:
+        lines.append("")
+        if entry is not None:
+            lines.append("  " + style.label(M.text("children", lang)))
+        key_width = min(max(len("  " * d + e.key) for d, e in exp.rows) + 2, 46)
+        type_width = min(max(len(e["type"]) for _, e in exp.rows) + 2, 22)
+        offset = 2 + key_width + type_width + 16
+        room = max(_SUMMARY_MIN_WIDTH, _TABLE_WIDTH - offset)
+        for depth, child in exp.rows:
+            name = "  " * depth + child.key
+            mark = style.warn(" ✗") if child["removed_in"] else ""
+            default = _json(child["default"]) if child["has_default"] else "-"
+            default = default if len(default) <= 14 else default[:13] + "…"
+            summary = _reflow(_summary(child, lang), room) or [""]
+            lines.append(
+                f"  {style.key(name.ljust(key_width))}{child['type'].ljust(type_width)}{default.ljust(16)}"
+                f"{summary[0]}{mark if len(summary) == 1 else ''}"
+            )
+            lines.extend(" " * offset + part for part in summary[1:-1])
+            if len(summary) > 1:
+                lines.append(" " * offset + summary[-1] + mark)
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+_TABLE_WIDTH = 102
+"""Columns a table of options fills, as wide as a description: each summary is folded into what the name, type
+and default leave."""
+_SUMMARY_MIN_WIDTH = 40
+
+
+def _bounds(bounds: dict[str, Any]) -> str:
+    signs = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤", "min_length": "len ≥", "max_length": "len ≤"}
+    return ", ".join(f"{signs.get(k, k)} {_json(v)}" for k, v in bounds.items())
+
+
+_NO_LINE_START = "，。、；：？！）》」』”’…%"
+"""Punctuation a Chinese line must not begin with: it stays with the character before it."""
+_NO_LINE_END = "（《「『“‘"
+"""Punctuation a Chinese line must not end with: it stays with the character after it."""
+
+
+def _tokens(text: str) -> list[str]:
+    """Words, single spaces and single CJK characters: the places a line may break (never before a closing or
+    after an opening Chinese punctuation mark)."""
+    tokens: list[str] = []
+    word = ""
+    for ch in text:
+        if ch in _NO_LINE_START and (word or tokens):
+            if word:
+                word += ch
+            else:
+                tokens[-1] += ch
+        elif ch in _NO_LINE_END:
+            if word and word[-1] not in _NO_LINE_END:
+                tokens.append(word)
+                word = ""
+            word += ch
+        elif ch == " " or "\u2e80" <= ch <= "\uffef":
+            if ch != " " and word and all(c in _NO_LINE_END for c in word):
+                tokens.append(word + ch)
+                word = ""
+                continue
+            if word:
+                tokens.append(word)
+                word = ""
+            tokens.append(ch)
+        else:
+            word += ch
+    if word:
+        tokens.append(word)
+    return tokens
+
+
+def _reflow(text: str, width: int = 100) -> list[str]:
+    """Paragraph text folded to ``width`` columns: between words, and between CJK characters."""
+    out: list[str] = []
+    line = ""
+    for token in _tokens(" ".join(text.split())):
+        if display_width(line + token) > width and line.strip():
+            out.append(line.rstrip())
+            line = "" if token == " " else token
+        else:
+            line += token
+    if line.strip():
+        out.append(line.rstrip())
+    return out
+
+
+def _deepspeed_version() -> str:
+    from ..tree.versions import DEEPSPEED_VERSION
+
+    return DEEPSPEED_VERSION
+
+
+def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str:
+    """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children."""
+    import json
+
+    payload: dict[str, Any] = {
+        "query": exp.written or None,
+        "resolved_via": exp.via if exp.entry is not None else None,
+        "lang": lang,
+        "option": _with_texts(exp.entry, lang, link) if exp.entry is not None else None,
+        "children": [dict(_with_texts(child, lang, None), depth=depth) for depth, child in exp.rows],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+
+
+def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:
+    record = entry.full()
+    record["text"] = {
+        "summary": _summary(entry, lang),
+        "description": option_text(entry.path, entry["description"], lang),
+        "default_note": option_text(entry.path, entry["default_note"], lang, "default_note"),
+        "removal_note": option_text(entry.path, entry["removal_note"], lang, "removal_note"),
+        "enum": {str(v): option_text(entry.path, t, lang, f"enum:{v}") for v, t in entry["enum_docs"]},
+    }
+    if link:
+        record["link"] = link
+    return record

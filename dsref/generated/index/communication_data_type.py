@@ -1,0 +1,10 @@
+"""The records under 'communication_data_type' of the option index, generated from the schema by scripts/generate.py: do not edit.
+
+See dsref/tree/index.py for how it is read.
+"""
+
+FIELDS = ('path', 'key', 'parent', 'kind', 'container', 'map_key', 'nullable', 'type', 'default', 'has_default', 'allowed', 'bounds', 'unit', 'stages', 'aliases', 'deprecated_aliases', 'deprecated', 'use_instead', 'since', 'removed_in', 'hf_auto', 'hf_auto_source', 'docs_default', 'docs_default_differs', 'default_human', 'docs_default_human', 'docs_names', 'docs_only', 'parsed_unused', 'unknown_keys', 'validated_by_deepspeed', 'example', 'has_example', 'enum_docs', 'default_note', 'removal_note', 'hf_auto_by', 'related', 'summary', 'summary_is_own', 'description')
+
+ROWS = (
+    ('communication_data_type', 'communication_data_type', None, 'leaf', None, None, True, 'enum | null', None, True, ['fp16', 'bf16', 'fp32'], {}, None, None, [], [], False, None, '0.5.8', None, False, None, None, False, None, None, [], False, False, None, False, 'fp32', True, [['fp16', 'IEEE half precision.'], ['bf16', 'bfloat16.'], ['fp32', 'Single precision: the most accurate reduction, twice the traffic of the 16-bit types.']], 'When null, gradients are communicated in the training precision: fp16 if fp16 is enabled, else bf16 if bf16 is enabled, else fp32.', None, [], ['fp16', 'bf16', 'seq_parallel_communication_data_type', 'torch_autocast'], 'Data type that gradients are converted to for the reduction across data-parallel ranks; null uses the training precision.', False, 'Data type that gradients are converted to for the reduction across data-parallel ranks; null uses the training precision. fp32 while training in fp16 or bf16 gives a more accurate sum over many ranks at twice the traffic, and fp16 or bf16 while training in fp32 halves the traffic at some cost in precision. seq_parallel_communication_data_type replaces it while Ulysses sequence parallelism is active, and with torch_autocast enabled the ZeRO optimizers use per-parameter types instead.'),
+)

@@ -1,0 +1,10 @@
+"""The records under 'gradient_accumulation_steps' of the option index, generated from the schema by scripts/generate.py: do not edit.
+
+See dsref/tree/index.py for how it is read.
+"""
+
+FIELDS = ('path', 'key', 'parent', 'kind', 'container', 'map_key', 'nullable', 'type', 'default', 'has_default', 'allowed', 'bounds', 'unit', 'stages', 'aliases', 'deprecated_aliases', 'deprecated', 'use_instead', 'since', 'removed_in', 'hf_auto', 'hf_auto_source', 'docs_default', 'docs_default_differs', 'default_human', 'docs_default_human', 'docs_names', 'docs_only', 'parsed_unused', 'unknown_keys', 'validated_by_deepspeed', 'example', 'has_example', 'enum_docs', 'default_note', 'removal_note', 'hf_auto_by', 'related', 'summary', 'summary_is_own', 'description')
+
+ROWS = (
+    ('gradient_accumulation_steps', 'gradient_accumulation_steps', None, 'leaf', None, None, True, 'int | null', None, True, None, {}, 'steps', None, [], [], False, None, None, None, True, 'TrainingArguments.gradient_accumulation_steps (transformers); DeepSpeedPlugin gradient_accumulation_steps, 1 if unset (accelerate)', 1, True, None, None, [], False, False, None, False, 1, True, [], 'When absent, DeepSpeed uses train_batch_size // train_micro_batch_size_per_gpu // data-parallel world size if both are given, otherwise 1.', None, ['transformers', 'accelerate'], ['optimizer', 'managed_gradient_accumulation', 'pipeline', 'train_batch_size', 'train_micro_batch_size_per_gpu'], 'Number of micro batches each rank runs forward and backward before one optimizer step.', False, 'Number of micro batches each rank runs forward and backward before one optimizer step. engine.backward() divides the loss by it and the weights are only updated on every N-th engine.step() call (see managed_gradient_accumulation), so raising it enlarges the effective batch without more activation memory, but each optimizer step then takes N passes. With pipeline parallelism it is the number of micro batches per train_batch() call, and larger values shrink the pipeline bubble.'),
+)

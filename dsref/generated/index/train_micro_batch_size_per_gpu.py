@@ -1,0 +1,10 @@
+"""The records under 'train_micro_batch_size_per_gpu' of the option index, generated from the schema by scripts/generate.py: do not edit.
+
+See dsref/tree/index.py for how it is read.
+"""
+
+FIELDS = ('path', 'key', 'parent', 'kind', 'container', 'map_key', 'nullable', 'type', 'default', 'has_default', 'allowed', 'bounds', 'unit', 'stages', 'aliases', 'deprecated_aliases', 'deprecated', 'use_instead', 'since', 'removed_in', 'hf_auto', 'hf_auto_source', 'docs_default', 'docs_default_differs', 'default_human', 'docs_default_human', 'docs_names', 'docs_only', 'parsed_unused', 'unknown_keys', 'validated_by_deepspeed', 'example', 'has_example', 'enum_docs', 'default_note', 'removal_note', 'hf_auto_by', 'related', 'summary', 'summary_is_own', 'description')
+
+ROWS = (
+    ('train_micro_batch_size_per_gpu', 'train_micro_batch_size_per_gpu', None, 'leaf', None, None, True, 'int | null', None, True, None, {}, 'samples', None, [], [], False, None, None, None, True, "TrainingArguments.per_device_train_batch_size (transformers); the dataloader's batch size (accelerate)", 'train_batch_size value', True, None, None, [], False, False, None, False, 4, True, [], 'When absent, DeepSpeed computes it as train_batch_size // data-parallel world size // gradient_accumulation_steps (1 if that is absent too); one of it and train_batch_size is required.', None, ['transformers', 'accelerate'], ['gradient_accumulation_steps', 'train_batch_size', 'pipeline'], 'Samples each data-parallel rank puts through one forward and backward pass, i.e. the size of one micro batch.', False, 'Samples each data-parallel rank puts through one forward and backward pass, i.e. the size of one micro batch. It is the main memory lever, since activation memory grows roughly in proportion to it: when a step does not fit in device memory, lower it and raise gradient_accumulation_steps so that train_batch_size stays the same. It is also the batch size of the data loader that deepspeed.initialize builds from training_data, and with pipeline parallelism the size of each micro batch that flows through the stages.'),
+)

@@ -1,0 +1,5 @@
+"""Text in English and Chinese: which language the user wants, the gettext catalogs, the glossary and numbers.
+
+Every message and option text of dsref is looked up here (:mod:`.i18n`, catalogs in ``locales/``), terms follow
+:mod:`.glossary`, counts are written per language by :mod:`.numbers`. It imports only the option tree.
+"""

@@ -1,0 +1,143 @@
+"""The glossary: how each DeepSpeed term is written in English and in Chinese.
+
+One table serves the translators (the glossary pages are generated from it) and
+search (``dsref explain --search 卸载`` also finds "offload").
+
+>>> sorted(expand("卸载"))
+['offload', 'offloading', '卸载']
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Term(NamedTuple):
+    english: tuple[str, ...]
+    """English spellings; the first is shown."""
+    chinese: tuple[str, ...]
+    """Chinese spellings; the first is shown (English words Chinese engineers keep are listed as they are)."""
+    note_en: str = ""
+    note_zh: str = ""
+
+
+TERMS: tuple[Term, ...] = (
+    Term(
+        ("ZeRO", "ZeRO stage"),
+        ("ZeRO", "ZeRO stage", "阶段"),
+        "kept in both languages",
+        "不译；行文中 stage 也可写作“阶段”",
+    ),
+    Term(
+        ("ZeRO-Offload", "ZeRO-Infinity", "ZeRO++"),
+        ("ZeRO-Offload", "ZeRO-Infinity", "ZeRO++"),
+        "proper names",
+        "专有名词，不译",
+    ),
+    Term(
+        ("offload", "offloading"),
+        ("offload", "卸载"),
+        "glossed once in Chinese, then kept",
+        "首次出现可写“offload（卸载）”，之后直接用 offload",
+    ),
+    Term(("parameter offload",), ("参数 offload", "参数卸载")),
+    Term(("optimizer offload",), ("优化器 offload", "优化器卸载")),
+    Term(("bucket", "bucket size"), ("bucket", "bucket 大小", "桶"), "kept", "不译"),
+    Term(("micro batch",), ("micro batch", "微批次"), "kept", "不译，如“每卡 micro batch 大小”"),
+    Term(("global batch size", "train batch size"), ("全局 batch 大小", "全局批大小")),
+    Term(("gradient accumulation",), ("梯度累积",)),
+    Term(("gradient accumulation steps",), ("梯度累积步数",)),
+    Term(("optimizer state", "optimizer states"), ("优化器状态",)),
+    Term(("master weights",), ("主权重", "master weights")),
+    Term(("mixed precision",), ("混合精度",)),
+    Term(("loss scaling", "loss scale"), ("损失缩放", "loss scale"), "", "动态损失缩放（dynamic loss scaling）"),
+    Term(
+        ("activation checkpointing",), ("激活检查点", "重计算"), "also known as recomputation", "即“重计算”，必要时括注"
+    ),
+    Term(("checkpoint",), ("checkpoint", "检查点"), "a saved model", "保存模型时多用 checkpoint"),
+    Term(
+        ("partition", "partitioned"), ("切分", "分片"), "what ZeRO does to model states", "ZeRO 把状态“切分”到各个 rank"
+    ),
+    Term(("data parallel", "data parallelism"), ("数据并行",)),
+    Term(("tensor parallel", "tensor parallelism", "AutoTP"), ("张量并行", "AutoTP")),
+    Term(("pipeline parallel", "pipeline parallelism"), ("流水线并行",)),
+    Term(("expert parallel", "expert parallelism", "AutoEP", "MoE"), ("专家并行", "AutoEP", "MoE", "混合专家")),
+    Term(("sequence parallel", "sequence parallelism"), ("序列并行",)),
+    Term(("rank", "world size"), ("rank", "world size"), "kept", "不译"),
+    Term(
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
+        "collective primitives, kept",
+        "集合通信原语，不译",
+    ),
+    Term(("collective", "collective communication"), ("集合通信",)),
+    Term(("overlap",), ("重叠", "通信与计算重叠")),
+    Term(("pinned memory", "page-locked memory"), ("锁页内存", "pinned memory")),
+    Term(
+        ("element", "elements"),
+        ("元素", "元素个数"),
+        "the unit of bucket sizes, not bytes",
+        "bucket 大小以元素个数计，不是字节",
+    ),
+    Term(("throughput",), ("吞吐",)),
+    Term(("latency",), ("延迟",)),
+    Term(("learning rate",), ("学习率",)),
+    Term(("warmup",), ("warmup", "预热")),
+    Term(("scheduler",), ("调度器", "scheduler")),
+    Term(("default",), ("默认值",)),
+    Term(("deprecated",), ("已弃用",)),
+    Term(("removed",), ("已移除",)),
+    Term(("config", "config file"), ("配置", "配置文件")),
+    Term(("section",), ("配置段",), "", "如“`zero_optimization` 配置段”"),
+    Term(("option", "key"), ("配置项", "键")),
+    Term(("engine",), ("engine", "引擎")),
+    Term(("profiler",), ("性能分析器", "profiler")),
+    Term(("autotuning",), ("自动调优",)),
+    Term(("quantization", "quantized"), ("量化",)),
+    Term(("gradient", "gradients"), ("梯度",)),
+    Term(("parameter", "parameters"), ("参数",)),
+    Term(("communication",), ("通信",)),
+    Term(("memory",), ("内存", "显存")),
+)
+
+
+def expand(word: str) -> set[str]:
+    """A search word and every spelling of the terms it names, in both languages."""
+    lowered = word.lower()
+    found = {lowered}
+    for term in TERMS:
+        spellings = [s.lower() for s in (*term.english, *term.chinese)]
+        if lowered in spellings:
+            found.update(spellings)
+    return found
+
+
+def page(lang: str) -> str:
+    """The glossary page in Markdown (generated; see ``scripts/generate.py``)."""
+    if lang == "zh":
+        lines = [
+            "# 术语表",
+            "",
+            "dsref 的中文文本统一使用下表中的译法。DeepSpeed 自己的名字和中文工程师日常保留英文的词"
+            "（ZeRO、offload、bucket、micro batch 等）不翻译；配置项名、取值和代码一律保持原样，用反引号标出。"
+            "`dsref explain --search` 也认识表中的每一种写法，例如搜索“卸载”会找到 offload 相关的配置项。",
+            "",
+            "| English | 中文 | 说明 |",
+            "|---|---|---|",
+        ]
+        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {t.note_zh} |" for t in TERMS]
+    else:
+        lines = [
+            "# Glossary",
+            "",
+            "The terms dsref's texts use, with the Chinese the Chinese pages use for each. DeepSpeed's own names, and "
+            "the words Chinese engineers keep in English (ZeRO, offload, bucket, micro batch), stay in English in both "
+            "languages; option names, values and code are written as they are, in backticks. "
+            "`dsref explain --search` understands every spelling listed here, in either language.",
+            "",
+            "| English | Chinese | Notes |",
+            "|---|---|---|",
+        ]
+        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {t.note_en} |" for t in TERMS]
+    header = "<!-- generated from dsref/text/glossary.py by scripts/generate.py; do not edit -->"
+    return "\n".join([header, *lines, *rows]) + "\n"

@@ -1,0 +1,24 @@
+"""DeepSpeed release numbers: the one dsref describes, and how to compare them.
+
+>>> parse_version("0.19.8") > parse_version("0.19.7")
+True
+>>> parse_version("v0.3.15")
+(0, 3, 15)
+"""
+
+from __future__ import annotations
+
+DSREF_VERSION = "0.1.0.dev0"
+"""dsref's own release (``dsref.__version__``; ``pyproject.toml`` reads it from here)."""
+
+DEEPSPEED_VERSION = "0.19.8"
+"""The DeepSpeed release whose config dsref's schema describes."""
+
+
+def parse_version(text: str) -> tuple[int, int, int]:
+    """``"0.19.8"`` → ``(0, 19, 8)`` (``v`` prefix and missing patch allowed); ``ValueError`` for anything else."""
+    parts = text.strip().removeprefix("v").split(".")
+    if len(parts) not in (2, 3) or not all(part.isascii() and part.isdigit() for part in parts):
+        raise ValueError(f"not a DeepSpeed release number: {text!r}")
+    major, minor, patch = (int(part) for part in [*parts, "0"][:3])
+    return major, minor, patch
