@@ -57,7 +57,7 @@ def main() -> int:
         print(f"{name.ljust(width)}  {ms:6.1f}")
     setup = (
         f"import sys; sys.path.insert(0, {str(ROOT)!r}); "
-        "from dsref.estimate.memory import estimate, render_svg, table_data"
+        "from dsref.estimate.table import estimate; from dsref.estimate.render import render_svg, table_data"
     )
     calls = [
         ("estimate(7B, 8 GPUs)", "estimate(7_000_000_000, gpus_per_node=8)", 2000),

@@ -115,7 +115,7 @@ def test_checking_imports_neither_pydantic_nor_the_models() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1].replace("'", '"')))
     heavy = ["pydantic.main", "pydantic.type_adapter", "pydantic.fields", "dsref.schema.config"]
-    heavy += ["jsonschema", "dsref.editor.jsonschema", "dsref.estimate.memory", "dsref.site", "dsref.explain.render"]
+    heavy += ["jsonschema", "dsref.editor.jsonschema", "dsref.estimate.table", "dsref.site", "dsref.explain.render"]
     assert sorted(loaded & set(heavy)) == []
     assert [m for m in loaded if m.startswith("dsref.schema.")] == ["dsref.schema._meta"] or sorted(
         m for m in loaded if m.startswith("dsref.schema.")

@@ -18,25 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsref
-from dsref.estimate.memory import (
+from dsref.estimate.activations import activation_memory
+from dsref.estimate.fit import SUGGEST_ORDER, starting_config, suggest
+from dsref.estimate.model_states import SwapBuffers, zero2_model_states, zero3_model_states
+from dsref.estimate.quantities import (
     GIB,
     MAX_PARAMS,
-    SUGGEST_ORDER,
     EstimateError,
-    SwapBuffers,
-    activation_memory,
-    estimate,
     format_bytes,
     format_count,
     parse_bytes,
     parse_count,
-    render_svg,
-    starting_config,
-    suggest,
-    table_data,
-    zero2_model_states,
-    zero3_model_states,
 )
+from dsref.estimate.render import render_svg, table_data
+from dsref.estimate.table import estimate
 from tests.conftest import require_deepspeed
 
 PARAMS = [1, 7, 999_999_937, 1_500_000_000, 6_738_415_616, 7_000_000_000, 70_000_000_000, 10**12, MAX_PARAMS]
@@ -119,7 +114,7 @@ def _printed_rows(text: str) -> dict[tuple[str, ...], tuple[str, str]]:
     return rows
 
 
-def _our_printed_rows(est: dsref.estimate.memory.Estimate, stage: int) -> dict[tuple[str, ...], tuple[str, str]]:
+def _our_printed_rows(est: dsref.estimate.table.Estimate, stage: int) -> dict[tuple[str, ...], tuple[str, str]]:
     rows = {}
     for row in est.rows:
         if row.stage != stage or row.source != "deepspeed":

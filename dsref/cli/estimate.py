@@ -48,7 +48,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..estimate.memory import EstimateError
+    from ..estimate.quantities import EstimateError
 
     cli = CLI
     lang = language(args)
@@ -81,7 +81,10 @@ def _float(text: str, option: str) -> float:
 def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     import json
 
-    from ..estimate.memory import (
+    from ..estimate.activations import activation_memory
+    from ..estimate.fit import fits, suggest
+    from ..estimate.messages import M
+    from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
         MAX_HIDDEN,
         MAX_LAYERS,
@@ -90,21 +93,12 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         MAX_PARAMS,
         MAX_SEQ_LEN,
         MAX_VOCAB,
-        M,
-        activation_memory,
-        assumption_lines,
-        column_labels,
-        estimate,
-        fits,
         format_bytes,
         parse_bytes,
         parse_count,
-        render_table,
-        row_cells,
-        row_label,
-        suggest,
-        title,
     )
+    from ..estimate.render import column_labels, render_table, row_cells, title
+    from ..estimate.table import assumption_lines, estimate, row_label
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
 

@@ -1,8 +1,8 @@
 """The comparison pages: ZeRO stages 0–3 with offload and ZeRO++ (``zero.md``), and precision modes (``precision.md``).
 
-The figures come from :mod:`dsref.estimate.memory` (DeepSpeed's byte accounting and its own estimator formulas), the
+The figures come from :mod:`dsref.estimate` (DeepSpeed's byte accounting and its own estimator formulas), the
 option facts (which stages an option acts at, allowed devices, defaults) from the option index, and the chart is
-:func:`dsref.estimate.memory.render_svg` written next to the page when the pages are generated. Sentences are short
+:func:`dsref.estimate.render.render_svg` written next to the page when the pages are generated. Sentences are short
 interface messages, translated through the catalog like every other message.
 
 >>> pages = pages("en")
@@ -14,7 +14,9 @@ True
 
 from __future__ import annotations
 
-from ..estimate.memory import BYTES_PER_PARAM, estimate, render_svg, table_data
+from ..estimate.model_states import BYTES_PER_PARAM
+from ..estimate.render import render_svg, table_data
+from ..estimate.table import estimate
 from ..text.i18n import Lang, messages, option_text
 from ..tree.index import Entry, OptionIndex
 from . import generated_header
@@ -181,7 +183,7 @@ def _zero_page(lang: Lang, index: OptionIndex) -> str:
 
 
 def _example(lang: Lang) -> list[str]:
-    from ..estimate.memory import format_count
+    from ..estimate.quantities import format_count
 
     t = M.text
     data = table_data([EXAMPLE_PARAMS], gpus_per_node=EXAMPLE_GPUS, lang=lang)

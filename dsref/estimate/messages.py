@@ -1,0 +1,144 @@
+"""Every text of ``dsref estimate``, in one table: errors, labels, notes, the chart's legend (translated)."""
+
+from __future__ import annotations
+
+from ..text.i18n import messages
+
+M = messages(
+    "estimate",
+    # errors
+    bad_number="{option}: '{value}' is not a number; write e.g. 7B, 1.5e9 or 350M",
+    bad_size="{option}: '{value}' is not a memory size; write e.g. 80GB, 512GB or 1.5TB",
+    bad_unit="{option}: unknown unit '{unit}' in '{value}'; use one of {units}",
+    too_small="{option} must be at least {minimum}, got {value}",
+    too_large="{option} {value} is more than dsref can estimate for (at most {maximum})",
+    not_whole="{option} must be a whole number, got {value}",
+    out_of_range="{option} must be from {minimum} to {maximum}, got {value}",
+    layer_over_params="--largest-layer ({layer}) cannot be larger than --params ({params})",
+    heads_over_hidden="--heads ({heads}) cannot be larger than --hidden-size ({hidden})",
+    # units
+    bytes_gb="{n} GB",
+    bytes_below="< {n} GB",
+    count_plain="{n}",
+    count_K="{n}K",
+    count_M="{n}M",
+    count_B="{n}B",
+    count_T="{n}T",
+    # table
+    title="Model-state memory for {params} parameters, {nodes} node(s) × {gpus} GPU(s) per node",
+    col_stage="stage",
+    col_offload_optimizer="offload_optimizer",
+    col_offload_param="offload_param",
+    col_zero_init="zero.Init",
+    col_gpu="per GPU",
+    col_cpu="CPU per node",
+    col_nvme="NVMe per node",
+    col_fits="fits",
+    col_source="from",
+    yes="yes",
+    no="no",
+    not_applicable="–",
+    source_deepspeed="DeepSpeed",
+    source_dsref="dsref",
+    # row labels
+    label_stage="stage {stage}",
+    label_optimizer_cpu="stage {stage} + optimizer → CPU",
+    label_both_cpu="stage {stage} + optimizer, parameters → CPU",
+    label_both_nvme="stage {stage} + optimizer, parameters → NVMe",
+    label_no_init="{label}, without zero.Init",
+    # assumptions and sources
+    assumptions="Assumptions:",
+    assume_bytes=(
+        "mixed-precision training with Adam; bytes per parameter: 2 (16-bit weights), 2 (16-bit gradients), "
+        "4 (32-bit gradients), 4 (32-bit master weights), 8 (Adam momentum and variance), DeepSpeed's accounting"
+    ),
+    assume_gpu=(
+        "per GPU: model states only (weights, gradients, optimizer states); activations, temporary buffers, "
+        "fragmentation and the CUDA context come on top"
+    ),
+    assume_cpu=(
+        "CPU per node: what the node's processes hold to build the model and, with offload, the offloaded states, "
+        "times DeepSpeed's buffer factor {factor}"
+    ),
+    assume_zero_init=(
+        "zero.Init: the model is built inside deepspeed.zero.Init (stage 3), so no process holds the whole "
+        "model in CPU memory; Hugging Face Transformers does this for ZeRO-3"
+    ),
+    assume_gib="1 GB = 2^30 bytes, as DeepSpeed prints it",
+    layer_given="largest layer: {n} parameters (--largest-layer)",
+    layer_estimated=(
+        "largest layer: {n} parameters, estimated as the larger of an embedding (vocabulary × hidden size) and an "
+        "MLP matrix (4 × hidden size²), with vocabulary {vocab}{vocab_note} and hidden size {hidden}{hidden_note}"
+        "{capped}; it decides the stage-3 figures: set --largest-layer for your model"
+    ),
+    vocab_assumed=" (assumed; --vocab-size)",
+    hidden_assumed=(
+        " (assumed: a decoder of 12 × layers × hidden² parameters, {ratio} × as wide as deep; --hidden-size)"
+    ),
+    layer_capped=", capped at the parameter count",
+    sources="Where the figures come from:",
+    source_ds_line=(
+        "DeepSpeed: computed exactly as DeepSpeed {version}'s estimate_zero2_model_states_mem_needs (stage 2) and "
+        "estimate_zero3_model_states_mem_needs (stage 3, without offload and with CPU offload)"
+    ),
+    source_dsref_line=(
+        "dsref: not covered by DeepSpeed's functions, derived by dsref from the same accounting. Stage 0 (no ZeRO, "
+        "so no offload) keeps all 20 bytes per parameter on every GPU. Stage 1 keeps the 16-bit weights and "
+        "gradients whole and partitions the 16 bytes of 32-bit state over all GPUs; its CPU side is stage 2's, so "
+        "its CPU figures are DeepSpeed's. NVMe moves to NVMe the 18 bytes per parameter (16-bit weights, 32-bit "
+        "state) that stage 3 with CPU offload keeps in CPU memory; the CPU keeps what the model is built with plus "
+        "the pinned swap buffers, per GPU offload_param.buffer_count × buffer_size × 2 bytes and "
+        "offload_optimizer.buffer_count × min(sub_group_size, parameters per GPU) × 4 bytes (DeepSpeed's defaults: "
+        "{param_count} × {param_size} and {opt_count} × {sub_group})"
+    ),
+    # activations
+    act_title=(
+        "Activation memory per GPU (hidden size {hidden}, {layers} layers, sequence length {seq}, micro batch {batch}"
+        "{heads}):"
+    ),
+    act_heads=", {heads} attention heads",
+    act_without="without activation checkpointing: {value}  = {formula}",
+    act_with="with activation checkpointing:    {value}  = {formula}",
+    formula_full="L·s·b·h·(34 + 5·a·s/h) bytes",
+    formula_flash="L·s·b·h·34 bytes",
+    formula_ckpt_full="L·2·s·b·h + s·b·h·(34 + 5·a·s/h) bytes",
+    formula_ckpt_flash="L·2·s·b·h + s·b·h·34 bytes",
+    act_source=(
+        'source: Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (MLSys 2023, '
+        "arXiv:2205.05198), section 4: 16-bit activations of a standard transformer layer, no tensor or sequence "
+        "parallelism; with checkpointing each layer keeps its 16-bit input (2·s·b·h) and one layer at a time is "
+        "recomputed; the embedding output and the loss logits are not counted"
+    ),
+    act_no_heads=(
+        "without --heads the attention scores (the 5·a·s/h term) are taken as not stored, as with FlashAttention "
+        "or PyTorch's scaled_dot_product_attention; give --heads to count them"
+    ),
+    # fit and suggestion
+    fit_budget=("fits: model states{activations} within {budget} per GPU ({memory} less {reserve}% reserve){cpu}"),
+    fit_activations=" + activations ({value}, {which})",
+    fit_with_ckpt="with checkpointing",
+    fit_without_ckpt="without checkpointing",
+    fit_cpu=" and CPU per node within {memory}",
+    fit_cpu_unchecked="; CPU memory not checked (give --cpu-memory)",
+    suggest_order=(
+        "tried fastest first, in the order of speed Hugging Face Transformers' DeepSpeed guide gives: stage 0, 1, "
+        "2, 2 + optimizer offload, 3, 3 + offloads, NVMe last; of the stage-3 offloads the optimizer's comes first, "
+        "as it frees the most GPU memory"
+    ),
+    suggestion="Suggestion: {label}.",
+    suggest_config="A starting ds_config.json (set the optimizer's params, e.g. lr, for your run):",
+    no_fit=(
+        "Nothing fits in {budget} per GPU, not even stage 3 with NVMe offload: add GPUs or nodes, shorten the "
+        "sequence or the micro batch, or use activation checkpointing"
+    ),
+    no_budget=(
+        "Nothing fits: the {reserve}% reserve{activations} already take all of the {memory} per GPU; add GPUs or "
+        "use activation checkpointing, a shorter sequence or a smaller micro batch"
+    ),
+    # chart
+    chart_title="{params} parameters on {nodes} node(s) × {gpus} GPU(s)",
+    chart_gpu="model states per GPU",
+    chart_cpu="CPU per node",
+    chart_capacity="GPU memory {memory}",
+    chart_axis="GB (2^30 bytes)",
+)

@@ -1,0 +1,200 @@
+"""The estimate drawn: table cells and labels in each language, a plain-text table and an SVG chart (for the
+terminal and the site)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from ..text.width import display_width
+from .fit import fits, gpu_budget
+from .messages import M
+from .quantities import GIB, format_bytes, format_count, format_number
+from .table import Estimate, Row, assumption_lines, estimate, row_label
+
+if TYPE_CHECKING:
+    from ..text.i18n import Lang
+
+__all__ = ["COLUMNS", "column_labels", "render_svg", "render_table", "row_cells", "table_data", "title"]
+
+COLUMNS = ("stage", "offload_optimizer", "offload_param", "zero_init", "gpu", "cpu", "nvme", "source")
+
+
+def row_cells(row: Row, lang: Lang, fit: bool | None = None) -> dict[str, str]:
+    """A row as display strings keyed by column (``fits`` added when ``fit`` is known)."""
+    dash = M.text("not_applicable", lang)
+    cells = {
+        "stage": str(row.stage),
+        "offload_optimizer": row.offload_optimizer,
+        "offload_param": row.offload_param,
+        "zero_init": dash if row.zero_init is None else M.text("yes" if row.zero_init else "no", lang),
+        "gpu": format_bytes(row.gpu_bytes, lang),
+        "cpu": format_bytes(row.cpu_bytes, lang),
+        "nvme": dash if row.nvme_bytes is None else format_bytes(row.nvme_bytes, lang),
+        "source": M.text(f"source_{row.source}", lang),
+    }
+    if fit is not None:
+        cells["fits"] = M.text("yes" if fit else "no", lang)
+    return cells
+
+
+def column_labels(lang: Lang, with_fits: bool = False) -> dict[str, str]:
+    keys = [*COLUMNS[:-1], "fits", COLUMNS[-1]] if with_fits else list(COLUMNS)
+    return {key: M.text(f"col_{key}", lang) for key in keys}
+
+
+def title(est: Estimate, lang: Lang) -> str:
+    return M.text("title", lang, params=format_count(est.params, lang), nodes=est.nodes, gpus=est.gpus_per_node)
+
+
+def table_data(
+    param_counts: Iterable[int],
+    *,
+    gpus_per_node: int = 8,
+    nodes: int = 1,
+    lang: Lang = "en",
+    gpu_memory: int | None = None,
+    reserve_percent: float = 10.0,
+) -> dict[str, Any]:
+    """The ZeRO page's tables: one per parameter count, display strings and raw bytes, plus the assumptions.
+
+    >>> data = table_data([7_000_000_000], lang="en")
+    >>> data["tables"][0]["rows"][3]["cells"]["gpu"], data["tables"][0]["rows"][3]["source"]
+    ('27.7 GB', 'deepspeed')
+    """
+    tables = []
+    for params in param_counts:
+        est = estimate(params, gpus_per_node=gpus_per_node, nodes=nodes)
+        rows = []
+        for row in est.rows:
+            fit = None if gpu_memory is None else fits(row, gpu_budget(gpu_memory, reserve_percent), None)
+            rows.append(
+                {
+                    "label": row_label(row, lang),
+                    "source": row.source,
+                    "fits": fit,
+                    "cells": row_cells(row, lang, fit),
+                    **row.to_json(),
+                }
+            )
+        tables.append(
+            {
+                "params": params,
+                "title": title(est, lang),
+                "largest_layer_params": est.largest_layer,
+                "rows": rows,
+                "assumptions": assumption_lines(est, lang),
+            }
+        )
+    return {
+        "lang": lang,
+        "gpus_per_node": gpus_per_node,
+        "nodes": nodes,
+        "columns": column_labels(lang, with_fits=gpu_memory is not None),
+        "tables": tables,
+    }
+
+
+def render_table(header: dict[str, str], rows: Sequence[dict[str, str]]) -> str:
+    """Aligned plain-text columns: header, a rule, the rows."""
+    keys = list(header)
+    widths = {k: max(display_width(header[k]), *(display_width(r[k]) for r in rows)) for k in keys}
+    right = {"gpu", "cpu", "nvme"}
+
+    def line(cells: dict[str, str]) -> str:
+        parts = []
+        for k in keys:
+            pad = " " * (widths[k] - display_width(cells[k]))
+            parts.append(pad + cells[k] if k in right else cells[k] + pad)
+        return "  ".join(parts).rstrip()
+
+    rule = "  ".join("-" * widths[k] for k in keys)
+    return "\n".join([line(header), rule, *(line(r) for r in rows)]) + "\n"
+
+
+def _nice_step(maximum: float, ticks: int = 5) -> float:
+    raw = maximum / ticks
+    power: float = 10.0 ** math.floor(math.log10(raw))
+    for mult in (1, 2, 2.5, 5, 10):
+        if raw <= mult * power:
+            return mult * power
+    return 10 * power
+
+
+def render_svg(est: Estimate, lang: Lang, *, gpu_memory: int | None = None, rows: Sequence[Row] | None = None) -> str:
+    """A horizontal bar chart (SVG text): model states per GPU and CPU per node for each choice.
+
+    By default one bar pair per choice built under zero.Init (the rows without it differ only in CPU memory);
+    ``gpu_memory`` adds a dashed line at the GPU's capacity. Deterministic, self-contained, no scripts.
+    """
+    from html import escape
+
+    chosen = list(rows) if rows is not None else [r for r in est.rows if r.zero_init is not False]
+    width, left, right, top, bar, gap, block = 800, 290, 80, 64, 11, 2, 34
+    plot = width - left - right
+    height = top + block * len(chosen) + 40
+    values = [r.gpu_bytes for r in chosen] + [r.cpu_bytes for r in chosen] + ([gpu_memory] if gpu_memory else [])
+    top_gb = max(max(values, default=0) / GIB, 0.1)
+    step = _nice_step(top_gb)
+    scale_max = step * math.ceil(top_gb / step)
+
+    def x(n_bytes: float) -> float:
+        return left + plot * (n_bytes / GIB) / scale_max
+
+    def text(px: float, py: float, content: str, anchor: str = "start", size: int = 12, extra: str = "") -> str:
+        return (
+            f'<text x="{px:.1f}" y="{py:.1f}" font-size="{size}" text-anchor="{anchor}"{extra}>{escape(content)}</text>'
+        )
+
+    heading = M.text(
+        "chart_title", lang, params=format_count(est.params, lang), nodes=est.nodes, gpus=est.gpus_per_node
+    )
+    gpu_name, cpu_name = M.text("chart_gpu", lang), M.text("chart_cpu", lang)
+    colors = {"gpu": "#4c72b0", "cpu": "#dd8452"}
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        f'role="img" aria-label="{escape(heading)}" font-family="system-ui, sans-serif">',
+        f"<title>{escape(heading)}</title>",
+        text(left, 22, heading, size=14, extra=' font-weight="bold"'),
+        f'<rect x="{left}" y="34" width="12" height="12" fill="{colors["gpu"]}"/>',
+        text(left + 18, 45, gpu_name),
+        f'<rect x="{left + 200}" y="34" width="12" height="12" fill="{colors["cpu"]}"/>',
+        text(left + 218, 45, cpu_name),
+    ]
+    axis_bottom = top + block * len(chosen)
+    tick = 0.0
+    while tick <= scale_max + step / 1000:
+        px = left + plot * tick / scale_max
+        out.append(f'<line x1="{px:.1f}" y1="{top - 4}" x2="{px:.1f}" y2="{axis_bottom}" stroke="#ddd"/>')
+        out.append(
+            text(px, axis_bottom + 16, format_number(tick, 0 if step >= 1 else 1, lang), anchor="middle", size=11)
+        )
+        tick += step
+    out.append(text(left + plot / 2, axis_bottom + 34, M.text("chart_axis", lang), anchor="middle", size=11))
+    for i, row in enumerate(chosen):
+        y0 = top + block * i
+        out.append(text(left - 8, y0 + bar + gap / 2 + 4, row_label(row, lang), anchor="end"))
+        for j, (kind, value, name) in enumerate((("gpu", row.gpu_bytes, gpu_name), ("cpu", row.cpu_bytes, cpu_name))):
+            y = y0 + j * (bar + gap)
+            w = max(x(value) - left, 0.0)
+            shown = format_bytes(value, lang)
+            out.append(
+                f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar}" fill="{colors[kind]}">'
+                f"<title>{escape(f'{row_label(row, lang)}: {name} {shown}')}</title></rect>"
+            )
+            out.append(text(left + w + 4, y + bar - 1, shown, size=10))
+    if gpu_memory:
+        px = x(gpu_memory)
+        label = M.text("chart_capacity", lang, memory=format_bytes(gpu_memory, lang))
+        out.append(
+            f'<line x1="{px:.1f}" y1="{top - 8}" x2="{px:.1f}" y2="{axis_bottom}" stroke="#c44e52" '
+            'stroke-width="1.5" stroke-dasharray="5,3"/>'
+        )
+        out.append(
+            text(
+                px, top - 10, label, anchor="end" if px > left + plot / 2 else "start", size=11, extra=' fill="#c44e52"'
+            )
+        )
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
