@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import importlib
 
-from .tree.versions import DSREF_VERSION as __version__
-
 TYPE_CHECKING = False
 
 _LAZY = {
+    "__version__": "dsref.tree.versions",  # as DSREF_VERSION there
     "DEEPSPEED_VERSION": "dsref.tree.versions",
     "DeepSpeedConfig": "dsref.schema.config",
     "Finding": "dsref.check.findings",
@@ -39,13 +38,14 @@ if TYPE_CHECKING:
     from .schema.config import DeepSpeedConfig
     from .tree.options import Option, OptionTree, option_tree
     from .tree.versions import DEEPSPEED_VERSION
+    from .tree.versions import DSREF_VERSION as __version__
 
 
 def __getattr__(name: str) -> object:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'dsref' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
+    value = getattr(importlib.import_module(module), "DSREF_VERSION" if name == "__version__" else name)
     globals()[name] = value
     return value
 

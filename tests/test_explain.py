@@ -247,8 +247,6 @@ def test_the_everyday_call_loads_neither_the_renderer_nor_the_index() -> None:
         "dsref.generated.pages",
         "dsref.text",
         "dsref.text.language",
-        "dsref.tree",
-        "dsref.tree.versions",  # dsref.__version__
     ]
     assert loaded in (str(expected), str(expected[1:])), loaded
 

@@ -47,13 +47,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace, lang: Lang) -> int:
     from ..explain.render import ExplainError, M, explain, render_json, render_text
-    from ..explain.search import search
     from ..tree.links import option_url
 
     if args.max_depth is not None and args.max_depth < 1:
         print("dsref: --max-depth must be 1 or more", file=sys.stderr)
         return 2
     if args.search is not None:
+        from ..explain.search import search  # the glossary it reads imports re: only searches pay for it
+
         found = search(args.search, lang)
         if not found:
             print("dsref: " + M.text("no_matches", lang, words=args.search), file=sys.stderr)

@@ -15,8 +15,6 @@ from __future__ import annotations
 import importlib
 import sys
 
-from ..tree.versions import DSREF_VERSION as __version__
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -37,13 +35,13 @@ COMMANDS: dict[str, tuple[str, str]] = {
 def _parser(wanted: str | None) -> argparse.ArgumentParser:
     import argparse
 
-    from ..tree.versions import DEEPSPEED_VERSION
+    from ..tree.versions import DEEPSPEED_VERSION, DSREF_VERSION
 
     parser = argparse.ArgumentParser(
         prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option."
     )
     parser.add_argument(
-        "--version", action="version", version=f"dsref {__version__} (DeepSpeed {DEEPSPEED_VERSION} config schema)"
+        "--version", action="version", version=f"dsref {DSREF_VERSION} (DeepSpeed {DEEPSPEED_VERSION} config schema)"
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (module_name, help_text) in COMMANDS.items():

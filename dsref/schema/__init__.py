@@ -3,7 +3,8 @@
 The root model is :class:`~dsref.schema.config.DeepSpeedConfig`. Field metadata
 beyond pydantic's own lives in :mod:`dsref.schema._meta`; how DeepSpeed reads a
 section (unknown keys, ``"auto"``, coercion) is the section model's base class,
-from :mod:`dsref.schema._base`.
+from :mod:`dsref.schema._base`. This is the truth every other package derives from:
+it imports nothing else of dsref.
 """
 
 from __future__ import annotations

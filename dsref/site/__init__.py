@@ -6,7 +6,8 @@ committed; :func:`site_files` lists them for :mod:`dsref.generator.files`, so ``
 ``tests/test_generated.py`` fails when one is stale. :mod:`dsref.site.doccheck` checks every ```json block of the
 docs, :mod:`dsref.site.hooks` is what ``mkdocs.yml`` loads, and :mod:`dsref.site.linkcheck` checks the built site.
 
-Nothing here imports MkDocs at module level, so the package imports (and its doctests run) without it.
+Nothing here imports MkDocs at module level, so the package imports (and its doctests run) without it. The site sits
+on top with the CLI: it may import every face and everything below them, but not the CLI.
 """
 
 from __future__ import annotations
