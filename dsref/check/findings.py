@@ -14,7 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .fixes import Fix
 
 __all__ = ["Finding", "Kind", "Location", "Severity", "format_location"]
 
@@ -71,6 +74,8 @@ class Finding:
     rule_name: str | None = None
     related: tuple[Location, ...] = ()
     """Other places in the input the finding is about (e.g. the other of two conflicting keys)."""
+    fix: Fix | None = field(default=None, compare=False)
+    """How ``dsref check --fix`` repairs it, when it can (set by :func:`dsref.check.fixes.with_fixes`)."""
 
     @property
     def code(self) -> str:

@@ -183,6 +183,20 @@ class Positions(Mapping[Location, Spans]):
     def __repr__(self) -> str:
         return f"Positions({len(self)} entries)"
 
+    def offsets(self, location: Location) -> Entry | None:
+        """Where ``location`` is written, as offsets into the text: ``(form, key start, key end, value start, value
+        end)``, the key's being -1 for the root and list items; None when the location is not written."""
+        return self._entries.get(location)
+
+    def span(self, start: int, end: int) -> Span:
+        """The lines and columns of ``text[start:end]``."""
+        return self._index.span(start, end)
+
+    @property
+    def bom(self) -> bool:
+        """Whether the text starts with a byte-order mark (offset 0; it takes no column)."""
+        return bool(self._index.bom)
+
 
 @dataclass(frozen=True, eq=False)
 class LoadedConfig:
@@ -197,6 +211,12 @@ class LoadedConfig:
     path: Path | None
     source_lines: tuple[str, ...]
     """The text's lines (line ends removed), for showing a line under a message; ``source_lines[0]`` is line 1."""
+
+    @property
+    def text(self) -> str:
+        """The text the reader parsed: the file's text with line ends read as ``\\n`` (offsets of
+        :meth:`Positions.offsets` point into it)."""
+        return ("\ufeff" if self.positions.bom else "") + "\n".join(self.source_lines)
 
     @property
     def accepted_by_reader(self) -> bool:

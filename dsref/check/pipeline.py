@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding, Kind, Severity
-from .loader import LoadedConfig, LoadError, load
+from .fixes import located, strict_json_fix, with_fixes
+from .loader import LoadedConfig, LoadError, load, load_text
 from .rules import run_rules
 from .validation import validate
 
@@ -66,6 +67,21 @@ def check_file(
     return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
 
 
+def check_text(
+    text: str,
+    path: str,
+    *,
+    profile: Profile = "deepspeed",
+    world_size: int | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+) -> FileReport:
+    """Findings for ``text`` read as if from the file ``path`` (stdin, an editor's buffer, a file being fixed)."""
+    loaded = load_text(text, profile, path=path)
+    if isinstance(loaded, LoadError):
+        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+
+
 def check_loaded(
     loaded: LoadedConfig, path: str, *, world_size: int | None = None, deepspeed_version: str = DEEPSPEED_VERSION
 ) -> FileReport:
@@ -105,11 +121,19 @@ def check_loaded(
         findings.extend(ruled)
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
-    return FileReport(path, loaded, None, findings)
+    return FileReport(path, loaded, None, with_fixes(findings, loaded, world_size=world_size))
 
 
 def _load_error_finding(error: LoadError) -> Finding:
-    return Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
+    finding = Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
+    if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and error.source_lines:
+        # json.load refuses what DeepSpeed's Hjson reads: the fix writes the file as strict JSON
+        hjson = load_text(("\ufeff" if error.hint == "hint_bom" else "") + "\n".join(error.source_lines))
+        if isinstance(hjson, LoadedConfig):
+            fix = strict_json_fix(hjson, rewrite=True)
+            if fix is not None:
+                return replace(finding, fix=located(fix, hjson))
+    return finding
 
 
 def _not_json_at(loaded: LoadedConfig) -> tuple[int, int] | None:

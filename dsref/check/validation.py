@@ -408,6 +408,23 @@ def _removal_target(tree: OptionTree, opt: Option) -> str | None:
     return None
 
 
+def coerce(opt: Option, value: Any) -> Any:
+    """The value DeepSpeed's lax validation makes of ``value`` for ``opt``, as JSON data (the fix of a
+    :attr:`~dsref.check.findings.Kind.coerced` finding writes it); raises ``ValueError`` when it cannot."""
+    adapter = _adapter(opt)
+    if adapter is None:
+        raise ValueError(f"{opt.path} has no validator")
+    try:
+        return _plain(adapter.validate_python(value))
+    except ValidationError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def accepts(opt: Option, value: Any) -> bool:
+    """Whether ``value`` is of ``opt``'s type as written, with no coercion."""
+    return _accepts(opt, value, scalar=True)
+
+
 def _json_kinds(forms: tuple[str, ...]) -> set[str]:
     names = {"bool": "boolean", "int": "integer", "str": "string", "list": "array", "null": "null"}
     return {names[f] for f in forms}
