@@ -25,6 +25,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding
 from .fixes import Edit, Fix
@@ -33,7 +34,44 @@ from .pipeline import FileReport, check_text
 if TYPE_CHECKING:
     from ..tree.profiles import Profile
 
-__all__ = ["MAX_PASSES", "FixResult", "apply_edits", "fix_text", "write_atomically"]
+__all__ = [
+    "MAX_PASSES",
+    "TEXTS",
+    "FixResult",
+    "apply_edits",
+    "fix_text",
+    "read_text",
+    "unified_diff",
+    "write_atomically",
+]
+
+TEXTS = messages(
+    "fixer",
+    fixed="fixed {findings} in {files}",
+    would_fix="would fix {findings} in {files}",
+    findings="{n} findings",
+    findings_one="1 finding",
+    files="{n} files",
+    files_one="1 file",
+    not_written="cannot write {path}: {reason}; the file is unchanged",
+    stdin_many="'-' (standard input) cannot be fixed together with other files",
+)
+"""What ``check --fix`` and ``--diff`` say besides the report (the ``fixer.*`` messages)."""
+
+
+def counted(key: str, n: int, lang: Lang) -> str:
+    """``3 findings`` / ``1 file`` in ``lang``."""
+    return TEXTS.text(f"{key}_one" if n == 1 else key, lang, n=n)
+
+
+def unified_diff(before: str, after: str, path: str) -> str:
+    """The change as a unified diff (``a/path`` → ``b/path``), line ends shown as they are written."""
+    import difflib
+
+    old, new = (path, path) if os.path.isabs(path) or path.startswith("<") else (f"a/{path}", f"b/{path}")
+    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), old, new)
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+
 
 MAX_PASSES = 10
 """Passes at most: each applies every fix that does not overlap another; a fix may uncover the next."""
@@ -178,10 +216,13 @@ def write_atomically(path: str, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` whole or not at all: a temporary file in the same folder with the file's
     permissions, then a rename over it. Raises ``OSError`` (nothing written) when the file or its folder is not
     writable."""
-    if not os.access(path, os.W_OK):
+    import stat
+
+    mode = os.stat(path).st_mode & 0o7777
+    # a file nobody may write is read-only to us too, even when running as root (which os.access lets through)
+    if not os.access(path, os.W_OK) or not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
         raise PermissionError(13, "Permission denied", path)
     folder = os.path.dirname(os.path.abspath(path))
-    mode = os.stat(path).st_mode & 0o7777
     handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".dsref-fix")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
@@ -194,3 +235,19 @@ def write_atomically(path: str, text: str) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         raise
+
+
+def read_text(path: str) -> str | FileReport:
+    """The text of the file at ``path`` exactly as written (line ends and byte-order mark kept), or the report of
+    why it cannot be read (the same findings ``check`` gives)."""
+    from .loader import MAX_BYTES
+    from .pipeline import check_file
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
+        if len(data) <= MAX_BYTES:
+            return data.decode("utf-8")
+    except (OSError, UnicodeDecodeError, ValueError):
+        pass
+    return check_file(path)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..text.i18n import Lang, messages, option_text
 from .findings import Finding, Kind, Severity
+from .fixes import Fix
 from .messages import help_lines, message
 from .pipeline import FileReport
 from .rules import get_rule
@@ -35,6 +36,15 @@ S = messages(
     help="help",
     note="note",
     clean="no problems found",
+    fix="fix",
+    fix_safe="{title} (dsref check --fix)",
+    fix_unsafe="{title} (unsafe: dsref check --fix --unsafe-fixes)",
+    fixable="{n} fixable with --fix",
+    fixable_one="1 fixable with --fix",
+    fixable_unsafe="{n} more with --unsafe-fixes",
+    fixable_unsafe_one="1 more with --unsafe-fixes",
+    fixable_only_unsafe="{n} fixable with --fix --unsafe-fixes",
+    fixable_only_unsafe_one="1 fixable with --fix --unsafe-fixes",
 )
 
 
@@ -53,6 +63,8 @@ class Rendered:
     option: str | None = None
     where: str = ""
     source: str | None = None
+    fix: Fix | None = None
+    lang: Lang = "en"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -67,6 +79,7 @@ class Rendered:
             "end_column": self.end_column,
             "message": self.message,
             "help": self.help,
+            "fix": None if self.fix is None else self.fix.to_json(self.lang),
         }
 
 
@@ -97,6 +110,8 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
             None,
             "",
             source,
+            finding.fix,
+            lang,
         )
     loaded = report.loaded
     assert loaded is not None
@@ -142,6 +157,8 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         finding.option,
         finding.where if finding.location else "",
         source if span else None,
+        finding.fix,
+        lang,
     )
 
 
@@ -176,6 +193,9 @@ def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> lis
             lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
         for hint in r.help:
             lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
+        if r.fix is not None:
+            how = S.text("fix_safe" if r.fix.safe else "fix_unsafe", lang, title=r.fix.title_text(lang))
+            lines.append(f" {' ' * len(str(r.line))} = {S.text('fix', lang)}: {how}")
     return lines
 
 
@@ -229,7 +249,22 @@ def _summary(pieces: list[Piece], lang: Lang) -> str:
         "infos": sum(p.infos for p in pieces),
     }
     parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
-    return S.text("summary", lang, **parts)
+    return S.text("summary", lang, **parts) + _fixable(pieces, lang)
+
+
+def _fixable(pieces: list[Piece], lang: Lang) -> str:
+    """``; 3 fixable with --fix (1 more with --unsafe-fixes)`` after the summary, when anything is."""
+    safe, unsafe = sum(p.fixable for p in pieces), sum(p.fixable_unsafe for p in pieces)
+    if safe and unsafe:
+        more = S.text("fixable_unsafe_one" if unsafe == 1 else "fixable_unsafe", lang, n=unsafe)
+        said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe) + f" ({more})"
+    elif safe:
+        said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe)
+    elif unsafe:
+        said = S.text("fixable_only_unsafe_one" if unsafe == 1 else "fixable_only_unsafe", lang, n=unsafe)
+    else:
+        return ""
+    return ("；" if lang == "zh" else "; ") + said
 
 
 def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
@@ -307,6 +342,10 @@ class Piece:
     infos: int
     ok: bool
     unreadable: bool
+    fixable: int = 0
+    """Findings ``--fix`` repairs."""
+    fixable_unsafe: int = 0
+    """Findings only ``--fix --unsafe-fixes`` repairs."""
 
 
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
@@ -318,7 +357,9 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     else:
         text = "".join(line + "\n" for line in _text_lines(report, lang, color, target))
     counts = (report.count(Severity.error), report.count(Severity.warning), report.count(Severity.info))
-    return Piece(text, *counts, report.ok, report.error is not None)
+    fixes = [f.fix for f in report.findings if f.fix is not None]
+    safe = sum(1 for fix in fixes if fix.safe)
+    return Piece(text, *counts, report.ok, report.error is not None, safe, len(fixes) - safe)
 
 
 _FILE_INDENT = "    "

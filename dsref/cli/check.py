@@ -1,6 +1,7 @@
 """``dsref check FILE...``: everything wrong with DeepSpeed config files, before the cluster launch.
 
-Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read.
+Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read (or, with ``--fix``, written).
+With ``--fix`` the status is that of what remains; with ``--diff``, 1 when there is something to fix.
 """
 
 from __future__ import annotations
@@ -9,6 +10,10 @@ import argparse
 import sys
 
 from .lang import add_lang_option, language
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..text.i18n import Lang
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +36,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="processes for many files (default: one per CPU when there are enough files; 1: this process only)",
     )
+    fixing = parser.add_argument_group("fixes")
+    fixing.add_argument("--fix", action="store_true", help="repair what can be repaired safely, in place")
+    fixing.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff: also the fixes that change what DeepSpeed does or guess what was meant",
+    )
+    fixing.add_argument("--diff", action="store_true", help="print the fixes as a unified diff; write nothing")
     add_lang_option(parser)
 
 
@@ -52,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
     if args.jobs is not None and args.jobs < 1:
         print("dsref: --jobs must be 1 or more", file=sys.stderr)
         return 2
+
+    if args.fix or args.diff or args.unsafe_fixes:
+        return _fix(args, lang, target)
 
     from ..check.pipeline import expand_paths
 
@@ -101,4 +117,72 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> 
     sys.stdout.write("\n")
     if any(r.error is not None for r in reports):
         return 2
+    return 1 if any(not r.ok for r in reports) else 0
+
+
+def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
+    """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
+    from ..check.fixer import TEXTS, counted, fix_text, read_text, unified_diff, write_atomically
+    from ..check.pipeline import FileReport, display_path, expand_paths
+    from ..check.report import render
+    from .explain import use_color
+
+    if "-" in args.paths and len(args.paths) > 1:
+        print("dsref: " + TEXTS.text("stdin_many", lang), file=sys.stderr)
+        return 2
+    paths = ["-"] if args.paths == ["-"] else list(expand_paths(args.paths))
+    if not paths:
+        print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
+        return 2
+    reports: list[FileReport] = []
+    fixed = changed = 0
+    status = 0
+    for path in paths:
+        text = sys.stdin.read() if path == "-" else read_text(path)
+        shown = "<stdin>" if path == "-" else display_path(path)
+        if not isinstance(text, str):
+            text.path = shown
+            reports.append(text)
+            status = 2
+            continue
+        result = fix_text(
+            text,
+            shown,
+            unsafe=args.unsafe_fixes,
+            profile=args.profile,
+            world_size=args.world_size,
+            deepspeed_version=target,
+        )
+        result.before.path = result.after.path = shown
+        if path == "-" and not args.diff:
+            sys.stdout.write(result.text)
+        if not result.changed:
+            reports.append(result.before)
+            continue
+        if args.diff:
+            sys.stdout.write(unified_diff(result.original, result.text, shown))
+        elif path != "-":
+            try:
+                write_atomically(path, result.text)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                print("dsref: " + TEXTS.text("not_written", lang, path=shown, reason=reason.lower()), file=sys.stderr)
+                reports.append(result.before)
+                status = 2
+                continue
+        reports.append(result.after)
+        fixed += len(result.fixed)
+        changed += 1
+    if reports and any(r.error is not None for r in reports):
+        status = 2
+    if not args.diff:
+        out = sys.stderr if "-" in paths else sys.stdout
+        out.write(render(reports, args.format, lang, color=use_color(out) and args.format == "text", target=target))
+    key = "would_fix" if args.diff else "fixed"
+    said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))
+    print(said, file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)
+    if status:
+        return status
+    if args.diff:
+        return 1 if changed else 0
     return 1 if any(not r.ok for r in reports) else 0
