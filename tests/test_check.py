@@ -388,4 +388,4 @@ def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_pat
     assert len(source) < 120 and source.split(" | ", 1)[1].startswith("…")
     at = caret.index("^")
     assert source[at : at + len('"stgae"')] == '"stgae"'
-    assert out[-1] == "1 file checked: 1 error, 1 warning, 0 notes"
+    assert out[-1] == "1 file checked: 1 error, 1 warning, 0 notes; 1 fixable with --fix --unsafe-fixes"

@@ -32,7 +32,7 @@ from ..text.i18n import Lang, messages
 from .findings import Finding, Kind, Location, Severity
 from .loader import LoadedConfig, Span
 
-__all__ = ["TITLES", "Applicability", "Edit", "Fix", "fix_for", "with_fixes"]
+__all__ = ["NOTES", "TITLES", "Applicability", "Edit", "Fix", "fix_for", "fix_note", "with_fixes"]
 
 TITLES = messages(
     "fix",
@@ -53,6 +53,55 @@ TITLES = messages(
     strict_json="rewrite the file as strict JSON for Hugging Face (its comments are dropped)",
 )
 """The title of each kind of fix (``fix.<kind>`` in the catalog)."""
+
+
+NOTES = messages(
+    "fixnote",
+    none="No automatic fix: what to change depends on what was meant.",
+    DS000=(
+        "A file that cannot be parsed is never edited. With `--profile hf`, when DeepSpeed's Hjson reads the file, an "
+        "unsafe fix rewrites it as strict JSON (its comments are lost)."
+    ),
+    DS003=(
+        "Unsafe fix: removes the first of the two keys and keeps the later value, as json.load does; DeepSpeed "
+        "refuses the file, so which one was meant is the user's call."
+    ),
+    DS004=(
+        "Safe fix: removes a byte-order mark and trailing commas when nothing else keeps json.load from reading the "
+        "file; DeepSpeed reads the same config. Comments and unquoted keys stay: rewriting them is the unsafe fix of "
+        "`--profile hf`."
+    ),
+    DS101=(
+        "A key DeepSpeed refuses that belongs in exactly one other written section is moved there (safe: the file "
+        "could only mean that). A key DeepSpeed ignores is moved, and a key with exactly one close spelling renamed, "
+        "only with `--unsafe-fixes`: both change what DeepSpeed does."
+    ),
+    DS201=(
+        'Unsafe fix: a string that reads as the expected type (`"1e-4"`, `True`) is written as that value. DeepSpeed '
+        "used the string, so this changes what it does."
+    ),
+    DS202="Safe fix: writes the value DeepSpeed converts the string to; DeepSpeed builds the same config.",
+    DS301=(
+        "Safe fix: renames the key, or writes the form DeepSpeed maps the old one to, so that DeepSpeed builds the "
+        "same config; nothing is done when the new key is written already (DS305)."
+    ),
+    DS302="Unsafe fix: removes the key or section; what replaces it, if anything, is the user's call.",
+    DS401=(
+        'Unsafe fix: removes the key; DeepSpeed uses the default either way, but Hugging Face would have filled "auto".'
+    ),
+    DS402='Unsafe fix: writes the option\'s default in place of "auto", when it has one.',
+    DS502=(
+        "Unsafe fix (with `--world-size`): sets train_batch_size to micro batch × accumulation steps × world size, "
+        "when the micro batch is written."
+    ),
+    DS524="Unsafe fix: removes the option the configured ZeRO stage ignores (perhaps the stage was meant to change).",
+)
+"""What ``dsref check --fix`` does for each code (``dsref rule CODE`` and the rule pages show it)."""
+
+
+def fix_note(code: str, lang: Lang) -> str:
+    """Whether ``--fix`` repairs findings of ``code``, how, and whether it is safe."""
+    return NOTES.text(code if code in NOTES.table else "none", lang)
 
 
 class Applicability(str, Enum):
@@ -277,7 +326,7 @@ def insert_member(src: _Source, target: Location, member: str) -> list[Edit]:
     as the last member of the object at ``target``."""
     _, _, _, vs, ve = src.entry(target) if target else ("object", -1, -1, *_root_span(src))
     text = src.text
-    if not (text[vs] == "{" and text[ve - 1] == "}"):
+    if not (0 <= vs < ve <= len(text) and text[vs] == "{" and text[ve - 1] == "}"):
         raise _NoFix  # a root without braces (Hjson allows it): leave it to the user
     children = src.children(target)
     close = ve - 1
@@ -400,6 +449,10 @@ def _deprecated(finding: Finding, src: _Source, world_size: int | None) -> Fix:
         if not isinstance(document, dict) or len(document) != 1:
             raise _NoFix
         [(new_key, new_value)] = document.items()
+        if location == ("zero_optimization",) and new_value == {"stage": 1} and "allgather_size" in src.data:
+            # DeepSpeed's read_zero_config_deprecated takes the top-level allgather_size as the bucket size of the
+            # boolean form (deepspeed/runtime/zero/config.py:60-68): the object form must say so to build the same
+            new_value = {"stage": 1, "allgather_bucket_size": src.data["allgather_size"]}
         parent = tuple(location[:-1])
         if parent and isinstance(new_value, dict) and new_key == parent[-1]:
             # the whole section written as true/false: its value becomes the object
@@ -652,7 +705,7 @@ def _trailing_commas(src: _Source) -> Iterator[int]:
     text = src.text
     for location in positions:
         form, _, _, vs, ve = src.entry(location)
-        if form not in ("object", "array") or text[vs] not in "{[":
+        if form not in ("object", "array") or vs >= len(text) or text[vs] not in "{[":
             continue
         children = src.items(location)
         if not children:

@@ -257,7 +257,9 @@ def _fixable(pieces: list[Piece], lang: Lang) -> str:
     safe, unsafe = sum(p.fixable for p in pieces), sum(p.fixable_unsafe for p in pieces)
     if safe and unsafe:
         more = S.text("fixable_unsafe_one" if unsafe == 1 else "fixable_unsafe", lang, n=unsafe)
-        said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe) + f" ({more})"
+        said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe) + (
+            f"（{more}）" if lang == "zh" else f" ({more})"
+        )
     elif safe:
         said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe)
     elif unsafe:

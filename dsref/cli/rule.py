@@ -15,6 +15,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..check.findings import Kind
+    from ..check.fixes import fix_note
     from ..check.messages import explanation
     from ..check.rules import all_rules, get_rule
 
@@ -30,11 +31,13 @@ def run(args: argparse.Namespace) -> int:
     wanted = args.code.strip()
     found_kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
     if found_kind is not None:
-        print(f"{found_kind.code} {found_kind.name.replace('_', '-')}\n\n{explanation(found_kind, lang)}")
+        name = found_kind.name.replace("_", "-")
+        print(f"{found_kind.code} {name}\n\n{explanation(found_kind, lang)}\n\n{fix_note(found_kind.code, lang)}")
         return 0
     found = get_rule(wanted)
     if found is None:
         print(f"dsref: no rule {wanted!r}; `dsref rule` lists them", file=sys.stderr)
         return 2
     print(f"{found.code} {found.name} ({found.severity.value})\n\n{found.text('explanation', lang)}")
+    print(f"\n{fix_note(found.code, lang)}")
     return 0

@@ -16,6 +16,7 @@ import re
 from collections.abc import Iterator
 
 from ..check.findings import Kind
+from ..check.fixes import fix_note
 from ..text.i18n import Lang, messages
 from ..tree.index import OptionIndex
 from . import generated_header
@@ -47,6 +48,7 @@ M = messages(
     warning="warning",
     info="note",
     in_terminal="In the terminal: `dsref rule {code}`.",
+    fix="Fix",
     all_codes="all codes",
 )
 
@@ -123,6 +125,7 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         explanation = _explanation(code_, lang)
         if explanation:
             lines += [linkify(paragraph(explanation), "../reference/", index), ""]
+        lines += [f"## {M.text('fix', lang)}", "", paragraph(fix_note(code_, lang)), ""]
         lines += [M.text("in_terminal", lang, code=code_), "", f"[{M.text('all_codes', lang)}](index.md)"]
         out[f"{code_}.md"] = "\n".join(lines) + "\n"
     lines = [generated_header(SOURCE), f"# {M.text('index_title', lang)}", "", M.text("index_intro", lang), ""]
