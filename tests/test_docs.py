@@ -194,3 +194,32 @@ def test_no_stale_generated_page_is_left() -> None:
     folders = [DOCS / lang / part for lang in ("en", "zh") for part in ("reference", "rules")]
     stale = [_name(p) for folder in folders for p in sorted(folder.rglob("*")) if p.is_file() and p not in wanted]
     assert stale == [], "delete them, then run python scripts/generate.py"
+
+
+def test_fix_diff_is_replaced_by_what_check_diff_prints() -> None:
+    markdown = (
+        "# Page\n\n"
+        '```json\n{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": true},\n  "amp": {"enabled": false}\n}\n```\n'
+        "<!-- dsref-fix-diff: unsafe -->\n\nafter\n"
+    )
+    english = on_page_markdown(markdown, page=_page("en/guides/x.md"))
+    chinese = on_page_markdown(markdown, page=_page("zh/guides/x.md"))
+    for out in (english, chinese):
+        assert "dsref-fix-diff" not in out and out.endswith("after\n")
+        assert "```diff\n--- a/ds_config.json\n+++ b/ds_config.json\n" in out
+        assert '\n-  "bfloat16": {"enabled": true},\n' in out and '\n+  "bf16": {"enabled": true}\n' in out
+        assert '-  "amp": {"enabled": false}\n' in out
+    assert "would fix 2 findings in 1 file" in english and "可修复 2 个问题，涉及 1 个文件" in chinese
+    safe_only = on_page_markdown(markdown.replace("dsref-fix-diff: unsafe", "dsref-fix-diff"), page=_page("en/x.md"))
+    assert '-  "amp"' not in safe_only and "would fix 1 finding in 1 file" in safe_only
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(DOCS).as_posix() for p in PAGES])
+def test_every_fix_diff_in_the_docs_shows_a_change(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
+    empty = [
+        f"{_name(page)}:{block.end_line + 1}: dsref check --diff changes nothing here"
+        for block in doccheck.blocks(text, _name(page))
+        if block.wants_diff and not doccheck.fix_diff(block, "en")
+    ]
+    assert empty == []

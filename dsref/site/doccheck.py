@@ -13,7 +13,8 @@ Without ``expect`` a block must give no error and no warning (notes are fine); w
 reported and no error or warning code that is not listed. A fragment is placed at its path in an otherwise empty
 config and checked for what it can say alone, its keys, types and values: the cross-field rules, which need the
 whole config, are not run on it. ``<!-- dsref-check-output -->`` right after a block is replaced at build time by
-:func:`output` (the ``dsref check`` text for that block, in the page's language).
+:func:`output` (the ``dsref check`` text for that block, in the page's language), and ``<!-- dsref-fix-diff -->``
+(or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it.
 
 >>> [b.marker.profile for b in blocks('<!-- dsref-check: hf -->\\n```json\\n{"fp16": {"enabled": "auto"}}\\n```\\n')]
 ['hf']
@@ -40,9 +41,10 @@ if TYPE_CHECKING:
     from ..text.i18n import Lang
     from ..tree.profiles import Profile
 
-__all__ = ["Block", "BlockCheck", "Marker", "MarkerError", "blocks", "check", "markdown_files", "output"]
+__all__ = ["Block", "BlockCheck", "Marker", "MarkerError", "blocks", "check", "fix_diff", "markdown_files", "output"]
 
 OUTPUT_MARKER = "<!-- dsref-check-output -->"
+DIFF_MARKERS = {"<!-- dsref-fix-diff -->": "safe", "<!-- dsref-fix-diff: unsafe -->": "unsafe"}
 _MARKER = re.compile(r"^\s*<!--\s*dsref-check:(?P<words>.*?)-->\s*$")
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`{]*)")
 _CODE = re.compile(r"^DS\d{3}$")
@@ -119,6 +121,8 @@ class Block:
     wants_output: bool = False
     """A ``<!-- dsref-check-output -->`` line follows the closing fence."""
     path: str = ""
+    wants_diff: str | None = None
+    """``safe`` or ``unsafe`` when a ``<!-- dsref-fix-diff -->`` line follows the closing fence."""
 
 
 def blocks(markdown: str, path: str = "") -> list[Block]:
@@ -153,7 +157,18 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                 except MarkerError as exc:
                     error = str(exc)
             following = lines[end + 1].strip() if end + 1 < len(lines) else ""
-            found.append(Block("\n".join(body) + "\n", i + 1, end + 1, marker, error, following == OUTPUT_MARKER, path))
+            found.append(
+                Block(
+                    "\n".join(body) + "\n",
+                    i + 1,
+                    end + 1,
+                    marker,
+                    error,
+                    following == OUTPUT_MARKER,
+                    path,
+                    DIFF_MARKERS.get(following),
+                )
+            )
         i = end + 1
     return found
 
@@ -168,7 +183,11 @@ def stray_markers(markdown: str) -> list[int]:
             if not following or following["info"].lower() != "json":
                 stray.append(i + 1)
     ends = {b.end_line for b in blocks(markdown)}
-    stray.extend(i + 1 for i, line in enumerate(lines) if line.strip() == OUTPUT_MARKER and i not in ends)
+    stray.extend(
+        i + 1
+        for i, line in enumerate(lines)
+        if (line.strip() == OUTPUT_MARKER or line.strip() in DIFF_MARKERS) and i not in ends
+    )
     return sorted(stray)
 
 
@@ -258,3 +277,24 @@ def output(block: Block, lang: Lang) -> str:
 def markdown_files(docs: Path) -> Iterator[Path]:
     """Every Markdown page under ``docs``, sorted."""
     yield from sorted(docs.rglob("*.md"))
+
+
+def fix_diff(block: Block, lang: Lang) -> str:
+    """What ``dsref check --diff`` (``--unsafe-fixes`` too, for an ``unsafe`` marker) prints for a block: the unified
+    diff, then the count it writes to stderr. Empty when nothing would change (the build then fails)."""
+    from ..check.fixer import TEXTS, counted, fix_text, unified_diff
+
+    text, _ = _wrapped(block)
+    result = fix_text(
+        text,
+        _SHOWN_PATH,
+        unsafe=block.wants_diff == "unsafe",
+        profile=block.marker.profile,
+        world_size=block.marker.world_size,
+    )
+    if not result.changed:
+        return ""
+    said = TEXTS.text(
+        "would_fix", lang, findings=counted("findings", len(result.fixed), lang), files=counted("files", 1, lang)
+    )
+    return unified_diff(result.original, result.text, _SHOWN_PATH) + said + "\n"

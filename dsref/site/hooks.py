@@ -114,13 +114,13 @@ def page_title(markdown: str) -> str | None:
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     """Give the page its heading's title; replace each ``<!-- dsref-check-output -->`` with the check output of
     the ```json block above it."""
-    from dsref.site.doccheck import OUTPUT_MARKER, blocks, output, stray_markers
+    from dsref.site.doccheck import DIFF_MARKERS, OUTPUT_MARKER, blocks, fix_diff, output, stray_markers
 
     if "title" not in page.meta:
         title = page_title(markdown)
         if title:
             page.meta["title"] = title
-    if OUTPUT_MARKER not in markdown:
+    if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
     src = page.file.src_uri
     for line in stray_markers(markdown):
@@ -128,14 +128,19 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     lang = page_language(src)
     lines = markdown.splitlines()
     for block in reversed(blocks(markdown, src)):
-        if not block.wants_output:
+        if not (block.wants_output or block.wants_diff):
             continue
         marker_line = lines[block.end_line]  # the line after the closing fence (0-based index = end_line)
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
-        text = output(block, lang)  # type: ignore[arg-type]
+        if block.wants_diff:
+            text, fence = fix_diff(block, lang), "diff"  # type: ignore[arg-type]
+            if not text:
+                _warn_once(f"docs/{src}:{block.end_line + 1}: dsref check --diff changes nothing in this block")
+        else:
+            text, fence = output(block, lang), "text"  # type: ignore[arg-type]
         lines[block.end_line : block.end_line + 1] = [
             "",
-            f"{indent}```text",
+            f"{indent}```{fence}",
             *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
             f"{indent}```",
         ]
