@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         print("dsref: --jobs must be 1 or more", file=sys.stderr)
         return 2
 
-    if args.fix or args.diff or args.unsafe_fixes:
+    if args.fix or args.diff:
         return _fix(args, lang, target)
 
     from ..check.pipeline import expand_paths
