@@ -437,6 +437,16 @@ def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
             "refused",
             8,
         ),
+        # "auto" where nothing fills it: DeepSpeed kept the string (and fails at the first step); now the default
+        ('{"train_batch_size": 8, "gradient_clipping": "auto"}', None, "gradient_clipping", "auto", 1.0),
+        # "auto" DeepSpeed drops: removing it changes nothing for DeepSpeed (Hugging Face would have filled it)
+        (
+            '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "reduce_bucket_size": "auto"}}',
+            None,
+            "zero_config.reduce_bucket_size",
+            500000000,
+            500000000,
+        ),
         # a number written as a string, which DeepSpeed kept as a string
         ('{"train_batch_size": 8, "gradient_clipping": "0.5"}', None, "gradient_clipping", "0.5", 0.5),
     ],
@@ -460,6 +470,18 @@ def test_each_unsafe_fix_changes_what_it_says(
     if isinstance(before_view, dict):  # nothing else changed
         top = field.split(".")[0]
         assert {k: v for k, v in before_view.items() if k != top} == {k: v for k, v in after_view.items() if k != top}
+
+
+def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspeed: Any) -> None:
+    """The one unsafe fix whose loss is not DeepSpeed's: comments and Hjson syntax go, the config stays."""
+    hjson_texts = [t for _, t in _real_texts() if check_text(t, "x", profile="hf").error is not None]
+    assert hjson_texts
+    for text in hjson_texts:
+        result = fix_text(text, "ds.json", unsafe=True, profile="hf")
+        if not result.changed:
+            continue
+        json.loads(result.text)
+        assert _deepspeed_view(result.text) == _deepspeed_view(text)
 
 
 def test_every_fix_kind_has_a_title_in_both_languages() -> None:
