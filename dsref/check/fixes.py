@@ -210,10 +210,6 @@ class _Source:
             raise _NoFix
         return entry
 
-    def value_text(self, location: Location) -> str:
-        _, _, _, vs, ve = self.entry(location)
-        return self.text[vs:ve]
-
     def key_text(self, location: Location) -> str:
         _, ks, ke, _, _ = self.entry(location)
         if ks < 0:
@@ -727,10 +723,6 @@ def _as_json(src: _Source) -> str:
     unit = _unit(src)
     indent: int | str = len(unit) if unit.strip(" ") == "" else unit
     return json.dumps(src.data, ensure_ascii=False, indent=indent) + "\n"
-
-
-def _unreadable(finding: Finding, src: _Source, world_size: int | None) -> Fix:
-    raise _NoFix
 
 
 _MAKERS = {
