@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "estimate": ("dsref.cli.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
     "completion": ("dsref.cli.completion", "print a shell completion script (bash or zsh)"),
     "schema": ("dsref.cli.schema", "the JSON Schema of ds_config.json for editors"),
+    "server": ("dsref.cli.server", "the language server for editors (LSP over stdio)"),
 }
 """Command name → (module, one-line help). Add a command by adding a module and a line here."""
 

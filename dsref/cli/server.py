@@ -1,0 +1,28 @@
+"""``dsref server``: the language server for editors, over stdio (``--tcp`` on 127.0.0.1 for debugging).
+
+Exit status: 0 when the client ends the session, 2 for a usage problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--stdio", action="store_true", help="speak LSP on stdin and stdout (the default)")
+    parser.add_argument("--tcp", action="store_true", help="listen on a TCP port instead (for debugging)")
+    parser.add_argument("--host", default="127.0.0.1", help="address for --tcp (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=2087, help="port for --tcp (default 2087)")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.tcp and args.stdio:
+        print("dsref: --stdio and --tcp exclude each other", file=sys.stderr)
+        return 2
+    if not 0 < args.port < 65536:
+        print("dsref: --port takes a number from 1 to 65535", file=sys.stderr)
+        return 2
+    from ..server.app import main
+
+    return main(tcp=(args.host, args.port) if args.tcp else None)

@@ -1,0 +1,7 @@
+"""``dsref server``: every check, explanation and fix inside the editor, over the Language Server Protocol.
+
+Built on pygls and lsprotocol (:mod:`.app`); diagnostics are ``dsref check``'s findings (:mod:`.analysis`), hover is
+``dsref explain`` as Markdown, completion comes from the option index (:mod:`.completion`, with :mod:`.context` to
+read a half-typed file), code actions are ``check --fix``'s fixes. It sits on top with the CLI and the site: it may
+import every face and everything below them; only the CLI imports it.
+"""

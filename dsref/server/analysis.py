@@ -1,0 +1,147 @@
+"""One open document checked as ``dsref check`` checks a file: its findings as LSP diagnostics, its fixes as edits.
+
+Positions: dsref counts lines and columns from 1 in characters; LSP from 0 in UTF-16 code units (a Chinese
+character is one, an emoji two). :func:`lsp_position` converts on the document's own lines.
+
+>>> a = analyse("file:///w/ds_config.json", '{"train_batch_size": 8, "bfloat16": {"enabled": true}}', Settings(), "en")
+>>> [(d.code, d.range.start.character, d.range.end.character) for d in a.diagnostics]
+[('DS301', 24, 34)]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from urllib.parse import unquote, urlparse
+
+from lsprotocol import types as lsp
+
+from ..check.findings import Finding, Severity
+from ..check.fixes import Fix
+from ..check.pipeline import FileReport, check_text
+from ..check.report import Rendered, rendered
+from ..text.i18n import Lang
+from ..tree.links import page_url
+from ..tree.profiles import Profile
+from ..tree.versions import DEEPSPEED_VERSION
+from .settings import Settings
+
+__all__ = ["Analysis", "analyse", "looks_like_config", "lsp_position"]
+
+_SEVERITY = {
+    Severity.error: lsp.DiagnosticSeverity.Error,
+    Severity.warning: lsp.DiagnosticSeverity.Warning,
+    Severity.info: lsp.DiagnosticSeverity.Information,
+}
+_LINES = re.compile(r"\r\n|\r|\n")
+_AUTO = re.compile(r"""["']auto["']""")
+_NAMES = re.compile(r"(^ds_config.*|.*deepspeed.*|^zero.*)\.json$", re.IGNORECASE)
+_KEYS = re.compile(
+    r"""["']?(train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps|zero_optimization|"""
+    r"""fp16|bf16|optimizer|scheduler|gradient_clipping|steps_per_print)["']?\s*:"""
+)
+
+
+@dataclass
+class Analysis:
+    """What the server knows of a document after checking it."""
+
+    uri: str
+    text: str
+    lang: Lang
+    profile: Profile
+    report: FileReport
+    diagnostics: list[lsp.Diagnostic] = field(default_factory=list)
+    fixes: list[tuple[lsp.Diagnostic, Rendered, Fix]] = field(default_factory=list)
+    """Each diagnostic that has a fix, with the fix."""
+
+    def edits(self, fix: Fix) -> list[lsp.TextEdit]:
+        """The fix's edits in LSP terms, for this document."""
+        lines = _LINES.split(self.text)
+        out = []
+        for edit in fix.edits:
+            if edit.span is None:
+                continue
+            start = lsp_position(lines, edit.span.line, edit.span.col, self.text)
+            end = lsp_position(lines, edit.span.end_line, edit.span.end_col, self.text)
+            out.append(lsp.TextEdit(lsp.Range(start, end), edit.replacement))
+        return out
+
+
+def looks_like_config(uri: str, text: str) -> bool:
+    """A ``*.json`` document whose name or content says it is a DeepSpeed config."""
+    path = unquote(urlparse(uri).path)
+    name = path.rsplit("/", 1)[-1]
+    if not name.lower().endswith((".json", ".jsonc", ".hjson")):
+        return False
+    return bool(_NAMES.match(name)) or len(set(_KEYS.findall(text[:65536]))) >= 2
+
+
+def lsp_position(lines: list[str], line: int, col: int, text: str = "") -> lsp.Position:
+    """dsref's 1-based line and character column → LSP's 0-based line and UTF-16 column (a byte-order mark, which
+    dsref does not count, is one unit on the first line)."""
+    index = max(0, line - 1)
+    if index >= len(lines):
+        return lsp.Position(len(lines) - 1, _units(lines[-1])) if lines else lsp.Position(0, 0)
+    written = lines[index]
+    chars = max(0, col - 1) + (1 if index == 0 and text.startswith("\ufeff") else 0)
+    return lsp.Position(index, _units(written[:chars]))
+
+
+def _units(text: str) -> int:
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+
+
+def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang) -> Analysis:
+    """Check ``text`` as ``dsref check`` would with these settings; the diagnostics are its findings."""
+    lang = settings.language or editor_lang
+    profile: Profile = settings.profile or ("hf" if _AUTO.search(text) else "deepspeed")
+    target = settings.deepspeed_version or DEEPSPEED_VERSION
+    path = unquote(urlparse(uri).path) or uri
+    report = check_text(text, path, profile=profile, world_size=settings.world_size, deepspeed_version=target)
+    analysis = Analysis(uri, text, lang, profile, report)
+    lines = _LINES.split(text)
+    for finding, shown in zip(report.findings, rendered(report, lang, target), strict=True):
+        diagnostic = _diagnostic(finding, shown, lines, text, report, uri, lang)
+        analysis.diagnostics.append(diagnostic)
+        if shown.fix is not None:
+            analysis.fixes.append((diagnostic, shown, shown.fix))
+    return analysis
+
+
+def _diagnostic(
+    finding: Finding, shown: Rendered, lines: list[str], text: str, report: FileReport, uri: str, lang: Lang
+) -> lsp.Diagnostic:
+    start = lsp_position(lines, shown.line, shown.column, text)
+    end = lsp_position(lines, shown.end_line, shown.end_column, text)
+    message = "\n".join([shown.message, *shown.help])
+    return lsp.Diagnostic(
+        range=lsp.Range(start, end),
+        message=message,
+        severity=_SEVERITY[shown.severity],
+        code=shown.code,
+        code_description=lsp.CodeDescription(href=page_url(f"rules/{shown.code}/", lang)),
+        source="dsref",
+        related_information=_related(finding, lines, text, report, uri) or None,
+        data={"code": shown.code, "where": shown.where},
+    )
+
+
+def _related(
+    finding: Finding, lines: list[str], text: str, report: FileReport, uri: str
+) -> list[lsp.DiagnosticRelatedInformation]:
+    """The other places a finding is about: the first of two duplicate keys, the other key of a conflict."""
+    loaded = report.loaded
+    if loaded is None:
+        return []
+    spans = []
+    if finding.code == "DS003":
+        spans += [d.first for d in loaded.duplicates if d.location == finding.location]
+    spans += [loaded.locate(location) for location in finding.related]
+    out = []
+    for span in spans:
+        where = lsp.Range(
+            lsp_position(lines, span.line, span.col, text), lsp_position(lines, span.end_line, span.end_col, text)
+        )
+        out.append(lsp.DiagnosticRelatedInformation(lsp.Location(uri, where), finding.code))
+    return out
