@@ -16,10 +16,11 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from lsprotocol import types as lsp
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from dsref.check.fixer import apply_edits  # noqa: F401 (the same edits, applied as an editor would below)
 from dsref.server.analysis import lsp_position
 
 from .conftest import shared_path
@@ -302,3 +303,174 @@ async def test_documents_that_must_not_kill_it(client: LanguageClient, text: str
     # still answering
     diagnostics = await _open(client, "zero.json", '{"train_batch_size": 8, "bfloat16": {"enabled": true}}', version=1)
     assert [d.code for d in diagnostics] == ["DS301"]
+
+
+# -- never dies ---------------------------------------------------------------------------------------------------
+
+
+async def _typing(seed: int, source: str, edits: int) -> None:
+    """Open a real config and send ``edits`` random edits at keyboard speed (no waiting between them); the server
+    then still answers, and its last diagnostics are check's findings for the final text."""
+    import random
+
+    from pytest_lsp.client import make_test_lsp_client
+
+    from dsref.check.pipeline import check_text
+    from dsref.server.analysis import analyse
+    from dsref.server.settings import Settings
+
+    rng = random.Random(seed)
+    client = make_test_lsp_client()
+    await client.start_io(sys.executable, "-m", "dsref", "server")
+    try:
+        await _start(client)
+        uri = "file:///work/typing/ds_config.json"
+        text = source
+        client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "json", 1, text)))
+        alphabet = "{}[]:,\"'  \n\t0123456789.eE-+truefalsnulTFN#/*\\abcdefghijklmnopqrstuvwxyz_ 阶段🚀"
+        for version in range(2, edits + 2):
+            lines = text.split("\n")
+            line = rng.randrange(len(lines))
+            column = rng.randrange(len(lines[line]) + 1)
+            length = rng.choice([0, 0, 1, 2, 5])
+            inserted = "".join(rng.choice(alphabet) for _ in range(rng.choice([0, 1, 1, 2, 4])))
+            # LSP counts UTF-16 units; the alphabet's emoji is two of them
+            start_units = len(lines[line][:column].encode("utf-16-le")) // 2
+            end_column = min(len(lines[line]), column + length)
+            end_units = len(lines[line][:end_column].encode("utf-16-le")) // 2
+            lines[line] = lines[line][:column] + inserted + lines[line][end_column:]
+            text = "\n".join(lines)
+            change = lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(line, start_units), lsp.Position(line, end_units)), text=inserted
+            )
+            client.text_document_did_change(
+                lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [change])
+            )
+        hover = await client.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(uri), lsp.Position(1, 4))
+        )
+        assert hover is None or isinstance(hover, lsp.Hover)
+        client.diagnostics.pop(uri, None)
+        client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        got = await _diagnostics_of(client, uri)
+        want = analyse(uri, text, Settings(), "en").diagnostics
+        assert _got(got) == _got(want)
+        assert len(want) == len(
+            check_text(text, "ds_config.json", profile="hf" if '"auto"' in text else "deepspeed").findings
+        )
+    finally:
+        await client.shutdown_session()
+        await client.stop()
+
+
+_SOURCES: list[str] = []
+
+
+def _sources() -> list[str]:
+    if not _SOURCES:
+        files = sorted(shared_path("corpus", "real").glob("*.json"))
+        _SOURCES.extend(p.read_text(encoding="utf-8", errors="replace") for p in files[::17])
+    return _SOURCES
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 10**6))
+def test_random_typing_never_kills_the_server(seed: int, which: int) -> None:
+    """Five real configs, 2,000 random edits each: 10,000 edits through the real server."""
+    sources = _sources()
+    asyncio.run(_typing(seed, sources[which % len(sources)], 2000))
+
+
+def _frame(payload: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(payload) + payload
+
+
+def _read_message(stream: Any) -> dict[str, Any]:
+    length = 0
+    while True:
+        line = stream.readline()
+        if not line:
+            raise EOFError("the server closed its output")
+        if line in (b"\r\n", b"\n"):
+            break
+        name, _, value = line.decode("ascii").partition(":")
+        if name.lower() == "content-length":
+            length = int(value)
+    return json.loads(stream.read(length))
+
+
+def _until_id(stream: Any, wanted: int | None) -> dict[str, Any]:
+    while True:
+        message = _read_message(stream)
+        if "id" in message and message["id"] == wanted:  # a notification has no id at all
+            return message
+
+
+def test_malformed_requests_get_lsp_errors_and_the_server_carries_on() -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dsref", "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+
+        def send(message: dict[str, Any] | bytes) -> None:
+            payload = message if isinstance(message, bytes) else json.dumps(message).encode()
+            proc.stdin.write(_frame(payload))  # type: ignore[union-attr]
+            proc.stdin.flush()  # type: ignore[union-attr]
+
+        send({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})
+        assert _until_id(proc.stdout, 1)["result"]["serverInfo"]["name"] == "dsref"
+        send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+        send({"jsonrpc": "2.0", "id": 2, "method": "dsref/noSuchMethod", "params": {}})
+        assert _until_id(proc.stdout, 2)["error"]["code"] == -32601  # MethodNotFound
+        send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover", "params": {"nonsense": True}})
+        assert _until_id(proc.stdout, 3)["error"]["code"] == -32602  # InvalidParams
+        send(b"{ this is not json")
+        assert _until_id(proc.stdout, None)["error"]["code"] == -32700  # ParseError
+        send({"jsonrpc": "2.0", "id": 4, "method": "shutdown"})
+        assert _until_id(proc.stdout, 4)["result"] is None
+        send({"jsonrpc": "2.0", "method": "exit"})
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.communicate(timeout=30)
+
+
+def test_tcp_for_debugging_listens_on_loopback() -> None:
+    import socket
+    import time
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "dsref", "server", "--tcp", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                connection = socket.create_connection(("127.0.0.1", port), timeout=5)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        with connection:
+            request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}
+            connection.sendall(_frame(json.dumps(request).encode()))
+            reply = _until_id(connection.makefile("rb"), 1)
+            assert reply["result"]["serverInfo"]["name"] == "dsref"
+    finally:
+        proc.kill()
+        proc.communicate(timeout=30)
+
+
+def test_usage_problems_are_one_line_errors() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "dsref", "server", "--tcp", "--port", "0"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2 and proc.stderr.strip() == "dsref: --port takes a number from 1 to 65535"

@@ -11,7 +11,9 @@ import sys
 from typing import Any
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from ..text.i18n import Lang
 from ..text.language import resolve_language
@@ -27,11 +29,30 @@ COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openRe
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 
+class _Protocol(LanguageServerProtocol):
+    """pygls' protocol, answering a request whose parameters it cannot read with the JSON-RPC error the spec calls
+    for (pygls only logs it, and the client would wait for an answer forever)."""
+
+    def structure_message(self, data: Any) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as exc:
+            if isinstance(data, dict) and "id" in data and "method" in data:
+                error = lsp.ResponseError(code=exc.code, message=f"{exc.message}: {data.get('method')}")
+                self._send_response(data["id"], error=error)
+            raise
+
+
 class DsrefServer(LanguageServer):
     """pygls' server with dsref's state: the settings, the editor's language, the last analysis of each document."""
 
     def __init__(self) -> None:
-        super().__init__("dsref", DSREF_VERSION, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__(
+            "dsref",
+            DSREF_VERSION,
+            text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+            protocol_cls=_Protocol,
+        )
         self.settings = Settings()
         self.editor_lang: Lang = "en"
         self.analyses: dict[str, Analysis] = {}
@@ -39,6 +60,22 @@ class DsrefServer(LanguageServer):
     @property
     def lang(self) -> Lang:
         return self.settings.language or self.editor_lang
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Errors outside a request: a message that is not JSON gets JSON-RPC's parse error; one whose request was
+        answered with an error already (see :class:`_Protocol`) gets nothing more; the rest are logged."""
+        import json
+
+        if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
+            problem = JsonRpcParseError()
+            self.protocol._send_data(
+                {"jsonrpc": "2.0", "id": None, "error": {"code": problem.code, "message": problem.message}}
+            )
+            return
+        if isinstance(error, JsonRpcException):
+            log.warning("a message the server could not read: %s", error)
+            return
+        log.error("dsref server error: %s", error)
 
     def apply_settings(self, raw: Any) -> None:
         settings, problems = read_settings(raw)

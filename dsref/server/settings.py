@@ -29,7 +29,6 @@ TEXTS = messages(
     expected_version="a DeepSpeed release such as 0.19.8, or null",
     explain_rule="Explain {code}",
     open_reference="Open the reference page of {code}",
-    not_a_config="not a DeepSpeed config",
 )
 
 
