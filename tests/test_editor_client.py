@@ -101,6 +101,7 @@ HF = f"""{{
 """
 ZH = json.dumps({"$schema": schema_url("zh", "deepspeed"), "zero_optimization": {"stage": 2}}, indent=2) + "\n"
 LEGACY = '{"zero_optimization": true}\n'
+SKELETON = '{\n  "zero_optimization": {\n    \n  },\n  \n}\n'
 
 
 @pytest.fixture(scope="module")
@@ -120,6 +121,12 @@ def session(node: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, An
         {"uri": "file:///work/trainer/hf_config.json", "text": HF},
         {"uri": "file:///work/zh.json", "text": ZH, "hover": [_at(ZH, '"stage"', 2)]},
         {"uri": "file:///work/ds_config_legacy.json", "text": LEGACY},
+        # every key of an empty section, and every top-level key
+        {
+            "uri": "file:///work/ds_config_skeleton.json",
+            "text": SKELETON,
+            "complete": [_at(SKELETON, "    \n", 4), _at(SKELETON, "  \n}", 2)],
+        },
     ]
     request = tmp_path_factory.mktemp("editor") / "request.json"
     request.write_text(json.dumps({"schemas": _schemas(), "documents": documents}), encoding="utf-8")
@@ -225,3 +232,45 @@ def test_ajv_strict_mode_compiles_every_schema(node: str, tmp_path: Path) -> Non
     results = _client(node, "ajv", *files, str(control))
     assert [r for r in results[:-1] if not r["ok"]] == []
     assert results[-1]["ok"] is False and "x-unknown" in results[-1]["error"]
+
+
+def _inserted(insert_text: str) -> Any:
+    """The value a key completion inserts (``"stage": ${1:0}`` → 0); None for an object or array placeholder."""
+    import re
+
+    value = insert_text.split(":", 1)[1].strip() if ":" in insert_text else ""
+    value = re.sub(r"\$\{\d+:([^}]*)\}", r"\1", value)
+    value = re.sub(r"\$\d+", "", value)
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
+def test_every_key_completion_inserts_its_default(session: dict[str, Any], tree: OptionTree) -> None:
+    """VS Code's service also proposes properties from the stage rules' ``if`` schemas: those are marked
+    doNotSuggest, so that ``stage`` inserts 0 (its default), not a value a rule tests for."""
+    section, top = session["ds_config_skeleton.json"]["completions"]
+    wrong = []
+    for parent, items in (("zero_optimization", section), (None, top)):
+        for item in items:
+            path = f"{parent}.{item['label']}" if parent else item["label"]
+            if path not in tree or not item["insertText"]:
+                continue
+            opt = tree.get(path)
+            default = opt.to_json()["default"]
+            if opt.kind == "section" or isinstance(default, (dict, list)) or not opt.to_json()["has_default"]:
+                continue
+            inserted = _inserted(item["insertText"])
+            if default is None:
+                continue
+            if inserted is None and opt.allowed is not None and len(opt.allowed) > 1:
+                continue  # an enum: VS Code inserts a placeholder and offers the values, the default among them
+            if isinstance(default, int) and abs(default) > 2**53:  # past what a JavaScript number holds exactly
+                inserted, default = float(inserted or 0), float(default)
+            if inserted != default:
+                wrong.append(f"{path}: inserts {item['insertText']!r}, default {default!r}")
+    assert not wrong, "\n".join(wrong)
+    labels = {item["label"] for item in section}
+    assert {"stage", "compute_grad_norm", "offload_optimizer"} <= labels
+    assert "bfloat16" not in {item["label"] for item in top}  # deprecated: not proposed

@@ -547,7 +547,13 @@ class _Builder:
             names = self.spellings(parent, steps[depth])
             branches: list[dict[str, Any]] = []
             for i, name in enumerate(names):
-                branch: dict[str, Any] = {"type": "object", "properties": {name: node}, "required": [name]}
+                # doNotSuggest: VS Code's JSON service also proposes the properties of a rule's `if`, with the value
+                # the rule tests for as what to insert (stage 3, compute_grad_norm false) instead of the default
+                branch: dict[str, Any] = {
+                    "type": "object",
+                    "properties": {name: {**node, "doNotSuggest": True}},
+                    "required": [name],
+                }
                 if i:
                     branch["not"] = {"type": "object", "required": names[:i]}
                 branches.append(branch)
@@ -572,7 +578,8 @@ class _Builder:
         node: dict[str, Any] = dict(schema)
         for depth in range(len(steps) - 1, -1, -1):
             parent = self.tree.get(".".join(steps[: depth + 1])).parent
-            node = {"type": "object", "properties": {name: node for name in self.spellings(parent, steps[depth])}}
+            spellings = self.spellings(parent, steps[depth])
+            node = {"type": "object", "properties": {name: {**node, "doNotSuggest": True} for name in spellings}}
         return node
 
     # -- the whole schema -------------------------------------------------------
