@@ -25,7 +25,17 @@ from dsref.site import LANGS
 
 log = logging.getLogger("mkdocs.plugins.dsref")
 
-NAV_ORDER = ("index.md", "guides", "zero.md", "precision.md", "reference", "rules", "cli.md", "editor-schema.md")
+NAV_ORDER = (
+    "index.md",
+    "guides",
+    "zero.md",
+    "precision.md",
+    "reference",
+    "rules",
+    "cli.md",
+    "editors.md",
+    "editor-schema.md",
+)
 """Top-level navigation entries in this order (a page, or a folder's section); the rest follow, then these last."""
 NAV_LAST = ("glossary.md", "api.md")
 
