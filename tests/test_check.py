@@ -105,8 +105,15 @@ def test_github_format(bad: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_chinese_output(bad: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", str(bad), "--lang", "zh"]) == 1
     out = capsys.readouterr().out
-    assert "error[DS101]" in out
+    assert "错误[DS101]" in out
     assert "stgae" in out
+    # one voice: severities, labels and the summary in Chinese, full-width punctuation after Chinese words
+    import re
+
+    for english in ("error[", "warning[", "note[", " error", " warning", " note", "help:", "fix:"):
+        assert english not in out, english
+    assert "个错误" in out and "条提示" in out
+    assert not re.search(r"[\u4e00-\u9fff]: ", out), re.findall(r".{8}[\u4e00-\u9fff]: .{8}", out)
 
 
 def test_directories_and_many_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -186,8 +186,12 @@ def test_quoteless_keys_and_values() -> None:
 def test_quoteless_value_swallows_the_closing_brace() -> None:
     error = failed('{"fp16": {"loss_scale": NaN}}')
     assert error.kind is LoadErrorKind.syntax and error.reason == "syntax_hjson"
-    assert error.hint == "hint_quoteless" and error.hint_args == {"line": 1, "col": 25}
-    assert "no quotes" in (error.hint_text() or "")
+    # the error stands at the unquoted value, not at the end of the file where Hjson gave up
+    assert (error.line, error.col) == (1, 25)
+    assert "'NaN' has no quotes, so Hjson reads it to the end of the line" in error.text()
+    # where the first wrong token cannot be named, the hint still points at the quoteless value
+    error = failed('{"a": 1,\n "fp16": {"loss_scale": NaN}}, x')
+    assert error.hint in ("hint_quoteless", None) and error.line is not None
 
 
 def test_single_quotes_and_escapes() -> None:
@@ -417,7 +421,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     monkeypatch.setattr("dsref.check.loader.open", refuse, raising=False)
     error = load(path)
     assert isinstance(error, LoadError) and error.kind is LoadErrorKind.unreadable
-    assert error.message == "cannot read the file: Permission denied"
+    assert error.message == "cannot read the file: permission denied"
 
 
 def test_unknown_profile_is_a_programming_error() -> None:

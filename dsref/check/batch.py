@@ -1,9 +1,10 @@
 """Check many files in one call: in several processes when there are enough files to pay for them.
 
 Each worker process checks its share of the files and draws their part of the output
-(:func:`dsref.check.report.draw`); this process puts the parts together in the order the
-files were given (:func:`dsref.check.report.assemble`). The output is the same, byte for
-byte, whatever the number of processes (``tests/test_check.py`` compares them).
+(:func:`dsref.check.report.draw`); this process hands the parts on in the order the files
+were given, each as soon as it and every part before it are ready, so that the caller can
+print them at once (:class:`dsref.check.report.Writer`) and keep nothing. The output is the
+same, byte for byte, whatever the number of processes (``tests/test_check.py`` compares them).
 Workers are forked, so they start with everything this process has loaded; where
 forking is unavailable or unsafe (Windows, macOS), the files are checked here.
 """
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from functools import partial
 
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
-from .pipeline import check_file, display_path
+from .pipeline import STDIN, check_bytes, check_file, display_path
 from .report import Piece, draw
 
 TYPE_CHECKING = False
@@ -41,11 +43,14 @@ def check_and_draw(
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
     jobs: int | None = None,
-) -> list[Piece]:
-    """Each file checked and drawn in ``fmt``, in the order given. ``jobs``: how many processes (None: one per CPU
-    this process may use, as far as the number of files makes it worth it)."""
+    stdin: bytes | None = None,
+) -> Iterator[Piece]:
+    """Each file checked and drawn in ``fmt``, yielded in the order given as soon as it is ready. ``jobs``: how
+    many processes (None: one per CPU this process may use, as far as the number of files makes it worth it).
+    ``stdin``: what standard input held, read by the caller, for the path ``-`` (workers cannot read it)."""
     one = partial(
         _check_and_draw,
+        stdin=stdin,
         fmt=fmt,
         lang=lang,
         color=color,
@@ -55,13 +60,16 @@ def check_and_draw(
     )
     workers = workers_for(jobs, len(paths))
     if workers <= 1:
-        return [one(path) for path in paths]
+        yield from map(one, paths)
+        return
     from .checktree import check_tree
     from .rules import all_rules
 
     check_tree(), all_rules()  # loaded once here, before forking, instead of once in every worker
     with _workers_ignoring_interrupts(workers) as pool:
-        return pool.map(one, paths, chunksize=max(1, len(paths) // (workers * 4)))
+        # imap hands results on in order while later files are still being checked; small chunks keep the
+        # first lines quick and the parts waiting for an earlier file few.
+        yield from pool.imap(one, paths, chunksize=max(1, min(16, len(paths) // (workers * 4))))
 
 
 def _workers_ignoring_interrupts(workers: int) -> multiprocessing.pool.Pool:
@@ -88,6 +96,7 @@ def _workers_ignoring_interrupts(workers: int) -> multiprocessing.pool.Pool:
 def _check_and_draw(
     path: str,
     *,
+    stdin: bytes | None,
     fmt: str,
     lang: Lang,
     color: bool,
@@ -95,7 +104,10 @@ def _check_and_draw(
     world_size: int | None,
     deepspeed_version: str,
 ) -> Piece:
-    report = check_file(path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+    if path == STDIN and stdin is not None:
+        report = check_bytes(stdin, path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+    else:
+        report = check_file(path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
     report.path = display_path(path)
     return draw(report, fmt, lang, color=color, target=deepspeed_version)
 

@@ -237,17 +237,23 @@ def write_atomically(path: str, text: str) -> None:
         raise
 
 
-def read_text(path: str) -> str | FileReport:
-    """The text of the file at ``path`` exactly as written (line ends and byte-order mark kept), or the report of
-    why it cannot be read (the same findings ``check`` gives)."""
-    from .loader import MAX_BYTES
-    from .pipeline import check_file
+def read_text(path: str, data: bytes | None = None) -> str | FileReport:
+    """The text of the file at ``path`` (or of ``data``, read from it already) exactly as written (line ends and
+    byte-order mark kept), or the report of why it cannot be read (the same findings ``check`` gives)."""
+    from .loader import MAX_BYTES, LoadError, load_bytes, read_bytes
+    from .pipeline import FileReport, _load_error_finding, check_loaded
 
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
-        if len(data) <= MAX_BYTES:
+    if data is None:
+        read = read_bytes(path)
+        if isinstance(read, LoadError):
+            return FileReport(path, None, read, [_load_error_finding(read)])
+        data = read
+    if len(data) <= MAX_BYTES:
+        try:
             return data.decode("utf-8")
-    except (OSError, UnicodeDecodeError, ValueError):
-        pass
-    return check_file(path)
+        except UnicodeDecodeError:
+            pass
+    loaded = load_bytes(data, path=path)
+    if isinstance(loaded, LoadError):
+        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+    return check_loaded(loaded, path)  # pragma: no cover - bytes that do not decode do not load either

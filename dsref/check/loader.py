@@ -23,11 +23,12 @@ Nothing here raises for bad input: :func:`load` and :func:`load_text` return a :
 >>> spans.key, spans.form
 (Span(line=3, col=23, end_line=3, end_col=28), 'number')
 
-An unquoted value runs to the end of the line, braces included, so ``{device: cpu}}`` would not close:
+An unquoted value runs to the end of the line, braces included, so ``{device: cpu}}`` would not close; the error
+stands at that value, not at the end of the file where Hjson gave up:
 
 >>> err = load_text('{offload_param: {device: cpu}}')
->>> err.hint_args
-{'line': 1, 'col': 26}
+>>> err.line, err.col, err.text().split(": ", 1)[1][:23]
+(1, 26, "'cpu' has no quotes, so")
 >>> err = load_text('{"train_batch_size": 8  // comment\\n}', profile="hf")
 >>> err.kind.value, err.line, err.col, err.hint
 ('syntax', 1, 25, 'hint_hjson_only')
@@ -38,6 +39,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
+import stat
 from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -49,6 +52,7 @@ import hjson
 from hjson.scanner import HjsonDecodeError
 
 from ..text.i18n import Lang, messages
+from ..text.oserror import os_reason
 from ..tree.profiles import PROFILES, Profile
 from .findings import Location
 from .scanner import Entry, Scan, scan_hjson, scan_json, scan_valid_json
@@ -64,7 +68,9 @@ __all__ = [
     "Span",
     "Spans",
     "load",
+    "load_bytes",
     "load_text",
+    "read_bytes",
 ]
 
 
@@ -78,6 +84,12 @@ M = messages(
     "loader",
     not_found="file not found; check the path",
     is_directory="this is a directory; give the path of the config file",
+    directory_unreadable="cannot read this directory: {detail}",
+    not_a_file=("this is a {what}, not a regular file; dsref reads config files (give '-' to read standard input)"),
+    what_fifo="named pipe (FIFO)",
+    what_device="device",
+    what_socket="socket",
+    what_other="special file",
     unreadable="cannot read the file: {detail}",
     too_large="the file is larger than {limit} bytes, far more than any DeepSpeed config; is it the right file?",
     too_costly=(
@@ -86,7 +98,10 @@ M = messages(
     ),
     binary="this is a binary file, not a JSON config (it contains NUL bytes)",
     encoding="the file is not valid UTF-8 (byte {byte} cannot be decoded); save it as UTF-8",
-    encoding_utf16="the file is saved as UTF-16 or UTF-32, but it is read as UTF-8; save it as UTF-8",
+    encoding_utf16=(
+        "the file is saved as {encoding}, but DeepSpeed and Hugging Face read UTF-8; save it as UTF-8, or convert "
+        "it: iconv -f {encoding} -t UTF-8 {name} > {name}.utf8 && mv {name}.utf8 {name}"
+    ),
     syntax_hjson="DeepSpeed's Hjson parser cannot read this file: {detail}",
     syntax_json="not valid JSON, so Hugging Face Trainer and Accelerate (json.load) cannot read this file: {detail}",
     unterminated_comment="this /* comment is never closed with */; DeepSpeed's Hjson parser crashes on it (IndexError)",
@@ -108,6 +123,23 @@ M = messages(
         "including any ',', '}}' or ']'; put it in quotes"
     ),
     hint_bom="the file starts with a byte-order mark (BOM), which json.load refuses; save it as UTF-8 without BOM",
+    python_literal="{word} is Python; JSON writes {fix}",
+    placeholder="{word} looks like a template placeholder that was never filled in; put the value there",
+    missing_comma="a comma is missing before {word}",
+    single_quotes="JSON strings take double quotes, not single ones: {word}",
+    bare_word="{word} is not a JSON value; if it is a string, put it in double quotes",
+    trailing_comma="a comma after the last member, which json.load refuses; remove it",
+    quoteless=(
+        "{word} has no quotes, so Hjson reads it to the end of the line, including the ',', '}}' or ']' after it; "
+        "put it in quotes"
+    ),
+    hint_placeholder=(
+        "a config file is read as it is: fill the template (envsubst, jinja2, the launcher script) before DeepSpeed "
+        "reads it, or write the value"
+    ),
+    hint_python=(
+        "a config written from Python with str() or print() is not JSON; write it with json.dump(config, file)"
+    ),
 )
 
 
@@ -275,7 +307,14 @@ class LoadError:
     source_lines: tuple[str, ...] = ()
 
     def text(self, lang: Lang = "en") -> str:
-        return M.text(self.reason, lang, **self.args)
+        args = dict(self.args)
+        if "what" in args:  # a kind of file, itself a message
+            args["what"] = M.text(args["what"], lang)
+        if args.get("errno") is not None:  # the system's reason, said in the user's language where dsref can
+            args["detail"] = os_reason(args["errno"], lang, args.get("detail", ""))
+        if args.get("mistake"):  # the first wrong token, named in place of the reader's own words
+            args["detail"] = M.text(args["mistake"], lang, word=_shown_token(args["word"]), fix=args["fix"])
+        return M.text(self.reason, lang, **args)
 
     def hint_text(self, lang: Lang = "en") -> str | None:
         return None if self.hint is None else M.text(self.hint, lang, **self.hint_args)
@@ -297,6 +336,21 @@ def load(path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_by
     <LoadErrorKind.not_found: 'not_found'>
     """
     _check_profile(profile)
+    data = read_bytes(path, profile, max_bytes=max_bytes)
+    if isinstance(data, LoadError):
+        return data
+    return load_bytes(data, profile, path=path, max_bytes=max_bytes)
+
+
+def read_bytes(
+    path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES
+) -> bytes | LoadError:
+    """The bytes of the file at ``path`` (at most ``max_bytes`` + 1), or why it cannot be read. Never waits: a FIFO,
+    a device or a socket is refused, not opened for reading.
+
+    >>> read_bytes("/dev/null").reason
+    'not_a_file'
+    """
     where = Path(os.fspath(path))
 
     def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
@@ -304,24 +358,76 @@ def load(path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_by
 
     try:
         if os.path.isdir(where):
+            try:
+                os.listdir(where)
+            except OSError as exc:
+                return fail(LoadErrorKind.unreadable, "directory_unreadable", detail=_reason(exc), errno=exc.errno)
             return fail(LoadErrorKind.is_directory, "is_directory")
-        with open(where, "rb") as handle:
+        # Opened without waiting (a FIFO would block until a writer came), then refused unless a regular file.
+        fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with open(fd, "rb") as handle:
+            mode = os.fstat(fd).st_mode
+            if not stat.S_ISREG(mode):
+                return fail(LoadErrorKind.unreadable, "not_a_file", what=_special(mode))
             data = handle.read(max_bytes + 1)
     except (FileNotFoundError, NotADirectoryError):
         return fail(LoadErrorKind.not_found, "not_found")
     except IsADirectoryError:
         return fail(LoadErrorKind.is_directory, "is_directory")
     except OSError as exc:
-        return fail(LoadErrorKind.unreadable, "unreadable", detail=exc.strerror or str(exc))
+        return fail(LoadErrorKind.unreadable, "unreadable", detail=_reason(exc), errno=exc.errno)
     except ValueError as exc:  # e.g. a NUL character in the path
         return fail(LoadErrorKind.unreadable, "unreadable", detail=str(exc))
+    return data
+
+
+def load_bytes(
+    data: bytes,
+    profile: Profile = "deepspeed",
+    *,
+    path: str | os.PathLike[str] | None = None,
+    max_bytes: int = MAX_BYTES,
+) -> Loaded:
+    """Decode and parse ``data`` as :func:`load` does a file's bytes (standard input, for one); ``path`` is only
+    recorded.
+
+    >>> load_bytes(b'\\xef\\xbb\\xbf{"steps_per_print": 5}').data, load_bytes("{}".encode("utf-16")).reason
+    ({'steps_per_print': 5}, 'encoding_utf16')
+    """
+    _check_profile(profile)
+    where = None if path is None else Path(os.fspath(path))
     if len(data) > max_bytes:
-        return fail(LoadErrorKind.too_large, "too_large", limit=max_bytes)
+        return LoadError(LoadErrorKind.too_large, "too_large", profile, where, args={"limit": max_bytes})
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return _undecodable(data, exc, profile, where)
+    if "\x00" in text[:_BINARY_SNIFF]:
+        encoding = _wide_encoding(data)
+        if encoding is not None:
+            return _utf16(data, encoding, profile, where)
     return _parse(_universal_newlines(text), profile, where)
+
+
+def _shown_token(word: str) -> str:
+    """A token quoted for a message, cut when long (a runaway string)."""
+    word = word if len(word) <= 40 else word[:39] + "…"
+    return f"'{word}'" if not word.startswith(("'", '"')) else word
+
+
+def _reason(exc: OSError) -> str:
+    """The system's words for an error, in English, in lower case as they continue a sentence."""
+    return os_reason(exc, "en")
+
+
+def _special(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "what_fifo"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "what_device"
+    if stat.S_ISSOCK(mode):
+        return "what_socket"
+    return "what_other"
 
 
 def load_text(
@@ -357,16 +463,57 @@ def _source_lines(text: str) -> tuple[str, ...]:
 
 
 def _undecodable(data: bytes, exc: UnicodeDecodeError, profile: Profile, where: Path | None) -> LoadError:
+    encoding = _wide_encoding(data)
+    if encoding is not None:
+        return _utf16(data, encoding, profile, where)
     shown = _universal_newlines(data.decode("utf-8", "replace"))
     lines = _source_lines(shown)
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return LoadError(LoadErrorKind.encoding, "encoding_utf16", profile, where, 1, 1, source_lines=lines)
     if b"\x00" in data[:_BINARY_SNIFF]:
         return LoadError(LoadErrorKind.binary, "binary", profile, where)
     before = _universal_newlines(data[: exc.start].decode("utf-8"))
     line, col = _LineIndex(before).point(len(before))
     byte = f"0x{data[exc.start]:02x}"
     return LoadError(LoadErrorKind.encoding, "encoding", profile, where, line, col, {"byte": byte}, source_lines=lines)
+
+
+_WIDE_BOMS = (
+    (b"\xff\xfe\x00\x00", "UTF-32LE"),
+    (b"\x00\x00\xfe\xff", "UTF-32BE"),
+    (b"\xff\xfe", "UTF-16LE"),
+    (b"\xfe\xff", "UTF-16BE"),
+)
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 (little or big endian) when the bytes are text in it, with a byte-order mark or, like a
+    file Windows' PowerShell 5 writes with ``>``, without one; None otherwise.
+
+    >>> _wide_encoding('{"a": 1}'.encode("utf-16-le")), _wide_encoding('{"零": 1}'.encode("utf-32"))
+    ('UTF-16LE', 'UTF-32LE')
+    >>> _wide_encoding(b'{"stage": 3}') is None
+    True
+    """
+    for bom, name in _WIDE_BOMS:
+        if data.startswith(bom):
+            return name
+    sample = data[: _BINARY_SNIFF - _BINARY_SNIFF % 4]
+    if len(sample) < 4:
+        return None
+    for name, width, at in (("UTF-32LE", 4, 0), ("UTF-32BE", 4, 3), ("UTF-16LE", 2, 0), ("UTF-16BE", 2, 1)):
+        # ASCII text (all JSON punctuation and keys) puts its byte at one place of each unit and zeros elsewhere.
+        units = [sample[i : i + width] for i in range(0, len(sample) - width + 1, width)]
+        ascii_units = sum(1 for u in units if u[at] and not any(b for j, b in enumerate(u) if j != at))
+        if ascii_units >= 0.9 * len(units):
+            return name
+    return None
+
+
+def _utf16(data: bytes, encoding: str, profile: Profile, where: Path | None) -> LoadError:
+    name = "CONFIG.json" if where is None else shlex.quote(where.name)
+    family = encoding[:6]  # iconv reads the byte order from the mark, or needs it named when there is none
+    has_bom = any(data.startswith(bom) for bom, _ in _WIDE_BOMS)
+    args = {"encoding": family if has_bom else encoding, "name": name}
+    return LoadError(LoadErrorKind.encoding, "encoding_utf16", profile, where, 1, 1, args)
 
 
 class _Failure(Exception):
@@ -434,7 +581,7 @@ def _read_hjson(text: str) -> tuple[Any, Scan]:
     except HjsonDecodeError as exc:
         detail = exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1]))
         failure = _Failure(LoadErrorKind.syntax, "syntax_hjson", exc.pos, detail=detail)
-        if scan.suspect is not None and scan.suspect[0] <= exc.pos:
+        if not _first_mistake(failure, text, strict=False) and scan.suspect is not None and scan.suspect[0] <= exc.pos:
             failure.hint, failure.hint_pos = "hint_quoteless", scan.suspect[0]
         raise failure from None
     except RecursionError:
@@ -489,6 +636,9 @@ def _read_json(text: str) -> tuple[Any, Scan]:
             failure.hint = "hint_bom"
         elif _hjson_accepts(text):
             failure.hint = "hint_hjson_only"
+            _first_mistake(failure, text, strict=True)
+        else:
+            _first_mistake(failure, text, strict=True)
         raise failure from None
     except RecursionError:
         scan = scan_json(text)
@@ -502,6 +652,25 @@ def _read_json(text: str) -> tuple[Any, Scan]:
     if scan.error is not None:  # pragma: no cover - the scanner disagrees with json; keep the data, lose positions
         return data, Scan()
     return data, scan
+
+
+def _first_mistake(failure: _Failure, text: str, *, strict: bool) -> bool:
+    """Move ``failure`` to the first wrong token before where the reader stopped, and say what it is
+    (:mod:`dsref.check.diagnose`); False when there is none to name."""
+    from .diagnose import first_mistake
+
+    mistake = first_mistake(text, strict=strict)
+    if mistake is None or (failure.pos is not None and mistake.pos > failure.pos):
+        return False
+    failure.pos = mistake.pos
+    failure.args_ = {**failure.args_, "mistake": mistake.reason, "word": mistake.word, "fix": mistake.fix}
+    if mistake.reason == "placeholder":
+        failure.hint, failure.hint_pos = "hint_placeholder", None
+    elif mistake.reason == "python_literal":
+        failure.hint, failure.hint_pos = "hint_python", None
+    elif failure.hint == "hint_quoteless":
+        failure.hint = None
+    return True
 
 
 def _crash(exc: Exception, scan: Scan) -> _Failure:

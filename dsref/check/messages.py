@@ -21,13 +21,17 @@ MESSAGES = messages(
     "keeps the later value",
     not_strict_json="this file is Hjson, not strict JSON: the deepspeed launcher reads it, but Hugging Face Trainer "
     "and Accelerate (json.load) would fail here",
+    not_strict_json_bom="the file starts with a byte-order mark (BOM): DeepSpeed's reader skips it, but Hugging Face "
+    "Trainer and Accelerate (json.load) refuse the file",
     unknown_key_reject="unknown key '{key}'; DeepSpeed refuses unknown keys in {section}",
     unknown_key_ignore="unknown key '{key}'; DeepSpeed silently ignores it",
     unknown_key_passthrough="'{key}' is not an option dsref knows; DeepSpeed passes it on unchecked",
     docs_name="'{key}' is the name DeepSpeed's documentation uses, but DeepSpeed reads '{real}' and ignores this key",
     wrong_type="expected {expected}, got {got} {value}",
+    wrong_type_null="expected {expected}, got null",
     coerced="{value} is a {got}; DeepSpeed converts it to {result}",
     out_of_range="{value} is out of range ({bounds})",
+    out_of_range_unbounded="{value} is outside the range this option accepts",
     not_allowed="{value} is not one of {allowed}",
     deprecated="'{key}' is deprecated",
     deprecated_form="writing {key} as a {form} is deprecated",
@@ -51,6 +55,18 @@ MESSAGES = messages(
     help_not_string="put the value in quotes",
     section_root="the top level",
 )
+
+JSON_TYPES = messages(
+    "jsontype",
+    null="null",
+    boolean="boolean",
+    integer="integer",
+    number="number",
+    string="string",
+    object="object",
+    array="array",
+)
+"""The names of JSON's types as messages say them (``got string``)."""
 
 EXPLANATIONS = messages(
     "explanation",
@@ -112,10 +128,18 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
     if kind is Kind.out_of_range:
         signs = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤", "min_length": "len ≥", "max_length": "len ≤"}
         args["bounds"] = ", ".join(f"{signs.get(k, k)} {v}" for k, v in (args.get("bounds") or {}).items())
+        if not args["bounds"]:
+            return MESSAGES.text("out_of_range_unbounded", lang, value=args.get("value"))
+    if kind is Kind.not_strict_json and args.get("bom"):
+        return MESSAGES.text("not_strict_json_bom", lang)
+    if kind is Kind.wrong_type and args.get("got") == "null":
+        return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:
         args["allowed"] = ", ".join(_show(v) for v in args.get("allowed") or ())
     if kind is Kind.auto_dropped:
         args["default"] = _show(args.get("default"))
+    if args.get("got") in JSON_TYPES.table:
+        args["got"] = JSON_TYPES.text(args["got"], lang)
     assert kind is not None
     return MESSAGES.text(kind.name, lang, key=key, target=target, **{k: v for k, v in args.items() if k != "key"})
 

@@ -11,13 +11,14 @@ import json
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding, Kind, Severity
 from .fixes import located, strict_json_fix, with_fixes
-from .loader import LoadedConfig, LoadError, load, load_text
+from .loader import LoadedConfig, LoadError, load, load_bytes, load_text
 from .rules import run_rules
 from .validation import validate
 
@@ -42,16 +43,24 @@ class FileReport:
 
 
 def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """The files to check: each path given, and every ``*.json`` below a directory (sorted, hidden ones skipped)."""
+    """The files to check: each path given, and every ``*.json`` below a directory (sorted, hidden ones skipped).
+
+    A directory that cannot be listed is given as it is, among the files, so that checking it says why.
+    """
     for path in paths:
         if os.path.isdir(path):
             found: list[str] = []
-            for root, dirs, files in os.walk(path):
+            for root, dirs, files in os.walk(path, onerror=partial(_unlisted, found)):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 found.extend(os.path.join(root, f) for f in files if f.endswith(".json") and not f.startswith("."))
             yield from sorted(found)
         else:
             yield path
+
+
+def _unlisted(found: list[str], exc: OSError) -> None:
+    if exc.filename is not None:
+        found.append(os.fsdecode(exc.filename))
 
 
 def check_file(
@@ -62,6 +71,27 @@ def check_file(
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
     loaded = load(path, profile)
+    if isinstance(loaded, LoadError):
+        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+
+
+STDIN = "-"
+"""The file name that stands for standard input."""
+STDIN_SHOWN = "<stdin>"
+"""How standard input is named in reports."""
+
+
+def check_bytes(
+    data: bytes,
+    path: str,
+    *,
+    profile: Profile = "deepspeed",
+    world_size: int | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+) -> FileReport:
+    """Findings for a file's bytes, read already (standard input): decoded and parsed as :func:`check_file` would."""
+    loaded = load_bytes(data, profile, path=path)
     if isinstance(loaded, LoadError):
         return FileReport(path, None, loaded, [_load_error_finding(loaded)])
     return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
@@ -101,11 +131,13 @@ def check_loaded(
         where = _not_json_at(loaded)
         if where is not None:
             line, col = where
-            findings.append(
-                Finding(
-                    Kind.not_strict_json, Severity.info, (), None, {"detail": f"{line}:{col}", "line": line, "col": col}
-                )
-            )
+            args = {
+                "detail": f"{line}:{col}",
+                "line": line,
+                "col": col,
+                "bom": where == (1, 1) and loaded.positions.bom,
+            }
+            findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args))
     findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
     if isinstance(loaded.data, dict):
         ruled = run_rules(
@@ -138,7 +170,7 @@ def _load_error_finding(error: LoadError) -> Finding:
 
 def _not_json_at(loaded: LoadedConfig) -> tuple[int, int] | None:
     """Where strict JSON (Hugging Face's json.load) first fails on the text; None when it reads it."""
-    text = "\n".join(loaded.source_lines)
+    text = loaded.text  # with its byte-order mark, if any: json.load refuses one
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
@@ -161,6 +193,8 @@ def read_many(paths: Iterable[str], **kwargs: object) -> list[FileReport]:
 
 
 def display_path(path: str) -> str:
+    if path == STDIN:
+        return STDIN_SHOWN
     try:
         relative = os.path.relpath(path)
     except ValueError:

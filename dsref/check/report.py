@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TextIO
 
+from ..text.escape import json_surrogates_escaped, visible
 from ..text.i18n import Lang, messages, option_text
 from .findings import Finding, Kind, Severity
 from .fixes import Fix
@@ -17,7 +18,19 @@ from .messages import help_lines, message
 from .pipeline import FileReport
 from .rules import get_rule
 
-__all__ = ["Piece", "Rendered", "assemble", "draw", "render", "render_github", "render_json", "render_text", "summary"]
+__all__ = [
+    "Piece",
+    "Rendered",
+    "Tally",
+    "Writer",
+    "assemble",
+    "draw",
+    "render",
+    "render_github",
+    "render_json",
+    "render_text",
+    "summary",
+]
 
 S = messages(
     "report",
@@ -181,22 +194,40 @@ def render_text(reports: list[FileReport], lang: Lang, *, color: bool = False, t
 
 def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
     lines: list[str] = []
+    # Whatever came from the file or its name is passed through visible(): see dsref.text.escape.
+    path = visible(report.path, name=True)
     for r in rendered(report, lang, target):
         label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
-        lines.append(f"{_colour(f'{r.path}:{r.line}:{r.column}:', '1', color)} {label} {r.message}")
+        lines.append(f"{_colour(f'{path}:{r.line}:{r.column}:', '1', color)} {label} {visible(r.message)}")
         if r.source is not None:
             number = str(r.line)
             width = max(1, (r.end_column - r.column) if r.end_line == r.line else len(r.source) - r.column + 1)
-            shown, column, width = source_window(r.source.rstrip(), r.column, width)
+            source, column, width = _visible_source(r.source.rstrip(), r.column, width)
+            shown, column, width = source_window(source, column, width)
             lines.append(f" {number} | {shown}")
             caret = " " * (column - 1) + "^" * width
             lines.append(f" {' ' * len(number)} | {_colour(caret, _SEVERITY_COLOUR[r.severity], color)}")
+        colon = "：" if lang == "zh" else ": "  # full width after Chinese words
         for hint in r.help:
-            lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}: {hint}")
+            lines.append(f" {' ' * len(str(r.line))} = {S.text('help', lang)}{colon}{visible(hint)}")
         if r.fix is not None:
-            how = S.text("fix_safe" if r.fix.safe else "fix_unsafe", lang, title=r.fix.title_text(lang))
-            lines.append(f" {' ' * len(str(r.line))} = {S.text('fix', lang)}: {how}")
+            how = S.text("fix_safe" if r.fix.safe else "fix_unsafe", lang, title=visible(r.fix.title_text(lang)))
+            lines.append(f" {' ' * len(str(r.line))} = {S.text('fix', lang)}{colon}{how}")
     return lines
+
+
+def _visible_source(source: str, column: int, width: int) -> tuple[str, int, int]:
+    r"""A source line made :func:`visible`, with the column and width of the mark moved to match the escapes.
+
+    >>> _visible_source('{"a\x1b": 1}', 2, 5)
+    ('{"a\\x1b": 1}', 2, 8)
+    """
+    shown = visible(source.replace("\t", " "))
+    if len(shown) == len(source):
+        return shown, column, width
+    start = len(visible(source[: column - 1].replace("\t", " "))) + 1
+    end = len(visible(source[: column - 1 + width].replace("\t", " "))) + 1
+    return shown, start, max(1, end - start)
 
 
 SOURCE_WIDTH = 100
@@ -225,36 +256,21 @@ def source_window(line: str, column: int, width: int) -> tuple[str, int, int]:
 
 
 def summary(reports: list[FileReport], lang: Lang) -> str:
-    return _summary(
-        [
-            Piece(
-                "",
-                r.count(Severity.error),
-                r.count(Severity.warning),
-                r.count(Severity.info),
-                r.ok,
-                r.error is not None,
-            )
-            for r in reports
-        ],
-        lang,
-    )
+    tally = Tally()
+    for r in reports:
+        tally.add(Piece("", r.count(Severity.error), r.count(Severity.warning), r.count(Severity.info), r.ok, False))
+    return _summary(tally, lang)
 
 
-def _summary(pieces: list[Piece], lang: Lang) -> str:
-    counts = {
-        "files": len(pieces),
-        "errors": sum(p.errors for p in pieces),
-        "warnings": sum(p.warnings for p in pieces),
-        "infos": sum(p.infos for p in pieces),
-    }
+def _summary(tally: Tally, lang: Lang) -> str:
+    counts = {"files": tally.files, "errors": tally.errors, "warnings": tally.warnings, "infos": tally.infos}
     parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
-    return S.text("summary", lang, **parts) + _fixable(pieces, lang)
+    return S.text("summary", lang, **parts) + _fixable(tally, lang)
 
 
-def _fixable(pieces: list[Piece], lang: Lang) -> str:
+def _fixable(tally: Tally, lang: Lang) -> str:
     """``; 3 fixable with --fix (1 more with --unsafe-fixes)`` after the summary, when anything is."""
-    safe, unsafe = sum(p.fixable for p in pieces), sum(p.fixable_unsafe for p in pieces)
+    safe, unsafe = tally.fixable, tally.fixable_unsafe
     if safe and unsafe:
         more = S.text("fixable_unsafe_one" if unsafe == 1 else "fixable_unsafe", lang, n=unsafe)
         said = S.text("fixable_one" if safe == 1 else "fixable", lang, n=safe) + (
@@ -323,10 +339,10 @@ def _github_lines(report: FileReport, lang: Lang, target: str) -> list[str]:
     lines = []
     for r in rendered(report, lang, target):
         props = (
-            f"file={_escape_property(r.path)},line={r.line},col={r.column},"
+            f"file={_escape_property(visible(r.path, name=True))},line={r.line},col={r.column},"
             f"endLine={r.end_line},endColumn={r.end_column},title={_escape_property(f'{r.code} {r.name}')}"
         )
-        text = r.message + "".join(f"\n{h}" for h in r.help)
+        text = visible(r.message) + "".join(f"\n{visible(h)}" for h in r.help)
         lines.append(f"::{_GITHUB_LEVEL[r.severity]} {props}::{_escape_data(text)}")
     return lines
 
@@ -353,7 +369,7 @@ class Piece:
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
     """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
     if fmt == "json":
-        text = json_lines(_json_file(report, lang, target), 2, _FILE_INDENT)
+        text = json_surrogates_escaped(json_lines(_json_file(report, lang, target), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
@@ -368,19 +384,75 @@ _FILE_INDENT = "    "
 """Where a file's object sits in the JSON report: ``{"files": [...]}`` at the second level."""
 
 
+@dataclass
+class Tally:
+    """What the summary needs of the pieces written so far: their counts, not their text."""
+
+    files: int = 0
+    errors: int = 0
+    warnings: int = 0
+    infos: int = 0
+    fixable: int = 0
+    fixable_unsafe: int = 0
+    unreadable: bool = False
+    ok: bool = True
+
+    def add(self, piece: Piece) -> None:
+        self.files += 1
+        self.errors += piece.errors
+        self.warnings += piece.warnings
+        self.infos += piece.infos
+        self.fixable += piece.fixable
+        self.fixable_unsafe += piece.fixable_unsafe
+        self.unreadable = self.unreadable or piece.unreadable
+        self.ok = self.ok and piece.ok
+
+
+class Writer:
+    """The whole output of a check written to ``out`` as the files' pieces come, in order, then the summary.
+
+    Nothing is kept but the counts, so memory stays flat however many files there are; each piece is flushed as
+    it is written (``flush``), so a long run shows its findings as it goes and an interrupted one keeps them.
+    """
+
+    def __init__(self, out: TextIO, fmt: str, lang: Lang, *, target: str = "0.19.8", flush: bool = True) -> None:
+        self.out, self.fmt, self.lang, self.flush = out, fmt, lang, flush
+        self.tally = Tally()
+        if fmt == "json":
+            head = json_lines({"deepspeed": target, "lang": lang}, 1)[:-2]  # without the closing "\n}"
+            out.write(f'{head},\n  "files": [')
+
+    def write(self, piece: Piece) -> None:
+        if self.fmt == "json":
+            self.out.write(("\n" if not self.tally.files else ",\n") + _FILE_INDENT + piece.text)
+        else:
+            self.out.write(piece.text)
+        self.tally.add(piece)
+        if self.flush:
+            self.out.flush()
+
+    def close(self) -> Tally:
+        """Write the summary (JSON: the end of the document); the counts of everything written."""
+        tally = self.tally
+        if self.fmt != "json":
+            self.out.write(_summary(tally, self.lang) + "\n")
+        else:
+            totals = {"files": tally.files, "error": tally.errors, "warning": tally.warnings, "info": tally.infos}
+            end = "\n  ]" if tally.files else "]"
+            self.out.write(f'{end},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n')
+        return tally
+
+
 def assemble(pieces: list[Piece], fmt: str, lang: Lang, *, target: str = "0.19.8") -> str:
     """The whole output from the files' pieces, in order, with the summary."""
-    if fmt != "json":
-        return "".join(piece.text for piece in pieces) + _summary(pieces, lang) + "\n"
-    totals = {"files": len(pieces), "error": 0, "warning": 0, "info": 0}
+    import io
+
+    out = io.StringIO()
+    writer = Writer(out, fmt, lang, target=target, flush=False)
     for piece in pieces:
-        totals["error"] += piece.errors
-        totals["warning"] += piece.warnings
-        totals["info"] += piece.infos
-    head = json_lines({"deepspeed": target, "lang": lang}, 1)[:-2]  # without the closing "\n}"
-    files = ",\n".join(_FILE_INDENT + piece.text for piece in pieces)
-    files = f"[\n{files}\n  ]" if pieces else "[]"
-    return f'{head},\n  "files": {files},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n'
+        writer.write(piece)
+    writer.close()
+    return out.getvalue()
 
 
 def render(reports: list[FileReport], fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:

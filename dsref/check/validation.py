@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import difflib
 import json
-import reprlib
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Annotated, Any, Protocol
@@ -52,10 +51,6 @@ _RANGE_ERRORS = frozenset(
 _CHOICE_ERRORS = frozenset({"literal_error", "enum"})
 EDITOR_SCHEMA_KEY = "$schema"
 """A top-level key editors read to find the JSON Schema; DeepSpeed ignores top-level keys it does not know."""
-_SHORT = reprlib.Repr()
-_SHORT.maxstring = 60
-_SHORT.maxother = 60
-_SHORT.maxlevel = 3
 
 
 def validate(
@@ -87,18 +82,61 @@ parse_version = lru_cache(maxsize=256)(_parse_version)
 """Release numbers of the schema are few and compared for every option written: parse each once."""
 
 
-def short_repr(value: Any) -> str:
-    """A bounded, JSON-flavoured rendering of a value for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
+SHORT_ITEMS = 4
+"""Members of an array or object shown in a message before ``…``."""
+SHORT_STRING = 60
+"""Characters of a string shown in a message."""
+
+
+def short_repr(value: Any, depth: int = 3) -> str:
+    """A value as JSON, bounded for a message: long strings, long arrays and objects, deep nesting and
+    integers of thousands of digits are shortened with ``…``.
+
+    >>> short_repr(None), short_repr([True, {"x": 1}]), short_repr("a" * 70)[-5:]
+    ('null', '[true, {"x": 1}]', 'aaa…"')
+    >>> short_repr(list(range(9))), short_repr({"a": {"b": {"c": {"d": 1}}}})
+    ('[0, 1, 2, 3, …]', '{"a": {"b": {"c": …}}}')
+    >>> short_repr(-(10**5000)), short_repr(float("inf"))
+    ('≈-1.0e+5000', 'Infinity')
+    """
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, int):
+        return _short_int(value)
+    if isinstance(value, float):
+        return json.dumps(value)
     if isinstance(value, str):
-        return json.dumps(value if len(value) <= 60 else value[:57] + "...", ensure_ascii=False)
-    try:
-        return _SHORT.repr(value)
-    except RecursionError:  # pragma: no cover - reprlib bounds depth, this is belt and braces
-        return f"<{json_type(value)}>"
+        return json.dumps(value if len(value) <= SHORT_STRING else value[: SHORT_STRING - 1] + "…", ensure_ascii=False)
+    if isinstance(value, (list, tuple, Mapping)):
+        if not value:
+            return "{}" if isinstance(value, Mapping) else "[]"
+        if depth <= 0:
+            return "…"
+        if isinstance(value, Mapping):
+            items = [f"{short_repr(str(k))}: {short_repr(v, depth - 1)}" for k, v in list(value.items())[:SHORT_ITEMS]]
+        else:
+            items = [short_repr(v, depth - 1) for v in value[:SHORT_ITEMS]]
+        if len(value) > SHORT_ITEMS:
+            items.append("…")
+        opening, closing = ("{", "}") if isinstance(value, Mapping) else ("[", "]")
+        return opening + ", ".join(items) + closing
+    return f"<{json_type(value)}>"
+
+
+def _short_int(value: int) -> str:
+    """An integer as written, or, past a hundred digits, its magnitude (Python refuses to print an integer of more
+    than 4,300 digits, and nobody reads one)."""
+    if value.bit_length() < 330:  # about a hundred digits
+        return str(value)
+    import math
+
+    exponent = math.log10(abs(value))
+    digits, fraction = int(exponent) + 1, exponent - int(exponent)
+    mantissa = round(10**fraction, 1)
+    if mantissa >= 10:
+        mantissa, digits = 1.0, digits + 1
+    sign = "-" if value < 0 else ""
+    return f"≈{sign}{mantissa}e+{digits - 1}"
 
 
 class _Walker:
@@ -319,7 +357,8 @@ class _Walker:
             kind = _classify(exc, value)
             severity = Severity.error if strict else Severity.warning
             if kind is Kind.out_of_range:
-                self.add(kind, severity, loc, opt, value=short_repr(value), bounds=dict(opt.bounds))
+                bounds = dict(opt.bounds) or _bounds_of(exc)
+                self.add(kind, severity, loc, opt, value=short_repr(value), bounds=bounds)
             elif kind is Kind.not_allowed:
                 allowed = None if opt.allowed is None else [_plain(a) for a in opt.allowed]
                 self.add(kind, severity, loc, opt, value=short_repr(value), allowed=allowed)
@@ -467,6 +506,16 @@ def _classify(exc: ValidationError, value: Any) -> Kind:
     if types and types <= _CHOICE_ERRORS:
         return Kind.not_allowed
     return Kind.wrong_type
+
+
+def _bounds_of(exc: ValidationError) -> dict[str, Any]:
+    """The bounds a value failed, as pydantic states them (for options whose bounds sit inside a union)."""
+    bounds: dict[str, Any] = {}
+    for err in exc.errors(include_url=False, include_input=False):
+        for name, bound in (err.get("ctx") or {}).items():
+            if name in ("gt", "ge", "lt", "le", "min_length", "max_length"):
+                bounds.setdefault(name, bound)
+    return bounds
 
 
 class Validator(Protocol):

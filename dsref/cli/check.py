@@ -66,19 +66,29 @@ def run(args: argparse.Namespace) -> int:
         print("dsref: --jobs must be 1 or more", file=sys.stderr)
         return 2
 
+    from .texts import CLI
+
+    if "" in args.paths:
+        print("dsref: " + CLI.text("empty_name", lang), file=sys.stderr)
+        return 2
+    if args.paths.count("-") > 1:
+        print("dsref: " + CLI.text("stdin_twice", lang), file=sys.stderr)
+        return 2
     if args.fix or args.diff:
         return _fix(args, lang, target)
 
+    from ..check.loader import MAX_BYTES
     from ..check.pipeline import expand_paths
 
     paths = list(expand_paths(args.paths))
     if not paths:
-        print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
+        print("dsref: " + CLI.text("no_json", lang, paths=", ".join(args.paths)), file=sys.stderr)
         return 2
+    stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
     if args.show_effective:
-        return _show_effective(paths, args, target)
+        return _show_effective(paths, args, target, stdin)
     from ..check.batch import check_and_draw
-    from ..check.report import assemble
+    from ..check.report import Writer
     from .explain import use_color
 
     pieces = check_and_draw(
@@ -90,22 +100,28 @@ def run(args: argparse.Namespace) -> int:
         world_size=args.world_size,
         deepspeed_version=target,
         jobs=args.jobs,
+        stdin=stdin,
     )
-    sys.stdout.write(assemble(pieces, args.format, lang, target=target))
-    if any(piece.unreadable for piece in pieces):
+    writer = Writer(sys.stdout, args.format, lang, target=target)
+    for piece in pieces:
+        writer.write(piece)
+    tally = writer.close()
+    if tally.unreadable:
         return 2
-    return 1 if any(not piece.ok for piece in pieces) else 0
+    return 0 if tally.ok else 1
 
 
-def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> int:
+def _show_effective(paths: list[str], args: argparse.Namespace, target: str, stdin: bytes | None) -> int:
     import json
 
-    from ..check.pipeline import check_file, display_path
+    from ..check.pipeline import check_bytes, check_file, display_path
     from ..check.show_effective import effective_document
+    from ..text.escape import json_surrogates_escaped
 
     reports = []
     for path in paths:
-        report = check_file(path, profile=args.profile, world_size=args.world_size, deepspeed_version=target)
+        where = {"profile": args.profile, "world_size": args.world_size, "deepspeed_version": target}
+        report = check_bytes(stdin, path, **where) if path == "-" and stdin is not None else check_file(path, **where)
         report.path = display_path(path)
         reports.append(report)
     documents = [
@@ -113,7 +129,8 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> 
         for r in reports
         if r.loaded is not None
     ]
-    sys.stdout.write(json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2))
+    text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
+    sys.stdout.write(json_surrogates_escaped(text))
     sys.stdout.write("\n")
     if any(r.error is not None for r in reports):
         return 2
@@ -123,22 +140,24 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str) -> 
 def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
     from ..check.fixer import TEXTS, counted, fix_text, read_text, unified_diff, write_atomically
+    from ..check.loader import MAX_BYTES
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.report import render
     from .explain import use_color
+    from .texts import CLI
 
     if "-" in args.paths and len(args.paths) > 1:
         print("dsref: " + TEXTS.text("stdin_many", lang), file=sys.stderr)
         return 2
     paths = ["-"] if args.paths == ["-"] else list(expand_paths(args.paths))
     if not paths:
-        print("dsref: no *.json files found in " + ", ".join(args.paths), file=sys.stderr)
+        print("dsref: " + CLI.text("no_json", lang, paths=", ".join(args.paths)), file=sys.stderr)
         return 2
     reports: list[FileReport] = []
     fixed = changed = 0
     status = 0
     for path in paths:
-        text = sys.stdin.read() if path == "-" else read_text(path)
+        text = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_text(path)
         shown = "<stdin>" if path == "-" else display_path(path)
         if not isinstance(text, str):
             text.path = shown
@@ -165,8 +184,10 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
             try:
                 write_atomically(path, result.text)
             except OSError as exc:
-                reason = exc.strerror or str(exc)
-                print("dsref: " + TEXTS.text("not_written", lang, path=shown, reason=reason.lower()), file=sys.stderr)
+                from ..text.oserror import os_reason
+
+                reason = os_reason(exc, lang)
+                print("dsref: " + TEXTS.text("not_written", lang, path=shown, reason=reason), file=sys.stderr)
                 reports.append(result.before)
                 status = 2
                 continue

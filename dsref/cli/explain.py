@@ -57,7 +57,10 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
 
         found = search(args.search, lang)
         if not found:
-            print("dsref: " + M.text("no_matches", lang, words=args.search), file=sys.stderr)
+            said = M.text("no_matches", lang, words=args.search)
+            print("dsref: " + said, file=sys.stderr)
+            if args.format == "json":
+                _json_error("no_matches", said, [])
             return 1
         if args.format == "json":
             import json
@@ -77,6 +80,8 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
         print(f"dsref: {exc.message}", file=sys.stderr)
         if exc.suggestions:
             print(M.text("did_you_mean", lang, paths=", ".join(exc.suggestions)), file=sys.stderr)
+        if args.format == "json":
+            _json_error("no_option", exc.message, list(exc.suggestions))
         return 2
     link = option_url(exp.entry.path, lang) if exp.entry is not None else None
     if args.format == "json":
@@ -84,3 +89,14 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
     else:
         sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
     return 0
+
+
+def _json_error(code: str, message: str, suggestions: list[str]) -> None:
+    """With ``--format json``, a failure is a JSON object on standard output too, so that a program reading the
+    output gets an answer it can parse: ``{"error": {"code": ..., "message": ..., "suggestions": [...]}}``."""
+    import json
+
+    from ..text.escape import json_surrogates_escaped
+
+    error = {"error": {"code": code, "message": message, "suggestions": suggestions}}
+    sys.stdout.write(json_surrogates_escaped(json.dumps(error, ensure_ascii=False, indent=2)) + "\n")

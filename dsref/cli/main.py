@@ -19,6 +19,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     from collections.abc import Sequence
+    from typing import NoReturn
+
+    from ..text.language import Lang
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("dsref.cli.explain", "explain an option or a section"),
@@ -33,14 +36,25 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name → (module, one-line help). Add a command by adding a module and a line here."""
 
 
-def _parser(wanted: str | None) -> argparse.ArgumentParser:
+def _parser(wanted: str | None, argv: Sequence[str] = ()) -> argparse.ArgumentParser:
     import argparse
 
     from ..tree.versions import DEEPSPEED_VERSION, DSREF_VERSION
 
-    parser = argparse.ArgumentParser(
-        prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option."
-    )
+    class Parser(argparse.ArgumentParser):
+        """argparse, saying what to do about a file name that it took for an option."""
+
+        def error(self, message: str) -> NoReturn:
+            import os
+
+            dashed = [a for a in argv if a.startswith("-") and a != "-" and os.path.lexists(a)]
+            if dashed:
+                self.print_usage(sys.stderr)
+                _say("dash_name", _lang_in(argv), name=dashed[0])
+                self.exit(2)
+            super().error(message)
+
+    parser = Parser(prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option.")
     parser.add_argument(
         "--version", action="version", version=f"dsref {DSREF_VERSION} (DeepSpeed {DEEPSPEED_VERSION} config schema)"
     )
@@ -97,6 +111,13 @@ def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if sys.stdout is None:  # started with stdout closed (`>&-`)
+        _say("stdout_closed")
+        return 2
+    # What cannot be encoded for this terminal (PYTHONIOENCODING=ascii, a lone surrogate from a file name) is
+    # printed as a backslash escape rather than stopping the command halfway.
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = quick_explain_args(args_list)
     if args is None:
@@ -104,9 +125,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
         first = next((a for a in args_list if not a.startswith("-")), None)
-        args = _parser(first if first in COMMANDS else None).parse_args(args_list)
+        args = _parser(first if first in COMMANDS else None, args_list).parse_args(args_list)
     try:
-        return int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+        status = int(importlib.import_module(COMMANDS[args.command][0]).run(args))
+        if not sys.stdout.closed:  # the language server closes it on exit
+            sys.stdout.flush()
+        return status
     except ModuleNotFoundError as exc:
         # A broken installation (a dependency missing from this Python), not a bug to show as a traceback.
         print(
@@ -118,5 +142,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
+        _discard_output()
         sys.stderr.close()
         return 0
+    except OSError as exc:  # writing the answer failed: a full disk, a quota, an I/O error
+        _discard_output()
+        from ..text.oserror import os_reason
+
+        lang = _chosen(getattr(args, "lang", None))
+        _say("output_failed", lang, reason=os_reason(exc, lang))
+        return 2
+
+
+def _discard_output() -> None:
+    """Point standard output at the null device, so that the interpreter's last flush of what could not be
+    written neither fails again nor prints a traceback of its own."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _lang_in(argv: Sequence[str]) -> str | None:
+    """The value of ``--lang`` on a command line argparse could not read."""
+    for i, token in enumerate(argv):
+        if token.startswith("--lang="):
+            return token.partition("=")[2]
+        if token == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
+def _say(key: str, lang: str | None = None, **args: object) -> None:
+    """One line on standard error, in the user's language (``--lang`` when it was read, else the environment's)."""
+    from .texts import CLI
+
+    if sys.stderr is not None:
+        print("dsref: " + CLI.text(key, _chosen(lang), **args), file=sys.stderr)
+
+
+def _chosen(lang: str | None) -> Lang:
+    """``--lang`` when it names a language, else the environment's."""
+    from ..text.language import UnknownLanguage, resolve_language
+
+    try:
+        return resolve_language(lang)
+    except UnknownLanguage:
+        return resolve_language(None)

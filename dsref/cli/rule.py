@@ -17,6 +17,7 @@ def run(args: argparse.Namespace) -> int:
     from ..check.findings import Kind
     from ..check.fixes import fix_note
     from ..check.messages import explanation
+    from ..check.report import S as SEVERITY
     from ..check.rules import all_rules, get_rule
 
     lang = language(args)
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         for kind in Kind:
             print(f"{kind.code}  {kind.name.replace('_', '-')}")
         for r in all_rules():
-            print(f"{r.code}  {r.name}  ({r.severity.value})")
+            print(f"{r.code}  {r.name}  ({SEVERITY.text(r.severity.value, lang)})")
         return 0
     wanted = args.code.strip()
     found_kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
@@ -38,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if found is None:
         print(f"dsref: no rule {wanted!r}; `dsref rule` lists them", file=sys.stderr)
         return 2
-    print(f"{found.code} {found.name} ({found.severity.value})\n\n{found.text('explanation', lang)}")
+    print(f"{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\n")
+    print(found.text("explanation", lang))
     print(f"\n{fix_note(found.code, lang)}")
     return 0

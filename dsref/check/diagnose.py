@@ -1,0 +1,183 @@
+"""The first wrong character of a config that neither reader accepts, and what it most likely is.
+
+The readers' own errors often land far from the mistake: Hjson reads an unquoted word to the end of its line, so
+``"enabled": True}}`` swallows the closing braces and the error sits at the end of the file ("Bad key name (eof)").
+:func:`first_mistake` walks the text token by token, as a reader of JSON-with-comments would, and stops at the first
+token that no config means: a Python literal (``True``, ``False``, ``None``), a template placeholder left unfilled
+(``$LR``, ``${LR}``, ``{{ lr }}``, ``<LR>``, ``%LR%``), a missing comma between two members of one line, or, where
+strict JSON is wanted, a single-quoted string, a bare word or a trailing comma. Only called once a reader has failed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Mistake", "first_mistake"]
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """``reason`` names the loader's message; ``pos`` and ``end`` delimit the token in the text."""
+
+    reason: str
+    pos: int
+    end: int
+    word: str
+    fix: str = ""
+    """What to write instead, when there is one right answer (``true`` for ``True``)."""
+
+
+_PYTHON = {"True": "true", "False": "false", "None": "null"}
+_PLACEHOLDER = re.compile(r"\$\{?\w+\}?|<[A-Za-z_][\w.-]*>|%[A-Za-z_]\w*%|@[A-Za-z_]\w*@|__[A-Z][A-Z0-9_]*__")
+_WORD = re.compile(r"[^\s,:\[\]{}\"'/#]+")
+_NUMBER = re.compile(r"-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_SPACE = re.compile(r"(?:\s+|//[^\n]*|#[^\n]*|/\*.*?\*/)+", re.S)
+_STRING = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*"'), "'": re.compile(r"'(?:[^'\\\n]|\\.)*'")}
+_TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
+
+
+def first_mistake(text: str, *, strict: bool) -> Mistake | None:
+    """The first token no config means, or None when nothing stands out (the reader's own error then stands).
+
+    ``strict``: the text is meant as JSON (Hugging Face's ``json.load``), so single quotes and bare words are
+    mistakes too; otherwise Hjson's quoteless values are allowed where they end their line.
+
+    >>> first_mistake('{"fp16": {"enabled": True}}', strict=False)
+    Mistake(reason='python_literal', pos=21, end=25, word='True', fix='true')
+    >>> first_mistake('{"lr": $LR, "wd": 0}', strict=False).word, first_mistake('{"lr": {{ lr }} }', strict=True).word
+    ('$LR', '{{ lr }}')
+    >>> first_mistake('{"a": 1 "b": 2}', strict=False)
+    Mistake(reason='missing_comma', pos=8, end=11, word='"b"', fix='')
+    >>> first_mistake("{'a': 1}", strict=True).reason, first_mistake("{'a': 1}", strict=False)
+    ('single_quotes', None)
+    >>> first_mistake('{"a": [1, 2,], "b": 1}', strict=True).pos, first_mistake('{"a": [1, 2,]}', strict=False)
+    (11, None)
+    """
+    stack: list[str] = []  # "{" or "["
+    expect = "value"  # value | key | colon | after (a comma or a closing bracket)
+    line_of_last = -1
+    comma = -1  # where the last comma stood, while nothing has followed it
+    pos = 0
+    n = len(text)
+    if text.startswith("\ufeff"):
+        pos = 1
+    while True:
+        space = _SPACE.match(text, pos)
+        if space:
+            pos = space.end()
+        if pos >= n:
+            return None
+        line = text.count("\n", 0, pos)
+        char = text[pos]
+        if expect == "after":
+            if char == ",":
+                expect = "key" if stack and stack[-1] == "{" else "value"
+                comma = pos
+                pos += 1
+                continue
+            if char in "}]":
+                stack.pop() if stack else None
+                expect = "after"
+                pos += 1
+                line_of_last = line
+                continue
+            if line == line_of_last and stack:  # two members on one line with nothing between them
+                token = _token(text, pos)
+                return Mistake("missing_comma", pos, pos + len(token), token)
+            if strict:
+                return None  # the reader's own error says it ("Expecting ',' delimiter")
+            expect = "key" if stack and stack[-1] == "{" else "value"  # Hjson: a line break separates members
+            continue
+        if expect == "colon":
+            if char != ":":
+                return None
+            expect = "value"
+            pos += 1
+            continue
+        if char in "}]" and comma >= 0 and strict:
+            return Mistake("trailing_comma", comma, comma + 1, ",")
+        comma = -1
+        if expect == "key":
+            if char == "}" and stack:
+                stack.pop()
+                expect, line_of_last = "after", line
+                pos += 1
+                continue
+            if char in "\"'":
+                end = _string_end(text, pos)
+                if end is None:
+                    return None
+                if char == "'" and strict:
+                    return Mistake("single_quotes", pos, end, text[pos:end])
+                pos, expect = end, "colon"
+                continue
+            word = _WORD.match(text, pos)
+            if word is None:
+                return None
+            if strict:
+                return Mistake("bare_word", pos, word.end(), word.group())
+            pos, expect = word.end(), "colon"
+            continue
+        # a value
+        template = _TEMPLATE.match(text, pos)
+        if template:
+            return Mistake("placeholder", pos, template.end(), template.group())
+        if char in "{[":
+            stack.append(char)
+            pos += 1
+            expect = "key" if char == "{" else "value"
+            continue
+        if char == "]" and stack and stack[-1] == "[":  # an empty array, or a trailing comma in one
+            stack.pop()
+            expect, line_of_last = "after", line
+            pos += 1
+            continue
+        if char in "\"'":
+            end = _string_end(text, pos)
+            if end is None:
+                return None
+            if char == "'" and strict:
+                return Mistake("single_quotes", pos, end, text[pos:end])
+            pos, expect, line_of_last = end, "after", line
+            continue
+        number = _NUMBER.match(text, pos)
+        word = _WORD.match(text, pos)
+        if number and (word is None or word.end() == number.end()):
+            pos, expect, line_of_last = number.end(), "after", line
+            continue
+        placeholder = _PLACEHOLDER.match(text, pos)
+        if placeholder:
+            return Mistake("placeholder", pos, placeholder.end(), placeholder.group())
+        if word is None:
+            return None
+        if word.group() in _PYTHON:
+            return Mistake("python_literal", pos, word.end(), word.group(), _PYTHON[word.group()])
+        if word.group() in ("true", "false", "null"):
+            pos, expect, line_of_last = word.end(), "after", line
+            continue
+        if strict:
+            return Mistake("bare_word", pos, word.end(), word.group())
+        # Hjson reads a quoteless value to the end of its line: well-formed only when that line holds nothing else.
+        end_of_line = text.find("\n", pos)
+        end_of_line = n if end_of_line < 0 else end_of_line
+        if any(c in text[word.end() : end_of_line] for c in ",}]"):
+            return Mistake("quoteless", pos, word.end(), word.group())
+        pos, expect, line_of_last = end_of_line, "after", line
+
+
+def _string_end(text: str, pos: int) -> int | None:
+    if text.startswith("'''", pos):
+        end = text.find("'''", pos + 3)
+        return None if end < 0 else end + 3
+    match = _STRING[text[pos]].match(text, pos)
+    return match.end() if match else None
+
+
+def _token(text: str, pos: int) -> str:
+    if text[pos] in "\"'":
+        end = _string_end(text, pos)
+        if end is not None:
+            return text[pos:end]
+    word = _WORD.match(text, pos)
+    return word.group() if word else text[pos]
