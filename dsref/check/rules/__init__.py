@@ -82,6 +82,13 @@ class Rule:
     texts: Messages
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
+        if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
+            args = {
+                name: self.texts.text(f"phrase_{value}", lang, **args)
+                if isinstance(value, str) and f"phrase_{value}" in self.texts.table
+                else value
+                for name, value in args.items()
+            }
         return self.texts.text(key, lang, **args)
 
 
@@ -92,14 +99,22 @@ _BY_NAME: dict[str, Rule] = {}
 
 
 def rule(
-    code: str, name: str, severity: Severity, *, message: str, explanation: str
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    message: str,
+    explanation: str,
+    phrases: dict[str, str] | None = None,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
-    """Register a rule: decorate its check function."""
+    """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
+    (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`)."""
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
         if code in _RULES:
             raise ValueError(f"rule code {code} registered twice")
-        texts = messages(f"rule.{code}", message=message, explanation=explanation)
+        extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
+        texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
         _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
         _SORTED.clear()
         _BY_NAME.clear()
