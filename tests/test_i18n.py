@@ -180,3 +180,21 @@ def test_a_damaged_catalog_is_refused(data: bytes) -> None:
 
     with pytest.raises(ValueError):
         MoCatalog(data)
+
+
+def test_explain_json_in_chinese_has_every_text_field() -> None:
+    """`explain --format json --lang zh`: each free text of an option comes in Chinese, hf_auto_source included."""
+    import json
+
+    from dsref.explain.render import explain, render_json
+
+    for path in ("train_batch_size", "zero_optimization.stage3_prefetch_bucket_size", "optimizer.params.lr"):
+        record = json.loads(render_json(explain(path, lang="zh"), "zh"))["option"]
+        english = json.loads(render_json(explain(path, lang="en"), "en"))["option"]["text"]
+        texts = record["text"]
+        assert record["hf_auto_source"], path
+        assert texts["hf_auto_source"], path
+        if path == "train_batch_size":  # words around the formula, said in Chinese
+            assert texts["hf_auto_source"] != english["hf_auto_source"]
+        for field in ("summary", "description"):
+            assert texts[field] != english[field], (path, field)

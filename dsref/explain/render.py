@@ -456,6 +456,7 @@ def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:
         "default_note": option_text(entry.path, entry["default_note"], lang, "default_note"),
         "removal_note": option_text(entry.path, entry["removal_note"], lang, "removal_note"),
         "enum": {str(v): option_text(entry.path, t, lang, f"enum:{v}") for v, t in entry["enum_docs"]},
+        "hf_auto_source": option_text(entry.path, entry["hf_auto_source"], lang, "hf_source"),
     }
     if link:
         record["link"] = link

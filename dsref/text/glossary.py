@@ -19,6 +19,9 @@ class Term(NamedTuple):
     """Chinese spellings; the first is shown (English words Chinese engineers keep are listed as they are)."""
     note_en: str = ""
     note_zh: str = ""
+    avoid: tuple[str, ...] = ()
+    """Renderings the Chinese texts must not use for this term (``tests/test_glossary.py`` scans the catalog and the
+    pages); a plain English word here means the word in Chinese running text, outside code."""
 
 
 TERMS: tuple[Term, ...] = (
@@ -59,6 +62,13 @@ TERMS: tuple[Term, ...] = (
         ("partition", "partitioned"), ("切分", "分片"), "what ZeRO does to model states", "ZeRO 把状态“切分”到各个 rank"
     ),
     Term(("data parallel", "data parallelism"), ("数据并行",)),
+    Term(
+        ("data-parallel size", "data-parallel world size"),
+        ("数据并行度",),
+        "GPUs divided by the tensor, pipeline and sequence parallel sizes",
+        "GPU 数除以张量并行、流水线并行和序列并行的并行度",
+        ("数据并行大小", "数据并行规模", "数据并行 world size", "数据并行的 world size"),
+    ),
     Term(("tensor parallel", "tensor parallelism", "AutoTP"), ("张量并行", "AutoTP")),
     Term(("pipeline parallel", "pipeline parallelism"), ("流水线并行",)),
     Term(("expert parallel", "expert parallelism", "AutoEP", "MoE"), ("专家并行", "AutoEP", "MoE", "混合专家")),
@@ -71,6 +81,14 @@ TERMS: tuple[Term, ...] = (
         "集合通信原语，不译",
     ),
     Term(("collective", "collective communication"), ("集合通信",)),
+    Term(("reduce", "reduction"), ("规约",), "summing or averaging across ranks", "跨 rank 求和或求平均", ("归约",)),
+    Term(
+        ("gather", "gathered"),
+        ("收集",),
+        "what stage 3 does to a layer's parameters before using it",
+        "stage 3 在用到某层之前把它的参数收集起来；集合通信原语 all-gather 不译",
+        ("gather",),
+    ),
     Term(("overlap",), ("重叠", "通信与计算重叠")),
     Term(("pinned memory", "page-locked memory"), ("锁页内存", "pinned memory")),
     Term(
@@ -90,7 +108,7 @@ TERMS: tuple[Term, ...] = (
     Term(("config", "config file"), ("配置", "配置文件")),
     Term(("section",), ("配置段",), "", "如“`zero_optimization` 配置段”"),
     Term(("option", "key"), ("配置项", "键")),
-    Term(("engine",), ("engine", "引擎")),
+    Term(("engine",), ("引擎",), "", "`DeepSpeedEngine`、`engine.step()` 等代码名保持原样", ("engine",)),
     Term(("profiler",), ("性能分析器", "profiler")),
     Term(("autotuning",), ("自动调优",)),
     Term(("quantization", "quantized"), ("量化",)),
@@ -98,6 +116,23 @@ TERMS: tuple[Term, ...] = (
     Term(("parameter", "parameters"), ("参数",)),
     Term(("communication",), ("通信",)),
     Term(("memory",), ("内存", "显存")),
+    Term(
+        ("first moment", "second moment", "moment estimates"),
+        ("一阶矩", "二阶矩", "矩估计"),
+        "Adam's running averages of the gradient and its square",
+        "动量（momentum）是 SGD、Lion 等优化器的另一个概念",
+        ("一阶动量", "二阶动量", "两个动量"),
+    ),
+    Term(("mode",), ("模式",), avoid=("mode",)),
+    Term(("type",), ("类型",), "", "配置项 `type` 本身写作代码", ("type",)),
+    Term(("workspace",), ("工作区",), avoid=("workspace",)),
+    Term(("leaf module", "leaf"), ("叶子模块", "叶子"), avoid=("leaf",)),
+    Term(
+        ("error", "warning", "note"),
+        ("错误", "警告", "提示"),
+        "the severities of check's findings",
+        "检查结果的严重级别",
+    ),
 )
 
 
@@ -125,7 +160,7 @@ def page(lang: str) -> str:
             "| English | 中文 | 说明 |",
             "|---|---|---|",
         ]
-        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {t.note_zh} |" for t in TERMS]
+        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {_note(t.note_zh, t, 'zh')} |" for t in TERMS]
     else:
         lines = [
             "# Glossary",
@@ -138,6 +173,15 @@ def page(lang: str) -> str:
             "| English | Chinese | Notes |",
             "|---|---|---|",
         ]
-        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {t.note_en} |" for t in TERMS]
+        rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {_note(t.note_en, t, 'en')} |" for t in TERMS]
     header = "<!-- generated from dsref/text/glossary.py by scripts/generate.py; do not edit -->"
     return "\n".join([header, *lines, *rows]) + "\n"
+
+
+def _note(note: str, term: Term, lang: str) -> str:
+    """A term's note with the renderings it rules out."""
+    if not term.avoid:
+        return note
+    avoided = "、".join(term.avoid) if lang == "zh" else ", ".join(term.avoid)
+    said = f"不写作：{avoided}" if lang == "zh" else f"not: {avoided}"
+    return f"{note}；{said}" if note and lang == "zh" else f"{note}; {said}" if note else said
