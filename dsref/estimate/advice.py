@@ -3,7 +3,7 @@ it costs in speed, with the edit that makes it.
 
 >>> from .model import Architecture
 >>> arch = Architecture("llama", "llama", 4096, 11008, 32, 32, 32, 128, 32000, False)
->>> verdict = advise(arch, Run(stage=2, gpus_per_node=8, seq_len=4096, micro_batch=4), 80 * GIB)
+>>> verdict = advise(arch, Run(stage=2, gpus_per_node=8, seq_len=4096, micro_batch=4), 80 * 2**30)
 >>> verdict.fits, [change.key for change in verdict.changes]
 (False, ['checkpointing', 'micro_batch'])
 """
@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .peak import Peak, Run, peak_memory
-from .quantities import GIB, MAX_BYTES, EstimateError, check_int
+from .quantities import MAX_BYTES, EstimateError, check_int
 
 __all__ = ["CHANGES", "Advice", "Change", "advise"]
 
@@ -195,4 +195,3 @@ def advise(
             if fits(current_peak):
                 break
     return Advice(base, gpu_memory, reserve_percent, cpu_memory, False, tuple(singles), tuple(combined))
-

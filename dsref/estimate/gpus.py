@@ -51,6 +51,8 @@ def gpu_memory(text: str, option: str = "--gpu-memory") -> int:
     size = _LOOKUP.get(_key(text))
     if size is not None:
         return size * GIB
-    if re.fullmatch(r"\s*[+\-]?[0-9.,_]+\s*[A-Za-z]*\s*", text) and not re.search(r"[A-Za-z]{2,}\d|\d[A-Za-z]+\d", text):
+    if re.fullmatch(r"\s*[+\-]?[0-9.,_]+\s*[A-Za-z]*\s*", text) and not re.search(
+        r"[A-Za-z]{2,}\d|\d[A-Za-z]+\d", text
+    ):
         return parse_bytes(text, option)
     raise EstimateError("unknown_gpu", option=option, value=text.strip(), known=", ".join(GPUS))

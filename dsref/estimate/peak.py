@@ -17,6 +17,7 @@ recomputed), and the optimizer step (activations gone, the step's temporaries).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -44,8 +45,8 @@ from .quantities import (
 )
 
 __all__ = [
-    "CONFIG_PATHS",
     "COMPONENTS",
+    "CONFIG_PATHS",
     "PHASES",
     "Peak",
     "Run",
@@ -179,14 +180,14 @@ def run_from_config(
     ``"auto"`` is filled as Hugging Face Transformers fills it: the micro batch from ``micro_batch`` (its default
     8 without one), the precision from ``precision``, ``reduce_bucket_size`` as hidden², the stage-3 prefetch bucket
     as 0.9 × hidden², the gradient accumulation as 1. ``flags`` (any field of :class:`Run`) override the file.
-    Returns the run and the paths that were filled, for the assumptions.
+    Returns the run and what was filled (``path = value``), for the assumptions.
     """
     filled: list[str] = []
 
     def value(name: str, auto: Any) -> Any:
         path = CONFIG_PATHS[name]
         if path in autos:
-            filled.append(path)
+            filled.append(f"{path} = {json.dumps(auto)}")
             return auto
         return values.get(path)
 
