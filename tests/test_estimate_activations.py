@@ -74,7 +74,13 @@ class Point:
         )
 
 
-_CLASSES = {"llama": "LlamaConfig", "qwen2": "Qwen2Config", "qwen3": "Qwen3Config", "gpt2": "GPT2Config"}
+_CLASSES = {
+    "llama": "LlamaConfig",
+    "qwen2": "Qwen2Config",
+    "qwen3": "Qwen3Config",
+    "gpt2": "GPT2Config",
+    "gpt_neox": "GPTNeoXConfig",
+}
 
 
 def _measure(point: Point) -> int:
@@ -127,6 +133,9 @@ def _points() -> list[Point]:
                 extra = (("attn_pdrop", 0.0),) if attention == "sdpa" else ()
                 points.append(Point("gpt2", attention, seq, batch, hidden, layers, heads, vocab, None, None, ckpt,
                                     extra=extra))  # fmt: skip
+    for attention in ("eager", "sdpa"):
+        for ckpt in (False, True):
+            points.append(Point("gpt_neox", attention, 48, 2, 64, 2, 4, 700, None, 256, ckpt))
     points += [
         Point("qwen3", "sdpa", 48, 2, 64, 2, 4, 800, 2, 176, extra=(("head_dim", 32),)),
         Point("qwen3", "eager", 48, 2, 64, 2, 4, 800, 2, 176, extra=(("head_dim", 32),)),
@@ -155,7 +164,7 @@ def test_estimate_within_5_percent_of_the_bytes_saved_for_backward(point: Point)
     assert abs(estimated - measured) <= TOLERANCE * measured, (point, estimated, measured, estimated / measured)
 
 
-@pytest.mark.parametrize("model_type", ["llama", "qwen2", "qwen3", "gpt2"])
+@pytest.mark.parametrize("model_type", ["llama", "qwen2", "qwen3", "gpt2", "gpt_neox"])
 def test_parameter_count_is_what_transformers_builds(model_type: str) -> None:
     point = Point(
         model_type, "sdpa", 32, 1, 64, 3, 4, 1000, 2, 176, extra=(("head_dim", 32),) * (model_type == "qwen3")

@@ -193,7 +193,8 @@ def architecture_from_hf(config: Any) -> Architecture:
         intermediate = 4 * hidden
     else:
         intermediate = _whole(config, _KEYS["intermediate"], 64 * MAX_HIDDEN)
-    kv_heads = _whole(config, ("num_key_value_heads",), heads) if config.get("num_key_value_heads") else heads
+    grouped = family == "llama" and config.get("num_key_value_heads") is not None
+    kv_heads = _whole(config, ("num_key_value_heads",), heads) if grouped else heads
     if heads % kv_heads:
         raise EstimateError("model_bad_value", key="num_key_value_heads", value=kv_heads)
     explicit_head_dim = config.get("head_dim")
