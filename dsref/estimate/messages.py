@@ -23,7 +23,7 @@ M = messages(
         "--micro-batch without --model"
     ),
     model_missing_keys="the {model_type} config has no {keys}; dsref needs them to know the model's shape",
-    model_bad_value="the model config's {key} is {value}, which no model can have",
+    model_bad_value="the model config's {name} is {value}, which no model can have",
     config_bad_value="{path} is {value}, which is not a value DeepSpeed can train with",
     unknown_gpu="{option}: '{value}' is neither a memory size (such as 24GB) nor a GPU dsref knows ({known})",
     # units

@@ -155,16 +155,16 @@ def _number(config: Mapping[str, Any], key: str, default: float) -> float:
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise EstimateError("model_bad_value", key=key, value=value)
+        raise EstimateError("model_bad_value", name=key, value=value)
     return float(value)
 
 
 def _whole(config: Mapping[str, Any], names: tuple[str, ...], maximum: int) -> int:
     value = _first(config, names)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EstimateError("model_bad_value", key=names[0], value=value)
+        raise EstimateError("model_bad_value", name=names[0], value=value)
     if value < 1 or value > maximum:
-        raise EstimateError("model_bad_value", key=names[0], value=value)
+        raise EstimateError("model_bad_value", name=names[0], value=value)
     return value
 
 
@@ -181,7 +181,7 @@ def architecture_from_hf(config: Any) -> Architecture:
             known=", ".join(MODEL_TYPES),
             keys=", ".join(names[0] for names in _KEYS.values()),
         )
-    needed = ["hidden", "layers", "heads", "vocab"] + (["intermediate"] if family == "llama" else [])
+    needed = [name for name in _KEYS if name != "intermediate" or family == "llama"]
     missing = [_KEYS[name][0] for name in needed if _first(config, _KEYS[name]) is None]
     if missing:
         raise EstimateError("model_missing_keys", model_type=model_type, keys=", ".join(missing))
@@ -196,13 +196,13 @@ def architecture_from_hf(config: Any) -> Architecture:
     grouped = family == "llama" and config.get("num_key_value_heads") is not None
     kv_heads = _whole(config, ("num_key_value_heads",), heads) if grouped else heads
     if heads % kv_heads:
-        raise EstimateError("model_bad_value", key="num_key_value_heads", value=kv_heads)
+        raise EstimateError("model_bad_value", name="num_key_value_heads", value=kv_heads)
     explicit_head_dim = config.get("head_dim")
     if explicit_head_dim is not None and family == "llama":
         head_dim = _whole(config, ("head_dim",), MAX_HIDDEN)
     else:
         if hidden % heads:
-            raise EstimateError("model_bad_value", key=_KEYS["heads"][0], value=heads)
+            raise EstimateError("model_bad_value", name=_KEYS["heads"][0], value=heads)
         head_dim = hidden // heads
     tied_default = family == "gpt2"
     tied = config.get("tie_word_embeddings", tied_default)

@@ -184,15 +184,23 @@ def run_from_config(
     """
     filled: list[str] = []
 
-    def value(name: str, auto: Any) -> Any:
+    defaults = Run()
+
+    def value(name: str, auto: Any = None) -> Any:
+        """The file's value, the filled "auto", or (absent from the mapping) DeepSpeed's default."""
         path = CONFIG_PATHS[name]
         if path in autos:
             filled.append(f"{path} = {json.dumps(auto)}")
             return auto
-        return values.get(path)
+        found = values.get(path)
+        return getattr(defaults, name, None) if found is None else found
 
     h = arch.hidden
-    batch_value = value("micro_batch", micro_batch if micro_batch is not None else HF_DEFAULT_MICRO_BATCH)
+    batch_path = CONFIG_PATHS["micro_batch"]
+    if batch_path in autos:
+        batch_value = value("micro_batch", micro_batch if micro_batch is not None else HF_DEFAULT_MICRO_BATCH)
+    else:
+        batch_value = values.get(batch_path)
     accumulation = value("gradient_accumulation", 1)
     total = values.get(CONFIG_PATHS["train_batch_size"]) if CONFIG_PATHS["train_batch_size"] not in autos else None
     stage = _int(values.get(CONFIG_PATHS["stage"], 0) or 0, CONFIG_PATHS["stage"])
@@ -209,14 +217,14 @@ def run_from_config(
         micro_batch=micro_batch if micro_batch is not None else _int(batch_value or 1, CONFIG_PATHS["micro_batch"], 1),
         gradient_accumulation=_int(accumulation or 1, CONFIG_PATHS["gradient_accumulation"], 1),
         reduce_bucket_size=_int(value("reduce_bucket_size", h * h), CONFIG_PATHS["reduce_bucket_size"], 1),
-        allgather_bucket_size=_int(values.get(CONFIG_PATHS["allgather_bucket_size"]), "allgather_bucket_size", 1),
+        allgather_bucket_size=_int(value("allgather_bucket_size"), CONFIG_PATHS["allgather_bucket_size"], 1),
         overlap_comm=values.get(CONFIG_PATHS["overlap_comm"]),
-        contiguous_gradients=bool(values.get(CONFIG_PATHS["contiguous_gradients"], True)),
+        contiguous_gradients=bool(value("contiguous_gradients")),
         prefetch_bucket_size=_int(
             value("prefetch_bucket_size", int(0.9 * h * h)), CONFIG_PATHS["prefetch_bucket_size"]
         ),
-        max_live_parameters=_int(values.get(CONFIG_PATHS["max_live_parameters"]), "stage3_max_live_parameters"),
-        sub_group_size=_int(values.get(CONFIG_PATHS["sub_group_size"]), "sub_group_size", 1),
+        max_live_parameters=_int(value("max_live_parameters"), CONFIG_PATHS["max_live_parameters"]),
+        sub_group_size=_int(value("sub_group_size"), CONFIG_PATHS["sub_group_size"], 1),
     )
     if micro_batch is None and batch_value is None and isinstance(total, int) and total > 0:
         # only train_batch_size given: DeepSpeed divides it by the accumulation and the GPUs
