@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..text.i18n import messages
 from .lang import add_lang_option, language
@@ -339,11 +339,12 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         "heads": count(args.heads, "--heads", MAX_HIDDEN),
         "vocab": count(args.vocab_size, "--vocab-size", MAX_VOCAB),
     }
-    changed = {key: value for key, value in shape.items() if value is not None}
+    changed: dict[str, Any] = {key: value for key, value in shape.items() if value is not None}
     if changed:
         arch = dataclasses.replace(arch, **changed)
         if "hidden" in changed or "heads" in changed:
-            arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=arch.heads)
+            kv_heads = arch.kv_heads if arch.heads % arch.kv_heads == 0 else arch.heads
+            arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=kv_heads)
     values, autos = _read_config(args.config, lang)
     seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN) or 2048
     run, filled = run_from_config(

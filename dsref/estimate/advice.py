@@ -103,6 +103,7 @@ def _usable(gpu_memory: int, reserve_percent: float) -> int:
 
 def _candidates(arch: Any, run: Run) -> list[tuple[ChangeKey, Run, dict[str, Any], dict[str, Any]]]:
     out: list[tuple[ChangeKey, Run, dict[str, Any], dict[str, Any]]] = []
+    edit: dict[str, Any]
     if run.attention == "eager":
         out.append(("sdpa", replace(run, attention="sdpa"), {}, {"attn_implementation": "sdpa"}))
     zero = "zero_optimization."
