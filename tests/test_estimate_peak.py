@@ -171,6 +171,17 @@ def test_no_single_change_then_changes_combined() -> None:
     assert peaks == sorted(peaks, reverse=True)
 
 
+def test_a_smaller_auto_micro_batch_is_a_trainer_argument() -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    run = Run(stage=3, gpus_per_node=8, seq_len=4096, micro_batch=8, checkpointing=True)
+    for batch_auto, where in ((False, "config"), (True, "training")):
+        verdict = advise(arch, run, gpu_memory("A100-40G"), batch_auto=batch_auto)
+        change = next(change for change in verdict.changes if change.key == "micro_batch")
+        edits = change.config if where == "config" else change.training
+        assert edits["gradient_accumulation_steps"] * change.run.micro_batch == 8
+        assert ("per_device_train_batch_size" in edits) is batch_auto
+
+
 def test_gpu_names() -> None:
     assert (
         gpu_memory("A100-40G") == 40 * GIB and gpu_memory("h20") == 96 * GIB and gpu_memory("Ascend 910B") == 64 * GIB

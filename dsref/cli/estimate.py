@@ -364,7 +364,14 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     if args.gpu_memory is not None:
         cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
         reserve = _float(args.reserve.rstrip("%"), "--reserve")
-        advice = advise(arch, run, gpu_memory_of(args.gpu_memory), reserve_percent=reserve, cpu_memory=cpu_memory)
+        advice = advise(
+            arch,
+            run,
+            gpu_memory_of(args.gpu_memory),
+            reserve_percent=reserve,
+            cpu_memory=cpu_memory,
+            batch_auto="train_micro_batch_size_per_gpu" in autos,
+        )
     status = 1 if advice is not None and not advice.fits else 0
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}

@@ -101,7 +101,9 @@ def _usable(gpu_memory: int, reserve_percent: float) -> int:
     return int(gpu_memory * (100 - reserve_percent) / 100)
 
 
-def _candidates(arch: Any, run: Run) -> list[tuple[ChangeKey, Run, dict[str, Any], dict[str, Any]]]:
+def _candidates(
+    arch: Any, run: Run, batch_auto: bool = False
+) -> list[tuple[ChangeKey, Run, dict[str, Any], dict[str, Any]]]:
     out: list[tuple[ChangeKey, Run, dict[str, Any], dict[str, Any]]] = []
     edit: dict[str, Any]
     if run.attention == "eager":
@@ -124,8 +126,12 @@ def _candidates(arch: Any, run: Run) -> list[tuple[ChangeKey, Run, dict[str, Any
         accumulation = run.gradient_accumulation * run.micro_batch // batch
         if batch * accumulation == run.micro_batch * run.gradient_accumulation:
             smaller = replace(run, micro_batch=batch, gradient_accumulation=accumulation)
-            edit = {"train_micro_batch_size_per_gpu": batch, "gradient_accumulation_steps": accumulation}
-            out.append(("micro_batch", smaller, edit, {}))
+            if batch_auto:  # Hugging Face fills "auto" from its arguments and refuses a config that disagrees
+                hf = {"per_device_train_batch_size": batch, "gradient_accumulation_steps": accumulation}
+                out.append(("micro_batch", smaller, {}, hf))
+            else:
+                edit = {"train_micro_batch_size_per_gpu": batch, "gradient_accumulation_steps": accumulation}
+                out.append(("micro_batch", smaller, edit, {}))
     if run.stage < 3:
         out.append(("stage3", replace(run, stage=3), {f"{zero}stage": 3}, {}))
     if run.offload_optimizer == "none":
@@ -145,13 +151,20 @@ def _candidates(arch: Any, run: Run) -> list[tuple[ChangeKey, Run, dict[str, Any
 
 
 def advise(
-    arch: Any, run: Run, gpu_memory: int, *, reserve_percent: float = 10.0, cpu_memory: int | None = None
+    arch: Any,
+    run: Run,
+    gpu_memory: int,
+    *,
+    reserve_percent: float = 10.0,
+    cpu_memory: int | None = None,
+    batch_auto: bool = False,
 ) -> Advice:
     """Whether ``run`` fits ``gpu_memory`` per GPU (less ``reserve_percent`` for the allocator's fragmentation) and,
     when ``cpu_memory`` is given, the node's CPU memory; and which changes would make it fit.
 
     When no change fits alone, the cheapest change that lowers the peak is taken, then the next, until the run
-    fits or nothing lowers it further (``combined``, whose last entry may still not fit).
+    fits or nothing lowers it further (``combined``, whose last entry may still not fit). With ``batch_auto`` (the
+    config writes the micro batch as ``"auto"``) a smaller micro batch is a change to Hugging Face's arguments.
     """
     check_int(gpu_memory, "--gpu-memory", 1, MAX_BYTES)
     if cpu_memory is not None:
@@ -167,10 +180,10 @@ def advise(
     if fits(base):
         return Advice(base, gpu_memory, reserve_percent, cpu_memory, True, (), ())
     singles = []
-    for key, changed, config, training in _candidates(arch, run):
+    for key, changed, config, training in _candidates(arch, run, batch_auto):
         peak = peak_memory(arch, changed)
         while key == "micro_batch" and not fits(peak) and changed.micro_batch > 1:
-            smaller = next((c for c in _candidates(arch, changed) if c[0] == "micro_batch"), None)
+            smaller = next((c for c in _candidates(arch, changed, batch_auto) if c[0] == "micro_batch"), None)
             if smaller is None:
                 break
             _, changed, config, training = smaller
@@ -184,7 +197,7 @@ def advise(
         for _ in range(32):
             options = [
                 (key, changed, edit, extra)
-                for key, changed, edit, extra in _candidates(arch, current)
+                for key, changed, edit, extra in _candidates(arch, current, batch_auto)
                 if peak_memory(arch, changed).bytes < current_peak.bytes
             ]
             if not options:
