@@ -251,6 +251,13 @@ def test_model_alone_is_enough() -> None:
     assert payload["run"]["stage"] == 0 and payload["model"]["family"] == "gpt_neox"
 
 
+def test_a_model_folder_and_a_text_config(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "llava", "text_config": model("qwen2-7b")}))
+    proc = run_cli("--model", str(tmp_path), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["model"]["params"] == PARAMS["qwen2-7b"]
+
+
 @pytest.mark.parametrize(
     ("model_json", "args", "needle"),
     [

@@ -271,8 +271,12 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
 
 
 def _read_model(path: str) -> object:
+    """A config.json, or the config.json inside a model's folder (what from_pretrained is given)."""
     import json
+    import os
 
+    if os.path.isdir(path):
+        path = os.path.join(path, "config.json")
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()

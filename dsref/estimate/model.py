@@ -172,6 +172,13 @@ def architecture_from_hf(config: Any) -> Architecture:
     """Read a parsed Hugging Face ``config.json``. Raises :class:`EstimateError` naming what is missing or unknown."""
     if not isinstance(config, Mapping):
         raise EstimateError("model_not_object")
+    text = config.get("text_config")
+    if (
+        config.get("model_type") not in MODEL_TYPES
+        and isinstance(text, Mapping)
+        and text.get("model_type") in MODEL_TYPES
+    ):
+        config = text  # a vision-language model: the language model is what trains with long sequences
     model_type = config.get("model_type")
     family = MODEL_TYPES.get(model_type) if isinstance(model_type, str) else None
     if family is None:
