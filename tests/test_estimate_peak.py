@@ -303,3 +303,17 @@ def test_config_without_model_says_what_is_missing(ds_config: str) -> None:
     assert proc.returncode == 2 and "--config needs --model" in proc.stderr
     proc = run_cli()
     assert proc.returncode == 2 and "--params" in proc.stderr and "--model" in proc.stderr
+
+
+def test_the_command_imports_neither_torch_nor_transformers(ds_config: str) -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from dsref.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['estimate', '--config', {ds_config!r}, '--model', {str(MODELS / 'gpt2.json')!r},"
+        " '--gpu-memory', '4090'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'deepspeed')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
