@@ -117,6 +117,13 @@ def test_auto_is_filled_as_hugging_face_fills_it() -> None:
     assert (run.micro_batch, run.precision, run.seq_len) == (2, "fp16", 1024)
 
 
+def test_a_train_batch_size_alone_is_divided_among_the_gpus() -> None:
+    arch = architecture_from_hf(model("gpt2"))
+    values = {"train_batch_size": 64, "gradient_accumulation_steps": 2}
+    run, _ = run_from_config(values, set(), arch, gpus_per_node=8, nodes=2)
+    assert run.micro_batch == 2
+
+
 def test_more_memory_saving_never_raises_the_peak() -> None:
     arch = architecture_from_hf(model("mistral-7b"))
     base = Run(stage=0, gpus_per_node=8, seq_len=4096, micro_batch=4, attention="eager")

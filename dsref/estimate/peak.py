@@ -226,10 +226,10 @@ def run_from_config(
         max_live_parameters=_int(value("max_live_parameters"), CONFIG_PATHS["max_live_parameters"]),
         sub_group_size=_int(value("sub_group_size"), CONFIG_PATHS["sub_group_size"], 1),
     )
+    run = replace(run, **{k: v for k, v in flags.items() if v is not None})
     if micro_batch is None and batch_value is None and isinstance(total, int) and total > 0:
         # only train_batch_size given: DeepSpeed divides it by the accumulation and the GPUs
-        flags.setdefault("micro_batch", max(1, total // (run.gradient_accumulation * run.total_gpus)))
-    run = replace(run, **{k: v for k, v in flags.items() if v is not None})
+        run = replace(run, micro_batch=max(1, total // (run.gradient_accumulation * run.total_gpus)))
     return check_run(run), filled
 
 
