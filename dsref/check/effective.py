@@ -36,6 +36,8 @@ class Effective:
         self.locations: dict[str, Location] = {}
         self.ignored: list[Location] = []
         """Keys in the file that DeepSpeed does not read (unknown, or a docs-only name)."""
+        self.autos: set[str] = set()
+        """Canonical paths the file writes as ``"auto"``, which Hugging Face fills and DeepSpeed may drop."""
 
     def is_set(self, path: str) -> bool:
         """Whether the file wrote this option (under any spelling, with a value DeepSpeed keeps)."""
@@ -95,6 +97,8 @@ def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: L
             continue
         opt, via = hit
         here = (*loc, key)
+        if isinstance(item, str) and item == "auto":
+            out.autos.add(opt.path)
         if opt.path in out.locations and via == "deprecated_alias":
             continue  # DeepSpeed prefers the current name (bf16 over bfloat16)
         kept = _as_deepspeed_keeps(opt, item)

@@ -1,10 +1,11 @@
-"""``dsref estimate --params 7B``: model-state memory per ZeRO stage and offload, and what fits a GPU."""
+"""``dsref estimate``: model-state memory per ZeRO stage and offload (``--params 7B``), or the peak GPU memory of a
+run (``--config ds_config.json --model config.json``), and what fits a GPU."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..text.i18n import messages
 from .lang import add_lang_option, language
@@ -18,29 +19,50 @@ CLI = messages(
     activation_incomplete="activation memory needs {missing} as well (or none of them)",
     suggest_needs_memory="--suggest needs --gpu-memory, e.g. --gpu-memory 80GB",
     not_a_number="{option}: '{value}' is not a number",
+    needs_params="give --params (a parameter count) or --model (a Hugging Face config.json)",
+    needs_model="--config needs --model as well: the Hugging Face config.json of the model it trains",
+    model_unreadable="cannot read the model config {path}: {reason}",
+    model_not_json="the model config {path} is not JSON: {reason}",
+    config_unreadable="cannot read the DeepSpeed config: {reason}",
 )
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    run = parser.add_argument_group("a run (the peak GPU memory, part by part)")
+    run.add_argument("--config", metavar="FILE", help="the ds_config.json of the run (needs --model)")
+    run.add_argument("--model", metavar="FILE", help="the model's Hugging Face config.json (read as JSON)")
+    run.add_argument(
+        "--attention", choices=("eager", "sdpa", "flash"), default="sdpa", help="attention implementation (sdpa)"
+    )
     model = parser.add_argument_group("model")
-    model.add_argument("--params", required=True, metavar="N", help="parameter count: 7B, 1.5e9, 350M")
+    model.add_argument("--params", metavar="N", help="parameter count: 7B, 1.5e9, 350M")
     model.add_argument("--largest-layer", metavar="N", help="parameters of the largest layer (stage 3 needs it)")
     model.add_argument("--hidden-size", metavar="H", help="hidden size (activations; largest-layer estimate)")
     model.add_argument("--vocab-size", metavar="V", help="vocabulary size (largest-layer estimate)")
     hardware = parser.add_argument_group("hardware")
     hardware.add_argument("--gpus-per-node", default="1", metavar="N", help="GPUs per node (default 1)")
     hardware.add_argument("--nodes", default="1", metavar="N", help="nodes (default 1)")
-    hardware.add_argument("--gpu-memory", metavar="SIZE", help="memory of one GPU, e.g. 80GB: adds a 'fits' column")
+    hardware.add_argument(
+        "--gpu-memory", metavar="SIZE|GPU", help="memory of one GPU: 80GB, or a name (4090, A100-80G, H100, 910B…)"
+    )
     hardware.add_argument("--cpu-memory", metavar="SIZE", help="CPU memory of one node, e.g. 1TB (checked if given)")
     act = parser.add_argument_group("activations (with --hidden-size: all four, or none)")
     act.add_argument("--layers", metavar="L", help="transformer layers")
     act.add_argument("--seq-len", metavar="S", help="sequence length")
     act.add_argument("--micro-batch", metavar="B", help="micro batch per GPU")
     act.add_argument("--heads", metavar="A", help="attention heads: counts attention scores (no FlashAttention)")
-    act.add_argument("--checkpointing", action="store_true", help="judge the fit with activation checkpointing")
+    act.add_argument(
+        "--gradient-checkpointing",
+        "--checkpointing",
+        dest="checkpointing",
+        action="store_true",
+        help="with activation (gradient) checkpointing",
+    )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
     parser.add_argument("--reserve", default="10", metavar="PERCENT", help="GPU memory kept back (default 10)")
-    parser.add_argument("--precision", choices=("bf16", "fp16"), default="bf16", help="for the suggested config")
+    parser.add_argument(
+        "--precision", choices=("bf16", "fp16"), help='for a suggested config, and for "auto" (default bf16)'
+    )
     parser.add_argument("--nvme-path", default="/local_nvme", help="for a suggested NVMe offload")
     parser.add_argument("--buffer-factor", default="1.5", help="DeepSpeed's additional_buffer_factor (default 1.5)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
@@ -83,6 +105,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
 
     from ..estimate.activations import activation_memory
     from ..estimate.fit import fits, suggest
+    from ..estimate.gpus import gpu_memory as gpu_memory_of
     from ..estimate.messages import M
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
@@ -102,6 +125,11 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
 
+    if args.model is not None or args.config is not None:
+        return _run_peak(args, lang, cli)
+    if args.params is None:
+        raise _UsageError("needs_params")
+
     def count(value: str | None, option: str, maximum: int, whole: bool = True) -> int | None:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=whole)
 
@@ -115,7 +143,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN)
     batch = count(args.micro_batch, "--micro-batch", MAX_MICRO_BATCH)
     heads = count(args.heads, "--heads", MAX_HIDDEN)
-    gpu_memory = None if args.gpu_memory is None else parse_bytes(args.gpu_memory, "--gpu-memory")
+    gpu_memory = None if args.gpu_memory is None else gpu_memory_of(args.gpu_memory)
     cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
     factor = _float(args.buffer_factor, "--buffer-factor")
     reserve = _float(args.reserve.rstrip("%"), "--reserve")
@@ -153,7 +181,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             reserve_percent=reserve,
             checkpointing=args.checkpointing,
             micro_batch=batch or 1,
-            precision=args.precision,
+            precision=args.precision or "bf16",
             nvme_path=args.nvme_path,
         )
     nothing_fits = bool(args.suggest and verdict is not None and verdict.row is None)
@@ -240,3 +268,119 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             out.append(json.dumps(verdict.config, indent=2))
     sys.stdout.write("\n".join(out).rstrip("\n") + "\n")
     return 1 if nothing_fits else 0
+
+
+def _read_model(path: str) -> object:
+    """A config.json, or the config.json inside a model's folder (what from_pretrained is given)."""
+    import json
+    import os
+
+    if os.path.isdir(path):
+        path = os.path.join(path, "config.json")
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise _UsageError("model_unreadable", path=path, reason=reason) from None
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise _UsageError("model_not_json", path=path, reason=str(exc)) from None
+
+
+def _read_config(path: str | None, lang: Lang) -> tuple[dict[str, object], set[str]]:
+    """The options a run is read from, as DeepSpeed sees them (dsref check's loader), and those written "auto"."""
+    from ..estimate.peak import CONFIG_PATHS
+
+    if path is None:
+        return {}, set()
+    from ..check.effective import effective
+    from ..check.loader import LoadError, load
+
+    loaded = load(path)
+    if isinstance(loaded, LoadError):
+        where = f"{path}:{loaded.line}:{loaded.col}: " if loaded.line else f"{path}: "
+        raise _UsageError("config_unreadable", reason=where + loaded.text(lang))
+    eff = effective(loaded.data)
+    paths = set(CONFIG_PATHS.values())
+    return {p: eff.get(p) for p in paths}, eff.autos & paths
+
+
+def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
+    import dataclasses
+    import json
+
+    from ..estimate.advice import advise
+    from ..estimate.gpus import gpu_memory as gpu_memory_of
+    from ..estimate.model import architecture_from_hf
+    from ..estimate.peak import peak_memory, run_from_config
+    from ..estimate.quantities import (
+        MAX_GPUS_PER_NODE,
+        MAX_HIDDEN,
+        MAX_LAYERS,
+        MAX_MICRO_BATCH,
+        MAX_NODES,
+        MAX_SEQ_LEN,
+        MAX_VOCAB,
+        parse_bytes,
+        parse_count,
+    )
+    from ..estimate.render import render_peak
+    from ..tree.versions import DEEPSPEED_VERSION
+    from ..tree.versions import DSREF_VERSION as __version__
+
+    if args.model is None:
+        raise _UsageError("needs_model")
+
+    def count(value: str | None, option: str, maximum: int) -> int | None:
+        return None if value is None else parse_count(value, option, maximum=maximum, whole=True)
+
+    arch = architecture_from_hf(_read_model(args.model))
+    shape = {
+        "hidden": count(args.hidden_size, "--hidden-size", MAX_HIDDEN),
+        "layers": count(args.layers, "--layers", MAX_LAYERS),
+        "heads": count(args.heads, "--heads", MAX_HIDDEN),
+        "vocab": count(args.vocab_size, "--vocab-size", MAX_VOCAB),
+    }
+    changed: dict[str, Any] = {key: value for key, value in shape.items() if value is not None}
+    if changed:
+        arch = dataclasses.replace(arch, **changed)
+        if "hidden" in changed or "heads" in changed:
+            kv_heads = arch.kv_heads if arch.heads % arch.kv_heads == 0 else arch.heads
+            arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=kv_heads)
+    values, autos = _read_config(args.config, lang)
+    seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN) or 2048
+    run, filled = run_from_config(
+        values,
+        autos,
+        arch,
+        micro_batch=count(args.micro_batch, "--micro-batch", MAX_MICRO_BATCH),
+        precision=args.precision,
+        seq_len=seq,
+        gpus_per_node=count(args.gpus_per_node, "--gpus-per-node", MAX_GPUS_PER_NODE),
+        nodes=count(args.nodes, "--nodes", MAX_NODES),
+        attention=args.attention,
+        checkpointing=args.checkpointing or None,
+    )
+    peak = peak_memory(arch, run)
+    advice = None
+    if args.gpu_memory is not None:
+        cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
+        reserve = _float(args.reserve.rstrip("%"), "--reserve")
+        advice = advise(
+            arch,
+            run,
+            gpu_memory_of(args.gpu_memory),
+            reserve_percent=reserve,
+            cpu_memory=cpu_memory,
+            batch_auto="train_micro_batch_size_per_gpu" in autos,
+        )
+    status = 1 if advice is not None and not advice.fits else 0
+    if args.format == "json":
+        payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}
+        payload["fit"] = None if advice is None else advice.to_json()
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        return status
+    sys.stdout.write(render_peak(peak, lang, advice=advice, filled=filled))
+    return status

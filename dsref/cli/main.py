@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("dsref.cli.check", "check config files against DeepSpeed 0.19.8"),
     "rule": ("dsref.cli.rule", "explain a finding code"),
     "options": ("dsref.cli.options", "dump every option (the documented JSON interface)"),
-    "estimate": ("dsref.cli.estimate", "memory per GPU and per node for each ZeRO stage and offload"),
+    "estimate": ("dsref.cli.estimate", "GPU memory: model states per ZeRO stage, the peak of a run, what fits"),
     "completion": ("dsref.cli.completion", "print a shell completion script (bash or zsh)"),
     "schema": ("dsref.cli.schema", "the JSON Schema of ds_config.json for editors"),
     "server": ("dsref.cli.server", "the language server for editors (LSP over stdio)"),

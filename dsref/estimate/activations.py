@@ -3,12 +3,22 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from .messages import M
+from .model import FUSED_ACTIVATIONS, Architecture
 from .quantities import MAX_HIDDEN, MAX_LAYERS, MAX_MICRO_BATCH, MAX_SEQ_LEN, EstimateError, check_int
 
-__all__ = ["Activation", "LayerBasis", "activation_memory", "largest_layer_estimate"]
+__all__ = [
+    "ATTENTIONS",
+    "Activation",
+    "Attention",
+    "LayerBasis",
+    "SavedActivations",
+    "activation_memory",
+    "largest_layer_estimate",
+    "saved_activations",
+]
 
 ASSUMED_VOCAB = 128_000
 """Vocabulary assumed for the largest-layer estimate when none is given (Llama 3 uses 128,256 tokens)."""
@@ -102,3 +112,164 @@ def activation_memory(
     without = layers * per_layer
     with_ckpt = layers * 2 * seq_len * micro_batch * hidden_size + per_layer
     return Activation(hidden_size, layers, seq_len, micro_batch, heads, without, with_ckpt)
+
+
+Attention = Literal["eager", "sdpa", "flash"]
+
+ATTENTIONS: tuple[Attention, ...] = ("eager", "sdpa", "flash")
+
+
+Device = Literal["cuda", "cpu"]
+
+
+FP32 = 4
+"""Bytes of what Hugging Face computes in 32-bit whatever the model's precision: RMSNorm, norm statistics, the
+attention log-sum-exp, the eager softmax of the Llama family, the log-probabilities of the loss."""
+
+
+INDEX = 8
+"""Bytes of a token id or label (int64)."""
+
+
+@dataclass(frozen=True)
+class SavedActivations:
+    """Bytes a forward pass keeps for backward, per GPU, by where they are kept.
+
+    ``total`` is what is held at the end of the forward pass; with checkpointing, backward recomputes one layer
+    at a time, and ``recompute`` (one layer's full set) is live on top while that layer is differentiated.
+    """
+
+    per_layer: int
+    """One transformer layer without checkpointing."""
+    layers: int
+    """All layers: each layer's full set, or with checkpointing each layer's input only."""
+    embedding: int
+    """Token and position ids, the embedding dropout's mask, rotary tables."""
+    final_norm: int
+    """The last norm: its input, statistics and output (the output projection's input)."""
+    loss: int
+    """The cross-entropy's 32-bit log-probabilities (tokens × vocabulary) and its labels."""
+    recompute: int
+    """With checkpointing: the one layer recomputed during backward (0 without)."""
+
+    @property
+    def total(self) -> int:
+        return self.layers + self.embedding + self.final_norm + self.loss
+
+    def to_json(self) -> dict[str, int]:
+        return {
+            "per_layer_bytes": self.per_layer,
+            "layers_bytes": self.layers,
+            "embedding_bytes": self.embedding,
+            "final_norm_bytes": self.final_norm,
+            "loss_bytes": self.loss,
+            "recompute_bytes": self.recompute,
+            "total_bytes": self.total,
+        }
+
+
+def _norm(arch: Architecture, tokens: int, width: int, act: int) -> int:
+    """What one norm keeps: its input, its statistics, its output (and RMSNorm its normalised 16-bit input).
+
+    Hugging Face's RMSNorm upcasts its input to 32-bit and keeps that copy; LayerNorm keeps the input as it is.
+    """
+    if arch.family == "llama":
+        return tokens * width * FP32 + tokens * FP32 + 2 * tokens * width * act
+    return tokens * width * act + 2 * tokens * FP32 + tokens * width * act
+
+
+def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, act: int, device: Device) -> int:
+    """What attention keeps, from the input projections' outputs to the output projection's input."""
+    tokens = seq * batch
+    q, kv = tokens * arch.q_width * act, tokens * arch.kv_width * act
+    scores = arch.heads * batch * seq * seq
+    mask = 1 if device == "cuda" else act  # CUDA keeps dropout masks as bool, the CPU kernel as the input's dtype
+    kept = 0
+    if arch.qk_norm:  # Qwen3: an RMSNorm over each query and key head
+        kept += tokens * arch.q_width * FP32 + tokens * arch.heads * FP32 + tokens * arch.q_width * act
+        kept += tokens * arch.kv_width * FP32 + tokens * arch.kv_heads * FP32 + tokens * arch.kv_width * act
+    if attention == "eager":
+        # q, k and v as multiplied (k and v repeated to every query head), then the merged output
+        kept += 4 * q
+        if arch.family == "llama":  # softmax in 32-bit, then a copy in the model's precision
+            kept += scores * FP32 + (scores * act if act != FP32 else 0)
+        else:
+            kept += scores * act
+        if arch.attention_dropout > 0:
+            kept += scores * mask + scores * act
+        return kept
+    # sdpa and FlashAttention keep q, k and v as passed in, the output and a 32-bit log-sum-exp per row
+    lse = arch.heads * batch * seq * FP32
+    if arch.family == "gpt2":
+        # k is a view of the fused q/k/v projection, which it keeps alive; the CPU kernel copies q and v
+        kept += 3 * q + (2 * q if device == "cpu" else 0) + q + lse
+    elif arch.family == "gpt_neox":
+        kept += 3 * q + q + lse + q  # rotary copies of q, k and v; output; the output projection's own input
+    else:
+        kept += q + 2 * kv + q + lse  # the output is already laid out as the output projection's input
+    return kept
+
+
+def _mlp(arch: Architecture, tokens: int, act: int) -> int:
+    width = tokens * arch.intermediate * act
+    if arch.gated_mlp:
+        return 4 * width  # gate and up outputs, the activation's output, their product
+    composite = 0 if arch.activation in FUSED_ACTIVATIONS else 3 * width
+    return 2 * width + composite  # first projection's output, the activation's output
+
+
+def saved_activations(
+    arch: Architecture,
+    seq: int,
+    batch: int,
+    *,
+    attention: Attention = "sdpa",
+    checkpointing: bool = False,
+    dtype_bytes: int = 2,
+    device: Device = "cuda",
+) -> SavedActivations:
+    """The bytes Hugging Face's implementation of ``arch`` keeps for backward in training, per GPU.
+
+    Derived layer by layer from what each operation saves (a tensor kept by two operations counts once), for
+    ``dtype_bytes`` = 2 (bf16, fp16) or 4 (fp32) weights and activations. Hugging Face's gradient checkpointing
+    keeps each layer's input and recomputes the rest. ``device`` only changes the dropout masks: CUDA keeps one
+    byte per element, the CPU kernel one element of the input's dtype.
+
+    >>> arch = Architecture("llama", "llama", 4096, 11008, 32, 32, 32, 128, 32000, False)
+    >>> saved_activations(arch, 4096, 1).total // 2**20
+    23943
+    """
+    check_int(seq, "--seq-len", 1, MAX_SEQ_LEN)
+    check_int(batch, "--micro-batch", 1, MAX_MICRO_BATCH)
+    act = dtype_bytes
+    tokens = seq * batch
+    h = arch.hidden
+    mask = 1 if device == "cuda" else act
+    residual_dropouts = (2 if arch.family == "gpt2" else 0) if arch.residual_dropout > 0 else 0
+    if arch.family == "gpt_neox":  # two norms read the same input, kept once
+        norms = _norm(arch, tokens, h, act) + tokens * h * act + 2 * tokens * FP32
+    else:
+        norms = 2 * _norm(arch, tokens, h, act)
+    per_layer = (
+        norms
+        + _attention(arch, seq, batch, attention, act, device)
+        + _mlp(arch, tokens, act)
+        + residual_dropouts * tokens * h * mask
+    )
+    embedding = tokens * INDEX
+    if arch.positions:
+        embedding += seq * INDEX
+    if arch.embedding_dropout > 0:
+        embedding += tokens * h * mask
+    if arch.positions == 0 and not checkpointing:  # rotary cos and sin, shared by all layers and the batch
+        embedding += 2 * seq * round(arch.head_dim * arch.rotary_fraction) * act
+    if checkpointing and arch.family == "gpt2" and attention == "eager":
+        # GPT-2 hands its additive causal mask to each checkpointed layer positionally, so the mask is kept
+        embedding += batch * seq * seq * act
+    final_norm = _norm(arch, tokens, h, act)
+    loss = tokens * arch.vocab * FP32 + tokens * INDEX
+    if checkpointing:
+        layers, recompute = arch.layers * tokens * h * act, per_layer
+    else:
+        layers, recompute = arch.layers * per_layer, 0
+    return SavedActivations(per_layer, layers, embedding, final_norm, loss, recompute)

@@ -16,6 +16,16 @@ M = messages(
     out_of_range="{option} must be from {minimum} to {maximum}, got {value}",
     layer_over_params="--largest-layer ({layer}) cannot be larger than --params ({params})",
     heads_over_hidden="--heads ({heads}) cannot be larger than --hidden-size ({hidden})",
+    model_not_object="the model config must be a JSON object, as a Hugging Face config.json is",
+    model_unknown_type=(
+        "model_type '{model_type}' is not a transformer dsref knows ({known}); give the config.json of one of "
+        "these (it needs {keys}), or describe the model with --params, --hidden-size, --layers, --seq-len and "
+        "--micro-batch without --model"
+    ),
+    model_missing_keys="the {model_type} config has no {keys}; dsref needs them to know the model's shape",
+    model_bad_value="the model config's {name} is {value}, which no model can have",
+    config_bad_value="{path} is {value}, which is not a value DeepSpeed can train with",
+    unknown_gpu="{option}: '{value}' is neither a memory size (such as 24GB) nor a GPU dsref knows ({known})",
     # units
     bytes_gb="{n} GB",
     bytes_below="< {n} GB",
@@ -134,6 +144,91 @@ M = messages(
     no_budget=(
         "Nothing fits: the {reserve}% reserve{activations} already take all of the {memory} per GPU; add GPUs or "
         "use activation checkpointing, a shorter sequence or a smaller micro batch"
+    ),
+    # the peak of a run (--model, --config)
+    peak_title=(
+        "Peak GPU memory: {model} ({params} parameters), ZeRO stage {stage}{offload}, {nodes} node(s) × {gpus} "
+        "GPU(s) per node"
+    ),
+    peak_offload_optimizer=", optimizer offload to {device}",
+    peak_offload_param=", parameter offload to {device}",
+    peak_setup=(
+        "sequence length {seq}, micro batch {batch}, gradient accumulation {accumulation}, {precision}, {attention} "
+        "attention, gradient checkpointing {checkpointing}"
+    ),
+    on="on",
+    off="off",
+    col_part="part",
+    col_bytes="per GPU",
+    part_params="parameters (16-bit; stage 3: this GPU's partition)",
+    part_params_fp32="parameters (32-bit; stage 3: this GPU's partition)",
+    part_gradients="gradients",
+    part_optimizer="optimizer states (32-bit master weights, Adam's two moments)",
+    part_activations="activations kept for backward",
+    part_logits="logits and loss (32-bit copies)",
+    part_buckets="gradient buckets (reduce_bucket_size)",
+    part_gathered="stage-3 gathered and prefetched parameters",
+    part_step_temporaries="optimizer-step temporaries",
+    part_context="CUDA context, cuBLAS and NCCL buffers",
+    part_total="peak",
+    phase_forward="end of the forward pass",
+    phase_backward="backward pass",
+    phase_step="optimizer step",
+    peak_line="Peak {value} per GPU, during the {phase}.",
+    phases_line="By phase: end of forward {forward}, backward {backward}, optimizer step {step}.",
+    cpu_line="CPU memory per node: {value}{nvme}.",
+    nvme_part=", NVMe per node: {value}",
+    fits_yes="Fits {memory} per GPU: {peak} of {usable} usable ({reserve}% kept back for fragmentation).",
+    fits_no="Does not fit {memory} per GPU: needs {peak}, {usable} usable ({reserve}% kept back for fragmentation).",
+    fits_cpu_no=" The node's CPU memory ({memory}) is too small: {needed} needed.",
+    changes_title="Changes that make it fit, the cheapest in speed first:",
+    combined_title="No single change is enough. Taken one after another, the cheapest first:",
+    combined_short="Even after all of these it needs {peak}: add GPUs, shorten the sequence or offload to NVMe.",
+    change_line="{n}. {label}: peak {peak}, during the {phase}.",
+    change_sdpa="PyTorch's scaled_dot_product_attention instead of eager attention (faster, no cost)",
+    change_buckets="smaller buckets (a little more communication)",
+    change_stage2="ZeRO stage 2 (no cost in speed)",
+    change_checkpointing="gradient checkpointing (about a third more compute)",
+    change_micro_batch=(
+        "micro batch {batch} with gradient accumulation {accumulation}, the same global batch (the GPU is used "
+        "less well)"
+    ),
+    change_stage3="ZeRO stage 3 (every parameter is gathered twice per step)",
+    change_offload_optimizer="optimizer offload to CPU (the optimizer step runs on the CPU)",
+    change_offload_param="parameter offload to CPU (parameters cross PCIe in every pass; the slowest)",
+    edit_config="ds_config.json: {edits}",
+    edit_training="Hugging Face: {edits}",
+    peak_assumptions="How the peak is computed:",
+    peak_assume_states=(
+        "model states: DeepSpeed's accounting for mixed precision with Adam (bytes per parameter: 2 for 16-bit "
+        "weights, 2 for 16-bit gradients, 4 for 32-bit gradients, 4 for master weights, 8 for Adam's moments), "
+        "partitioned as the stage does, over {gpus} GPU(s)"
+    ),
+    peak_assume_activations=(
+        "activations: what Hugging Face's {family} layers keep for backward, counted operation by operation (norms "
+        "in 32-bit, q/k/v, {attention} attention, the MLP, dropout masks as one byte each on CUDA); with gradient "
+        "checkpointing each layer keeps its input and one layer is recomputed at a time; checked against real "
+        "models within 5 %"
+    ),
+    peak_assume_logits=(
+        "logits and loss: the loss upcasts the logits to 32-bit; at the end of forward the logits, their 32-bit "
+        "copy and the 32-bit log-probabilities are live; backward starts with two 32-bit gradients of that size"
+    ),
+    peak_assume_buffers=(
+        "DeepSpeed {version}'s buffers: stage 1 and 2 keep one 16-bit bucket of reduce_bucket_size elements, two "
+        "with overlap_comm, and all-gather allgather_bucket_size elements at the step; stage 3 keeps one bucket, "
+        "gathers the largest module ({layer} parameters) with stage3_prefetch_bucket_size more, and steps one "
+        "sub_group_size group at a time"
+    ),
+    peak_assume_context=(
+        "CUDA context and libraries: {context} per GPU, and {comm} of NCCL buffers with more than one GPU; this "
+        "part is outside PyTorch's allocator (nvidia-smi shows it, torch.cuda.max_memory_allocated does not)"
+    ),
+    peak_assume_auto='"auto" filled as Hugging Face fills it: {paths}',
+    peak_assume_seq="sequence length {seq}: every sequence padded or packed to it (--seq-len)",
+    peak_assume_cpu=(
+        "CPU per node: DeepSpeed's estimate for the stage and offload (times its buffer factor 1.5), as in the "
+        "model-state table"
     ),
     # chart
     chart_title="{params} parameters on {nodes} node(s) × {gpus} GPU(s)",

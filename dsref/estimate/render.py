@@ -15,8 +15,19 @@ from .table import Estimate, Row, assumption_lines, estimate, row_label
 
 if TYPE_CHECKING:
     from ..text.i18n import Lang
+    from .advice import Advice, Change
+    from .peak import Peak
 
-__all__ = ["COLUMNS", "column_labels", "render_svg", "render_table", "row_cells", "table_data", "title"]
+__all__ = [
+    "COLUMNS",
+    "column_labels",
+    "render_peak",
+    "render_svg",
+    "render_table",
+    "row_cells",
+    "table_data",
+    "title",
+]
 
 COLUMNS = ("stage", "offload_optimizer", "offload_param", "zero_init", "gpu", "cpu", "nvme", "source")
 
@@ -197,4 +208,134 @@ def render_svg(est: Estimate, lang: Lang, *, gpu_memory: int | None = None, rows
             )
         )
     out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _edits(edits: dict[str, Any]) -> str:
+    import json
+
+    return ", ".join(f"{path} = {json.dumps(value)}" for path, value in edits.items())
+
+
+def _change_label(change: Change, lang: Lang) -> str:
+    if change.key == "micro_batch":
+        run = change.run
+        return M.text("change_micro_batch", lang, batch=run.micro_batch, accumulation=run.gradient_accumulation)
+    return M.text(f"change_{change.key}", lang)
+
+
+def _change_lines(changes: Sequence[Change], lang: Lang) -> list[str]:
+    out = []
+    for n, change in enumerate(changes, start=1):
+        phase = M.text(f"phase_{change.peak.phase}", lang)
+        label = _change_label(change, lang)
+        out.append(
+            M.text("change_line", lang, n=n, label=label, peak=format_bytes(change.peak.bytes, lang), phase=phase)
+        )
+        if change.config:
+            out.append("   " + M.text("edit_config", lang, edits=_edits(change.config)))
+        if change.training:
+            out.append("   " + M.text("edit_training", lang, edits=_edits(change.training)))
+    return out
+
+
+def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled: Sequence[str] = ()) -> str:
+    """The peak as text: what was estimated, a table of its parts, the phases, the fit and the changes."""
+    from ..tree.versions import DEEPSPEED_VERSION
+    from .peak import COMMUNICATION, COMPONENTS, CUDA_CONTEXT
+
+    run, arch = peak.run, peak.arch
+    offload = ""
+    if run.offload_optimizer != "none":
+        offload += M.text("peak_offload_optimizer", lang, device=run.offload_optimizer.upper())
+    if run.offload_param != "none":
+        offload += M.text("peak_offload_param", lang, device=run.offload_param.upper())
+    out = [
+        M.text(
+            "peak_title",
+            lang,
+            model=arch.model_type,
+            params=format_count(arch.params, lang),
+            stage=run.stage,
+            offload=offload,
+            nodes=run.nodes,
+            gpus=run.gpus_per_node,
+        ),
+        M.text(
+            "peak_setup",
+            lang,
+            seq=format_number(run.seq_len, 0, lang),
+            batch=run.micro_batch,
+            accumulation=run.gradient_accumulation,
+            precision=run.precision,
+            attention=run.attention,
+            checkpointing=M.text("on" if run.checkpointing else "off", lang),
+        ),
+        "",
+    ]
+    header = {"part": M.text("col_part", lang), "gpu": M.text("col_bytes", lang)}
+    rows = []
+    for key in COMPONENTS:
+        if key == "params" and run.precision == "fp32":
+            name = M.text("part_params_fp32", lang)
+        else:
+            name = M.text(f"part_{key}", lang)
+        rows.append({"part": name, "gpu": format_bytes(peak.parts[key], lang)})
+    rows.append({"part": M.text("part_total", lang), "gpu": format_bytes(peak.bytes, lang)})
+    table = render_table(header, rows).splitlines()
+    table.insert(len(table) - 1, table[1])
+    out.extend(table)
+    out.append("")
+    out.append(
+        M.text("peak_line", lang, value=format_bytes(peak.bytes, lang), phase=M.text(f"phase_{peak.phase}", lang))
+    )
+    out.append(
+        M.text(
+            "phases_line",
+            lang,
+            forward=format_bytes(peak.phases["forward"], lang),
+            backward=format_bytes(peak.phases["backward"], lang),
+            step=format_bytes(peak.phases["step"], lang),
+        )
+    )
+    nvme = "" if peak.nvme_bytes is None else M.text("nvme_part", lang, value=format_bytes(peak.nvme_bytes, lang))
+    out.append(M.text("cpu_line", lang, value=format_bytes(peak.cpu_bytes, lang), nvme=nvme))
+    if advice is not None:
+        out.append("")
+        reserve = f"{advice.reserve_percent:g}"
+        memory, usable = format_bytes(advice.gpu_memory, lang), format_bytes(advice.usable, lang)
+        key = "fits_yes" if advice.fits else "fits_no"
+        line = M.text(key, lang, memory=memory, peak=format_bytes(peak.bytes, lang), usable=usable, reserve=reserve)
+        if advice.cpu_memory is not None and peak.cpu_bytes > advice.cpu_memory:
+            needed = format_bytes(peak.cpu_bytes, lang)
+            line += M.text("fits_cpu_no", lang, memory=format_bytes(advice.cpu_memory, lang), needed=needed)
+        out.append(line)
+        if advice.changes:
+            out.append(M.text("changes_title", lang))
+            out.extend(_change_lines(advice.changes, lang))
+        elif advice.combined:
+            out.append(M.text("combined_title", lang))
+            out.extend(_change_lines(advice.combined, lang))
+            last = advice.combined[-1].peak
+            if last.bytes > advice.usable:
+                out.append(M.text("combined_short", lang, peak=format_bytes(last.bytes, lang)))
+    out.append("")
+    out.append(M.text("peak_assumptions", lang))
+    notes = [
+        M.text("peak_assume_seq", lang, seq=format_number(run.seq_len, 0, lang)),
+        M.text("peak_assume_states", lang, gpus=run.total_gpus),
+        M.text("peak_assume_activations", lang, family=arch.family, attention=run.attention),
+        M.text("peak_assume_logits", lang),
+        M.text("peak_assume_buffers", lang, version=DEEPSPEED_VERSION, layer=format_count(arch.largest_layer, lang)),
+        M.text(
+            "peak_assume_context",
+            lang,
+            context=format_bytes(CUDA_CONTEXT, lang),
+            comm=format_bytes(COMMUNICATION, lang),
+        ),
+        M.text("peak_assume_cpu", lang),
+    ]
+    if filled:
+        notes.append(M.text("peak_assume_auto", lang, paths=", ".join(filled)))
+    out.extend("  - " + line for line in notes)
     return "\n".join(out) + "\n"

@@ -57,7 +57,8 @@ M = messages(
     "volumes per GPU, as in the ZeRO paper.",
     example_title="A worked example: {params} parameters on {gpus} GPUs",
     example_intro="Model-state memory for each stage and offload choice, computed by `dsref estimate --params "
-    "{params} --gpus-per-node {gpus}`; activations come on top.",
+    "{params} --gpus-per-node {gpus}`. Activations, the loss and DeepSpeed's buffers come on top: the whole peak of "
+    "a run, for 7B and 13B models on 24, 40 and 80 GB GPUs, is in [Will my model fit?](fit.md).",
     chart_alt="Bar chart: model states per GPU and CPU memory per node for each ZeRO stage and offload choice",
     col_choice="choice",
     assumptions="Assumptions",

@@ -1,0 +1,326 @@
+"""`dsref estimate --config --model`: a Hugging Face config read as JSON, the peak part by part, "auto" filled as
+Hugging Face does, the fit on a named GPU and the changes that make a run fit, and what bad input gets."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import dsref
+from dsref.estimate.advice import CHANGES, advise
+from dsref.estimate.gpus import GPUS, gpu_memory
+from dsref.estimate.model import architecture_from_hf
+from dsref.estimate.model_states import zero2_model_states, zero3_model_states
+from dsref.estimate.peak import COMPONENTS, Run, peak_memory, run_from_config
+from dsref.estimate.quantities import GIB, EstimateError
+from tests.conftest import require_deepspeed
+
+MODELS = pathlib.Path(__file__).parent / "data" / "hf_models"
+
+PARAMS = {
+    "llama-3-8b": 8_030_261_248,
+    "mistral-7b": 7_241_732_096,
+    "qwen2-7b": 7_615_616_512,
+    "qwen3-8b": 8_190_735_360,
+    "gpt2": 124_439_808,
+    "pythia-160m": 162_322_944,
+}
+"""What ``transformers`` builds from each config (counted once on the meta device; the activation test checks the
+same arithmetic against small built models on every run)."""
+
+
+def model(name: str) -> dict[str, Any]:
+    result: dict[str, Any] = json.loads((MODELS / f"{name}.json").read_text())
+    return result
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "dsref", "estimate", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("name", sorted(PARAMS))
+def test_real_configs_give_the_parameter_count_transformers_builds(name: str) -> None:
+    assert architecture_from_hf(model(name)).params == PARAMS[name]
+
+
+def test_gpt2_spellings_and_defaults() -> None:
+    arch = architecture_from_hf(model("gpt2"))
+    assert (arch.hidden, arch.intermediate, arch.layers, arch.heads, arch.kv_heads) == (768, 3072, 12, 12, 12)
+    assert arch.tied_embeddings and arch.activation == "gelu_new" and arch.attention_dropout == 0.1
+    llama = architecture_from_hf(model("llama-3-8b"))
+    assert (llama.kv_heads, llama.head_dim, llama.tied_embeddings) == (8, 128, False)
+
+
+@pytest.mark.parametrize("stage", [0, 1, 2, 3])
+@pytest.mark.parametrize("checkpointing", [False, True])
+def test_parts_add_up_to_the_peak_of_its_phase(stage: int, checkpointing: bool) -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    peak = peak_memory(arch, Run(stage=stage, gpus_per_node=8, seq_len=4096, checkpointing=checkpointing))
+    assert set(peak.parts) == set(COMPONENTS)
+    assert sum(peak.parts.values()) == peak.bytes == max(peak.phases.values())
+    assert peak.phases[peak.phase] == peak.bytes
+    assert all(value >= 0 for value in peak.parts.values())
+
+
+def test_model_states_are_deepspeeds_figures() -> None:
+    """Stage 2: DeepSpeed's GPU figure to the byte or two of rounding; stage 3: DeepSpeed's less its allowance of
+    4 bytes per largest-layer parameter, which the peak replaces with the gathered module and the prefetch."""
+    require_deepspeed()
+    from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs
+    from deepspeed.runtime.zero.stage_1_and_2 import estimate_zero2_model_states_mem_needs
+
+    arch = architecture_from_hf(model("qwen2-7b"))
+    for gpus, nodes in ((1, 1), (8, 1), (8, 4)):
+        for offload in (False, True):
+            peak = peak_memory(arch, Run(stage=2, gpus_per_node=gpus, nodes=nodes, offload_optimizer="cpu" if offload
+                                         else "none"))  # fmt: skip
+            states = peak.parts["params"] + peak.parts["gradients"] + peak.parts["optimizer"]
+            ds_cpu, ds_gpu = estimate_zero2_model_states_mem_needs(arch.params, gpus, nodes, offload, 1.5)
+            assert abs(states - ds_gpu) <= 2 and (ds_cpu, ds_gpu) == zero2_model_states(
+                arch.params, gpus, nodes, offload
+            )
+            assert peak.cpu_bytes == int(ds_cpu)
+        for opt, par in ((False, False), (True, False), (True, True)):
+            run = Run(stage=3, gpus_per_node=gpus, nodes=nodes, offload_optimizer="cpu" if opt else "none",
+                      offload_param="cpu" if par else "none")  # fmt: skip
+            peak = peak_memory(arch, run)
+            states = peak.parts["params"] + peak.parts["gradients"] + peak.parts["optimizer"]
+            ds = estimate_zero3_model_states_mem_needs(
+                arch.params, arch.largest_layer, gpus, nodes, opt, par, True, 1.5
+            )
+            assert abs(states - (ds[1] - 4 * arch.largest_layer)) <= 3
+            assert ds == zero3_model_states(arch.params, arch.largest_layer, gpus, nodes, opt, par, True)
+            assert peak.cpu_bytes == int(ds[0])
+
+
+def test_auto_is_filled_as_hugging_face_fills_it() -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    values = {"zero_optimization.stage": 3}
+    autos = {
+        "train_micro_batch_size_per_gpu",
+        "gradient_accumulation_steps",
+        "bf16.enabled",
+        "zero_optimization.reduce_bucket_size",
+        "zero_optimization.stage3_prefetch_bucket_size",
+    }
+    run, filled = run_from_config(values, autos, arch)
+    assert run.micro_batch == 8 and run.gradient_accumulation == 1 and run.precision == "bf16"
+    assert run.reduce_bucket_size == 4096 * 4096 and run.prefetch_bucket_size == int(0.9 * 4096 * 4096)
+    assert "zero_optimization.reduce_bucket_size = 16777216" in filled and len(filled) == 5
+    run, _ = run_from_config(values, autos, arch, micro_batch=2, precision="fp16", seq_len=1024)
+    assert (run.micro_batch, run.precision, run.seq_len) == (2, "fp16", 1024)
+
+
+def test_a_train_batch_size_alone_is_divided_among_the_gpus() -> None:
+    arch = architecture_from_hf(model("gpt2"))
+    values = {"train_batch_size": 64, "gradient_accumulation_steps": 2}
+    run, _ = run_from_config(values, set(), arch, gpus_per_node=8, nodes=2)
+    assert run.micro_batch == 2
+
+
+def test_more_memory_saving_never_raises_the_peak() -> None:
+    arch = architecture_from_hf(model("mistral-7b"))
+    base = Run(stage=0, gpus_per_node=8, seq_len=4096, micro_batch=4, attention="eager")
+    previous = peak_memory(arch, base).bytes
+    for change in (
+        {"attention": "sdpa"},
+        {"checkpointing": True},
+        {"stage": 1},
+        {"stage": 2},
+        {"stage": 3},
+        {"offload_optimizer": "cpu"},
+        {"offload_param": "cpu"},
+    ):
+        base = Run(**{**base.__dict__, **change})
+        now = peak_memory(arch, base).bytes
+        assert now <= previous, change
+        previous = now
+
+
+def test_the_issue_example_fits_an_80gb_gpu_at_stage_3() -> None:
+    """7B on 8 × 80 GB at 4,096 tokens, micro batch 1: what people train every day fits."""
+    arch = architecture_from_hf(model("mistral-7b"))
+    verdict = advise(arch, Run(stage=3, gpus_per_node=8, seq_len=4096, micro_batch=1), gpu_memory("H100"))
+    assert verdict.fits and 30 * GIB < verdict.peak.bytes < 60 * GIB
+
+
+def test_changes_are_ranked_and_each_edit_is_a_clean_config() -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    run = Run(stage=1, gpus_per_node=8, seq_len=4096, micro_batch=1)
+    verdict = advise(arch, run, gpu_memory("A100-80G"))
+    assert not verdict.fits and len(verdict.changes) >= 3
+    keys = [change.key for change in verdict.changes]
+    assert keys == sorted(keys, key=CHANGES.index)
+    for change in verdict.changes:
+        assert change.peak.bytes <= verdict.usable < verdict.peak.bytes
+        config: dict[str, Any] = {"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": True},
+                                  "zero_optimization": {"stage": 1}}  # fmt: skip
+        for path, value in change.config.items():
+            *parents, key = path.split(".")
+            node = config
+            for part in parents:
+                node = node.setdefault(part, {})
+            node[key] = value
+        assert not [f for f in dsref.validate(config) if f.severity.value == "error"], (change.key, config)
+
+
+def test_no_single_change_then_changes_combined() -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    verdict = advise(arch, Run(stage=0, seq_len=4096, micro_batch=2, attention="eager"), gpu_memory("4090"))
+    assert not verdict.fits and not verdict.changes and verdict.combined
+    peaks = [change.peak.bytes for change in verdict.combined]
+    assert peaks == sorted(peaks, reverse=True)
+
+
+def test_a_smaller_auto_micro_batch_is_a_trainer_argument() -> None:
+    arch = architecture_from_hf(model("llama-3-8b"))
+    run = Run(stage=3, gpus_per_node=8, seq_len=4096, micro_batch=8, checkpointing=True)
+    for batch_auto, where in ((False, "config"), (True, "training")):
+        verdict = advise(arch, run, gpu_memory("A100-40G"), batch_auto=batch_auto)
+        change = next(change for change in verdict.changes if change.key == "micro_batch")
+        edits = change.config if where == "config" else change.training
+        assert edits["gradient_accumulation_steps"] * change.run.micro_batch == 8
+        assert ("per_device_train_batch_size" in edits) is batch_auto
+
+
+def test_gpu_names() -> None:
+    assert (
+        gpu_memory("A100-40G") == 40 * GIB and gpu_memory("h20") == 96 * GIB and gpu_memory("Ascend 910B") == 64 * GIB
+    )
+    assert gpu_memory("RTX 4090") == gpu_memory("4090") == gpu_memory("24GB")
+    assert all(gpu_memory(name) > 0 for name in GPUS)
+    with pytest.raises(EstimateError) as info:
+        gpu_memory("B300X")
+    assert "A100-80G" in str(info.value)
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The command
+
+
+@pytest.fixture()
+def ds_config(tmp_path: pathlib.Path) -> str:
+    path = tmp_path / "ds_config.json"
+    path.write_text(
+        '{\n  // as Hugging Face Trainer users write it\n  "train_micro_batch_size_per_gpu": "auto",\n'
+        '  "gradient_accumulation_steps": "auto",\n  "bf16": {"enabled": "auto"},\n'
+        '  "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto", "stage3_prefetch_bucket_size": "auto"}\n}\n'
+    )
+    return str(path)
+
+
+def test_cli_text_end_to_end(ds_config: str) -> None:
+    proc = run_cli("--config", ds_config, "--model", str(MODELS / "llama-3-8b.json"), "--seq-len", "4096",
+                   "--micro-batch", "1", "--gpus-per-node", "8", "--gpu-memory", "H100", "--lang", "en")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert out.startswith("Peak GPU memory: llama (8B parameters), ZeRO stage 3, 1 node(s) × 8 GPU(s) per node")
+    assert re.search(r"^activations kept for backward\s+\d+\.\d GB$", out, re.M)
+    assert re.search(r"^Peak \d+\.\d GB per GPU, during the (backward pass|end of the forward pass)\.$", out, re.M)
+    assert "Fits 80.0 GB per GPU" in out and "train_micro_batch_size_per_gpu = 1" in out
+
+
+def test_cli_json_and_chinese(ds_config: str) -> None:
+    args = ["--config", ds_config, "--model", str(MODELS / "qwen2-7b.json"), "--seq-len", "8192", "--micro-batch",
+            "4", "--gpus-per-node", "8", "--gpu-memory", "A100-40G"]  # fmt: skip
+    proc = run_cli(*args, "--format", "json")
+    assert proc.returncode == 1, proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["model"]["params"] == PARAMS["qwen2-7b"] and payload["run"]["stage"] == 3
+    assert payload["peak_bytes"] == sum(payload["parts_bytes"].values())
+    assert payload["peak_phase"] in ("forward", "backward", "step")
+    assert payload["fit"]["fits"] is False and payload["fit"]["changes"] + payload["fit"]["combined"]
+    zh = run_cli(*args, "--lang", "zh")
+    assert zh.returncode == 1
+    assert zh.stdout.startswith("显存峰值：qwen2") and "为反向传播保存的激活" in zh.stdout and "放不下" in zh.stdout
+
+
+def test_cli_flags_override_the_model(ds_config: str) -> None:
+    base = ["--config", ds_config, "--model", str(MODELS / "gpt2.json"), "--format", "json", "--micro-batch", "1"]
+    small, more = (json.loads(run_cli(*base, "--layers", layers).stdout) for layers in ("6", "24"))
+    assert small["model"]["num_hidden_layers"] == 6 and more["model"]["num_hidden_layers"] == 24
+    assert small["peak_bytes"] < more["peak_bytes"]
+    ckpt = json.loads(run_cli(*base, "--gradient-checkpointing").stdout)
+    assert ckpt["run"]["gradient_checkpointing"] is True
+    assert ckpt["activations"]["total_bytes"] < small["activations"]["total_bytes"] * 2
+
+
+def test_model_alone_is_enough() -> None:
+    proc = run_cli("--model", str(MODELS / "pythia-160m.json"), "--seq-len", "2048", "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    payload = json.loads(proc.stdout)
+    assert payload["run"]["stage"] == 0 and payload["model"]["family"] == "gpt_neox"
+
+
+def test_a_model_folder_and_a_text_config(tmp_path: pathlib.Path) -> None:
+    (tmp_path / "config.json").write_text(json.dumps({"model_type": "llava", "text_config": model("qwen2-7b")}))
+    proc = run_cli("--model", str(tmp_path), "--format", "json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["model"]["params"] == PARAMS["qwen2-7b"]
+
+
+@pytest.mark.parametrize(
+    ("model_json", "args", "needle"),
+    [
+        ({"model_type": "t5", "d_model": 512}, [], "hidden_size"),
+        ({"model_type": "llama", "hidden_size": 64}, [], "intermediate_size, num_hidden_layers"),
+        ({"model_type": "llama", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 0,
+          "num_attention_heads": 4, "vocab_size": 100}, [], "num_hidden_layers"),
+        ([1, 2], [], "JSON object"),
+        ("{not json", [], "not JSON"),
+        (None, [], "cannot read the model config"),
+        ({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100}, ["--seq-len", "0"],
+         "--seq-len"),
+        ({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100},
+         ["--gpu-memory=-5GB"], "--gpu-memory"),
+        ({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100},
+         ["--gpu-memory", "H999"], "neither a memory size"),
+        ({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100},
+         ["--config", "/no/such/ds_config.json"], "cannot read the DeepSpeed config"),
+        ({"model_type": "gpt2", "n_embd": 64, "n_layer": 2, "n_head": 4, "vocab_size": 100},
+         ["--micro-batch", "-1"], "--micro-batch"),
+    ],
+)  # fmt: skip
+def test_bad_input_is_one_translated_line(
+    tmp_path: pathlib.Path, model_json: Any, args: list[str], needle: str
+) -> None:
+    path = tmp_path / "config.json"
+    if model_json is not None:
+        path.write_text(model_json if isinstance(model_json, str) else json.dumps(model_json))
+    for lang in ("en", "zh"):
+        proc = run_cli("--model", str(path), *args, "--lang", lang)
+        assert proc.returncode == 2, (proc.stdout, proc.stderr)
+        assert "Traceback" not in proc.stderr and proc.stdout == ""
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("dsref estimate"), lines
+        if lang == "en":
+            assert needle in lines[0]
+        else:
+            assert re.search(r"[\u4e00-\u9fff]", lines[0]), lines[0]
+
+
+def test_config_without_model_says_what_is_missing(ds_config: str) -> None:
+    proc = run_cli("--config", ds_config)
+    assert proc.returncode == 2 and "--config needs --model" in proc.stderr
+    proc = run_cli()
+    assert proc.returncode == 2 and "--params" in proc.stderr and "--model" in proc.stderr
+
+
+def test_the_command_imports_neither_torch_nor_transformers(ds_config: str) -> None:
+    code = (
+        "import sys, contextlib, io\n"
+        "from dsref.cli.main import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main(['estimate', '--config', {ds_config!r}, '--model', {str(MODELS / 'gpt2.json')!r},"
+        " '--gpu-memory', '4090'])\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('torch', 'transformers', 'deepspeed')))\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "[]"
