@@ -294,3 +294,34 @@ def test_option_pages_language_switch_and_search_in_a_browser(
     page.screenshot(path=str(shots / "zh-zero.png"), full_page=True)
     context.close()
     assert errors == []
+
+
+_IN_VIEW = "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }"
+
+
+def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> None:
+    """From ``#zero_optimization.stage`` of a 40,000 px page, the other language opens at the same option."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    anchor = "#zero_optimization.stage"
+    for start, lang, landing in (
+        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/"),
+        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/"),
+    ):
+        page.goto(served + start + anchor)
+        page.locator('[id="zero_optimization.stage"]').wait_for()
+        page.hover(".md-header__option .md-select")
+        page.click(f'.md-select__link[hreflang="{lang}"]')
+        page.wait_for_url(re.compile(re.escape(landing + anchor) + "$"))
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.lang").startswith(lang)
+        heading = page.locator('[id="zero_optimization.stage"]')
+        assert page.evaluate("window.scrollY") > 1000, f"{landing}: the page opened at its top"
+        assert heading.evaluate(_IN_VIEW), f"{landing}: {anchor} is not on screen"
+    # Keyboard: Enter on the focused link follows it the same way.
+    page.goto(served + "reference/zero_optimization/" + anchor)
+    page.hover(".md-header__option .md-select")
+    page.focus('.md-select__link[hreflang="zh"]')
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape("/dsref/zh/reference/zero_optimization/" + anchor) + "$"))
+    context.close()

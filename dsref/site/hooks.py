@@ -6,7 +6,8 @@
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order; pages nobody placed keep MkDocs' order after them.
-* Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why).
+* Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
+  collapsed (:func:`compact_sidebars`).
 * Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``.
 
 MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
@@ -162,9 +163,28 @@ _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s
 
 _BASE = re.compile(r'("base": ")([^"]*)(")')
 
+_SIDEBARS = re.compile(r'<div class="md-sidebar md-sidebar--primary".*?(?=<div class="md-content")', re.S)
+_BETWEEN_TAGS = re.compile(r">\s+<")
+_SPACES = re.compile(r"\s{2,}")
+
+
+def compact_sidebars(output: str) -> str:
+    """Collapse the indentation of the two sidebars (navigation and table of contents) to single spaces.
+
+    Material's templates indent every navigation entry over several lines; on a page with a long table of contents
+    (shown twice: in the sidebar, and inside the navigation for small screens) half the navigation's bytes are
+    spaces. The sidebars hold no ``<pre>``, so the collapsed HTML renders the same.
+
+    >>> compact_sidebars('<div class="md-sidebar md-sidebar--primary">\\n  <ul>\\n    <li> a  b </li>\\n  </ul>\\n</div>'
+    ...                  '<div class="md-content"><pre>  x  </pre>')
+    '<div class="md-sidebar md-sidebar--primary"><ul><li> a b </li></ul></div><div class="md-content"><pre>  x  </pre>'
+    """
+    return _SIDEBARS.sub(lambda m: _SPACES.sub(" ", _BETWEEN_TAGS.sub("><", m[0])), output, count=1)
+
 
 def on_post_page(output: str, page: Any, **_: Any) -> str:
-    """Drop the ``<link rel="alternate">`` tags of the head, and point a Chinese page's scripts at ``zh/``.
+    """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``, and
+    compact the sidebars (:func:`compact_sidebars`).
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -174,7 +194,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     Chinese page it becomes the ``zh/`` folder, where :func:`on_post_build` writes the Chinese half of the index,
     so that each language searches its own pages.
     """
-    output = _ALTERNATE.sub("", output)
+    output = compact_sidebars(_ALTERNATE.sub("", output))
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
