@@ -325,3 +325,81 @@ def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> No
     page.keyboard.press("Enter")
     page.wait_for_url(re.compile(re.escape("/dsref/zh/reference/zero_optimization/" + anchor) + "$"))
     context.close()
+
+
+_SPLIT_WORDS = """() => {
+    // Every place where a word of a table cell or of inline code continues on the next line: two letters or
+    // digits side by side in one text node, drawn on two lines. Breaks after "_", ".", "-", "/" or a space are
+    // allowed; a <wbr> splits a text node, so the break it offers is between nodes and never seen here.
+    const article = document.querySelector("article.md-content__inner");
+    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) => {
+            const parent = node.parentElement;
+            if (parent.closest("pre") || !(parent.closest("code") || parent.closest("table"))) {
+                return NodeFilter.FILTER_REJECT;
+            }
+            return /[A-Za-z0-9]{2}/.test(node.data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+        },
+    });
+    const range = document.createRange();
+    const found = [];
+    let checked = 0;
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        checked += 1;
+        range.selectNodeContents(node);
+        if (range.getClientRects().length < 2) continue;  // drawn on one line
+        let top = null;
+        for (let i = 0; i < node.data.length; i++) {
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getBoundingClientRect();
+            if (rect.width === 0) continue;  // a collapsed space at the end of a line
+            if (top !== null && rect.top > top + 2 && /[A-Za-z0-9]/.test(node.data[i - 1] || "")
+                && /[A-Za-z0-9]/.test(node.data[i])) {
+                found.push(node.data.slice(Math.max(0, i - 20), i) + " / " + node.data.slice(i, i + 20));
+            }
+            top = rect.top;
+        }
+    }
+    return {checked, found};
+}"""
+
+
+_FIRST_TABLE_INTO_VIEW = (
+    '(document.querySelector("article table") ?? document.querySelector("article h2")).scrollIntoView()'
+)
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_identifier_is_split_across_lines(
+    served: str, browser: Any, width: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Tables and inline code wrap only between words (after ``_`` or ``.`` in a name), on a desktop and a phone;
+    a table too wide for the screen scrolls sideways instead."""
+    shots = tmp_path_factory.mktemp(f"wrapping-{width}")
+    print(f"screenshots: {shots}")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    split: dict[str, list[str]] = {}
+    for path in (
+        "reference/zero_optimization/",
+        "zh/reference/zero_optimization/",
+        "zero/",
+        "zh/zero/",
+        "guides/huggingface/",
+        "rules/DS524/",
+        "zh/rules/DS524/",
+    ):
+        page.goto(served + path)
+        page.evaluate(
+            '(document.querySelector("article table") || document.querySelector("article h2")).scrollIntoView()'
+        )
+        page.screenshot(path=str(shots / (path.strip("/").replace("/", "-") + ".png")))
+        result = page.evaluate(_SPLIT_WORDS)
+        assert result["checked"] > 3, path
+        if result["found"]:
+            split[path] = result["found"]
+        # The text column never grows past the screen: a wide table scrolls inside its own box.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+    context.close()
+    assert split == {}

@@ -175,16 +175,46 @@ def compact_sidebars(output: str) -> str:
     (shown twice: in the sidebar, and inside the navigation for small screens) half the navigation's bytes are
     spaces. The sidebars hold no ``<pre>``, so the collapsed HTML renders the same.
 
-    >>> compact_sidebars('<div class="md-sidebar md-sidebar--primary">\\n  <ul>\\n    <li> a  b </li>\\n  </ul>\\n</div>'
-    ...                  '<div class="md-content"><pre>  x  </pre>')
+    >>> compact_sidebars('<div class="md-sidebar md-sidebar--primary">\\n  <ul>\\n    <li> a  b </li>\\n  </ul>'
+    ...                  '</div><div class="md-content"><pre>  x  </pre>')
     '<div class="md-sidebar md-sidebar--primary"><ul><li> a b </li></ul></div><div class="md-content"><pre>  x  </pre>'
     """
     return _SIDEBARS.sub(lambda m: _SPACES.sub(" ", _BETWEEN_TAGS.sub("><", m[0])), output, count=1)
 
 
+_INLINE_CODE = re.compile(r"<code>([^<]*)</code>")
+_BREAK_AFTER = re.compile(r"(?<=[A-Za-z0-9])(_+|\.(?=[A-Za-z&]))(?=[A-Za-z0-9&])")
+
+
+def identifier_breaks(output: str) -> str:
+    """Let inline code wrap after ``_`` and ``.`` only: a ``<wbr>`` there, and the stylesheet
+    (``overrides/assets/stylesheets/dsref.css``) forbids breaking code anywhere else.
+
+    Only the page's content is touched (from ``md-content`` on), and only inline code: a code block's ``<code>``
+    holds line anchors and highlighting spans, never bare text. A dot between digits (``0.19.8``) is no place to
+    break; ``<wbr>`` is not copied with the text, so a copied option path stays whole.
+
+    >>> identifier_breaks('<code>a_b</code><div class="md-content"><code>stage3_max_live_parameters</code>')
+    '<code>a_b</code><div class="md-content"><code>stage3_<wbr>max_<wbr>live_<wbr>parameters</code>'
+    >>> identifier_breaks('<div class="md-content"><code>zero_optimization.stage</code> <code>0.19.8</code>')
+    '<div class="md-content"><code>zero_<wbr>optimization.<wbr>stage</code> <code>0.19.8</code>'
+    >>> identifier_breaks('<div class="md-content"><code>__init__</code> <code>a.&lt;name&gt;</code>')
+    '<div class="md-content"><code>__init__</code> <code>a.<wbr>&lt;name&gt;</code>'
+    """
+    start = output.find('<div class="md-content"')
+    if start < 0:
+        return output
+
+    def wrap(match: re.Match[str]) -> str:
+        return f"<code>{_BREAK_AFTER.sub(lambda m: m[0] + '<wbr>', match[1])}</code>"
+
+    return output[:start] + _INLINE_CODE.sub(wrap, output[start:])
+
+
 def on_post_page(output: str, page: Any, **_: Any) -> str:
-    """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``, and
-    compact the sidebars (:func:`compact_sidebars`).
+    """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
+    compact the sidebars (:func:`compact_sidebars`) and let identifiers wrap only after ``_`` and ``.``
+    (:func:`identifier_breaks`).
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -194,7 +224,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     Chinese page it becomes the ``zh/`` folder, where :func:`on_post_build` writes the Chinese half of the index,
     so that each language searches its own pages.
     """
-    output = compact_sidebars(_ALTERNATE.sub("", output))
+    output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
