@@ -223,3 +223,41 @@ def test_every_fix_diff_in_the_docs_shows_a_change(page: Path) -> None:
         if block.wants_diff and not doccheck.fix_diff(block, "en")
     ]
     assert empty == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_common_mistakes_table_links_each_mistake_and_each_code(lang: str) -> None:
+    """Each row of the table at the top of the guide links to its section, and each code to its rule page."""
+    import re
+
+    text = (DOCS / lang / "guides" / "common-mistakes.md").read_text(encoding="utf-8")
+    table = text.split("\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(table) >= 15
+    for row in table:
+        mistake, codes = row.split(" | ")[:2]
+        assert re.search(r"\]\(#[a-z0-9_-]+\)", mistake), row
+        found = re.findall(r"DS\d{3}", codes)
+        assert found and all(f"[{c}](../rules/{c}.md)" in codes for c in found), row
+
+
+def test_the_guides_follow_the_learning_path_of_the_home_page() -> None:
+    """The nav's order of the guides (hooks.GUIDE_ORDER) is the order the home page lists them in, both languages."""
+    import re
+
+    from dsref.site.hooks import GUIDE_ORDER
+
+    assert sorted(GUIDE_ORDER) == sorted(p.name for p in (DOCS / "en" / "guides").glob("*.md"))
+    for lang in ("en", "zh"):
+        home = (DOCS / lang / "index.md").read_text(encoding="utf-8")
+        linked = re.findall(r"\]\(guides/([a-z0-9.-]+\.md)\)", home)
+        assert list(dict.fromkeys(linked)) == list(GUIDE_ORDER), lang
+        assert "<!-- dsref-check-output -->" in home  # the home page shows a config and what dsref check says
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_option_deepspeed_rejects_gets_a_warning_box(lang: str) -> None:
+    """A removed option and one only DeepSpeed's docs list (grad_hooks) carry the same kind of box."""
+    page = reference.pages(lang)["zero_optimization.md"]  # type: ignore[arg-type]
+    for path in ("zero_optimization.grad_hooks", "zero_optimization.zeropp_loco_param"):
+        entry = page.split(f"`{path}` {{ .option", 1)[1].split("\n#", 1)[0]
+        assert '\n!!! warning "' in entry, path

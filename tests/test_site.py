@@ -370,12 +370,16 @@ _FIRST_TABLE_INTO_VIEW = (
 )
 
 
+_SCROLLING_OUTPUT = """() => [...document.querySelectorAll("article .language-text pre > code")]
+    .filter((code) => code.scrollWidth > code.clientWidth + 1).map((code) => code.textContent.slice(0, 60))"""
+
+
 @pytest.mark.parametrize("width", [1280, 390])
 def test_no_identifier_is_split_across_lines(
     served: str, browser: Any, width: int, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Tables and inline code wrap only between words (after ``_`` or ``.`` in a name), on a desktop and a phone;
-    a table too wide for the screen scrolls sideways instead."""
+    a table too wide for the screen scrolls sideways instead. Terminal output wraps; configs keep their lines."""
     shots = tmp_path_factory.mktemp(f"wrapping-{width}")
     print(f"screenshots: {shots}")
     context = browser.new_context(viewport={"width": width, "height": 900})
@@ -387,6 +391,7 @@ def test_no_identifier_is_split_across_lines(
         "zero/",
         "zh/zero/",
         "guides/huggingface/",
+        "guides/common-mistakes/",
         "rules/DS524/",
         "zh/rules/DS524/",
     ):
@@ -401,5 +406,7 @@ def test_no_identifier_is_split_across_lines(
             split[path] = result["found"]
         # The text column never grows past the screen: a wide table scrolls inside its own box.
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        # Terminal output wraps: no ```text block scrolls sideways.
+        assert page.evaluate(_SCROLLING_OUTPUT) == [], path
     context.close()
     assert split == {}

@@ -5,7 +5,8 @@
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
-* The top of the navigation is put in reading order; pages nobody placed keep MkDocs' order after them.
+* The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
+  placed keep MkDocs' order after them.
 * Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
   collapsed (:func:`compact_sidebars`).
 * Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``.
@@ -39,6 +40,17 @@ NAV_ORDER = (
 )
 """Top-level navigation entries in this order (a page, or a folder's section); the rest follow, then these last."""
 NAV_LAST = ("glossary.md", "api.md")
+GUIDE_ORDER = (
+    "getting-started.md",
+    "choosing-zero-stage.md",
+    "mixed-precision.md",
+    "offload.md",
+    "huggingface.md",
+    "performance-tuning.md",
+    "common-mistakes.md",
+    "migrate-0.19.8.md",
+)
+"""The guides in the order of the learning path the home page lays out; a guide not listed follows them."""
 
 _reported: set[str] = set()
 
@@ -262,9 +274,14 @@ def on_post_build(config: Any, **_: Any) -> None:
         target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
 
 
+def _guide_rank(name: str) -> int:
+    return GUIDE_ORDER.index(name) if name in GUIDE_ORDER else len(GUIDE_ORDER)
+
+
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
 def on_nav(nav: Any, **_: Any) -> Any:
-    """Put the top-level entries in reading order: :data:`NAV_ORDER` first, :data:`NAV_LAST` last."""
+    """Put the top-level entries in reading order (:data:`NAV_ORDER` first, :data:`NAV_LAST` last) and the guides
+    in the order of the learning path (:data:`GUIDE_ORDER`)."""
 
     def key(item: Any) -> str:
         file = getattr(item, "file", None)
@@ -286,6 +303,9 @@ def on_nav(nav: Any, **_: Any) -> Any:
         return (1, 0)
 
     nav.items.sort(key=rank)
+    for item in nav.items:
+        if key(item) == "guides":
+            item.children.sort(key=lambda child: _guide_rank(PurePosixPath(child.file.src_uri).name))
     pages: list[Any] = []
 
     def collect(items: list[Any]) -> None:
