@@ -410,3 +410,56 @@ def test_no_identifier_is_split_across_lines(
         assert page.evaluate(_SCROLLING_OUTPUT) == [], path
     context.close()
     assert split == {}
+
+
+def _all_results(page: Any) -> list[str]:
+    """Every result link of the search on screen: Material shows the first ten pages and the next ones as the list
+    is scrolled, so scroll it to the end until no more come."""
+    count = -1
+    links: list[str] = []
+    while len(links) != count:
+        count = len(links)
+        # Material loads more when the list reaches its end, as a change: leave the end, then go back to it.
+        page.evaluate('document.querySelector(".md-search__scrollwrap").scrollTop = 0')
+        page.wait_for_timeout(100)
+        page.evaluate('document.querySelector(".md-search__scrollwrap").scrollTop = 1e9')
+        page.wait_for_timeout(300)
+        links = [str(a.get_attribute("href")) for a in page.query_selector_all(".md-search-result__link")]
+    return links
+
+
+_MARKS = """() => [...document.querySelectorAll(".md-search-result mark")].map((mark) => mark.textContent)"""
+
+
+@pytest.mark.parametrize(
+    ("words", "options"),
+    [
+        (
+            "卸载",
+            (
+                "zero_optimization/#zero_optimization.offload_optimizer",
+                "zero_optimization/#zero_optimization.offload_param",
+            ),
+        ),
+        ("梯度累积", ("gradient_accumulation_steps/",)),
+        ("混合精度", ("fp16/", "bf16/")),
+    ],
+)
+def test_chinese_search_finds_options_by_their_glossary_term(
+    served: str, browser: Any, words: str, options: tuple[str, ...], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A Chinese term finds the options the Chinese reference writes with the English term (the glossary's pairs
+    are in the index), and each highlight in the results is the whole term, never a part of it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + "zh/")
+    _search(page, words)
+    links = [re.sub(r"\?h=[^#]*", "", link) for link in _all_results(page)]  # ?h= highlights the words there
+    shots = tmp_path_factory.mktemp("search")
+    page.screenshot(path=str(shots / f"{words}.png"))
+    print(f"screenshots: {shots}")
+    for option in options:
+        assert any(f"/dsref/zh/reference/{option}" in link for link in links), (option, links)
+    marks = page.evaluate(_MARKS)
+    assert marks and all(words in mark for mark in marks), marks
+    context.close()

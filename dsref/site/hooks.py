@@ -9,7 +9,9 @@
   placed keep MkDocs' order after them.
 * Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
   collapsed (:func:`compact_sidebars`).
-* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``.
+* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``;
+  Chinese entries also carry the glossary's Chinese terms for the English ones they use, and Chinese query words are
+  kept whole (:mod:`dsref.site.search`).
 
 MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
 """
@@ -225,8 +227,8 @@ def identifier_breaks(output: str) -> str:
 
 def on_post_page(output: str, page: Any, **_: Any) -> str:
     """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
-    compact the sidebars (:func:`compact_sidebars`) and let identifiers wrap only after ``_`` and ``.``
-    (:func:`identifier_breaks`).
+    compact the sidebars (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.``
+    (:func:`identifier_breaks`) and load the search worker :func:`on_post_build` writes.
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -237,6 +239,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     so that each language searches its own pages.
     """
     output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
+    output = _WORKER_CONFIG.sub(r"\1.dsref\2", output, count=1)
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
@@ -246,12 +249,15 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
 
 @_priority(-200)
 def on_post_build(config: Any, **_: Any) -> None:
-    """Split the search index by language (after the i18n plugin has merged both languages' entries into it).
+    """Split the search index by language (after the i18n plugin has merged both languages' entries into it), give
+    the Chinese entries the glossary's Chinese terms (:func:`dsref.site.search.synonyms`), and publish the search
+    worker that keeps Chinese query words whole.
 
     The i18n plugin builds Chinese inside the English build's ``on_post_build``; this runs after it each time, and
     the last run sees the merged index.
     """
     site = Path(config["site_dir"])
+    _publish_search_worker(site)
     merged = site / "search" / "search_index.json"
     if not merged.is_file():
         return
@@ -270,12 +276,56 @@ def on_post_build(config: Any, **_: Any) -> None:
                 (site / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())
         if lang != "en" and not mine:
             continue
+        if lang == "zh":
+            separator = re.compile(data["config"]["separator"])
+            mine = [_with_synonyms(doc, separator) for doc in mine]
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
 
 
 def _guide_rank(name: str) -> int:
     return GUIDE_ORDER.index(name) if name in GUIDE_ORDER else len(GUIDE_ORDER)
+
+
+def _with_synonyms(doc: dict[str, Any], separator: re.Pattern[str]) -> dict[str, Any]:
+    """A Chinese search entry with the glossary's Chinese terms for the English ones it uses, in hidden spans
+    (found by search, not shown in the results): terms of the title go with the title, which search weighs most,
+    so that 卸载 lists the options named ``offload_*`` before pages that mention offload in passing."""
+    from dsref.site.search import synonyms
+
+    def words(html: str) -> list[str]:
+        return [w for w in separator.split(re.sub(r"<[^>]+>", " ", html)) if w]
+
+    title_words = words(doc["title"])
+    in_title = synonyms(title_words)
+    in_text = [w for w in synonyms([*title_words, *words(doc["text"])]) if w not in in_title]
+    doc = dict(doc)
+    for field, extra in (("title", in_title), ("text", in_text)):
+        if extra:
+            doc[field] = f"{doc[field]} <span hidden>{' '.join(extra)}</span>"
+    return doc
+
+
+_WORKER = re.compile(r"search\.[0-9a-f]+\.min\.js")
+_WORKER_CONFIG = re.compile(r'("search": "[^"]*/workers/search\.[0-9a-f]+)(\.min\.js")')
+
+
+def _publish_search_worker(site: Path) -> None:
+    """Write Material's search worker with whole Chinese words in queries next to it
+    (:func:`dsref.site.search.whole_word_queries`); :func:`on_post_page` points every page at it."""
+    from dsref.site.search import whole_word_queries
+
+    folder = site / "assets" / "javascripts" / "workers"
+    workers = [p for p in folder.glob("search.*.min.js") if _WORKER.fullmatch(p.name)] if folder.is_dir() else []
+    if not workers and (site / "assets" / "javascripts").is_dir():
+        _warn_once(f"no Material search worker in {folder}: Chinese search cannot be set up")
+    for worker in workers:
+        try:
+            patched = whole_word_queries(worker.read_text(encoding="utf-8"))
+        except ValueError as problem:
+            _warn_once(f"{worker.name}: {problem}; see dsref/site/search.py")
+            continue
+        worker.with_name(worker.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
 
 
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
