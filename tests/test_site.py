@@ -117,7 +117,8 @@ def test_check_output_markers_became_real_output_in_the_page_language(build: Bui
     for source in sources:
         relative = source.relative_to(ROOT / "docs")
         lang, page = relative.parts[0], relative.with_suffix("").relative_to(relative.parts[0]).as_posix()
-        built = build.site / ("" if lang == "en" else lang) / page / "index.html"
+        folder = "" if page == "index" else page.removesuffix("/index")  # index.md is its folder's page
+        built = build.site / ("" if lang == "en" else lang) / folder / "index.html"
         text = built.read_text(encoding="utf-8")
         assert "dsref-check-output" not in text, built
         for block in blocks(source.read_text(encoding="utf-8")):
