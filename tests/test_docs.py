@@ -261,3 +261,50 @@ def test_an_option_deepspeed_rejects_gets_a_warning_box(lang: str) -> None:
     for path in ("zero_optimization.grad_hooks", "zero_optimization.zeropp_loco_param"):
         entry = page.split(f"`{path}` {{ .option", 1)[1].split("\n#", 1)[0]
         assert '\n!!! warning "' in entry, path
+
+
+def test_a_block_that_fails_its_check_fails_the_build_with_page_and_line(caplog: pytest.LogCaptureFixture) -> None:
+    markdown = '# Page\n\n<!-- dsref-check: expect DS510 -->\n```json\n{"train_micro_batch_size_per_gpu": 2}\n```\n'
+    with caplog.at_level("WARNING", logger="mkdocs.plugins.dsref"):
+        on_page_markdown(markdown, page=_page("en/guides/failing-example.md"))
+    assert "docs/en/guides/failing-example.md:4: expected DS510, which dsref did not report" in caplog.text
+
+
+def test_output_and_fix_diff_may_both_follow_a_block() -> None:
+    markdown = (
+        "# Page\n\n<!-- dsref-check: expect DS202 -->\n"
+        '```json\n{"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": "true"}}\n```\n'
+        "<!-- dsref-check-output -->\n<!-- dsref-fix-diff -->\n\nafter\n"
+    )
+    [block] = doccheck.blocks(markdown)
+    assert block.wants_output and block.wants_diff == "safe" and block.markers == 2
+    assert doccheck.stray_markers(markdown) == [] and doccheck.still_reported(block) == []
+    out = on_page_markdown(markdown, page=_page("en/rules/x.md"))
+    assert "dsref-check-output" not in out and "dsref-fix-diff" not in out
+    assert out.index("```text\n") < out.index("```diff\n") < out.index("after")
+
+
+@pytest.mark.parametrize("code", [c for c, *_ in rules.codes() if rules.example_of(c) is not None])
+def test_each_example_sets_off_its_code_and_its_repair_clears_it(code: str) -> None:
+    """A code's example reports that code (and no other error or warning), and the fix ``dsref check --fix``
+    makes, or the repaired config written beside it, no longer reports it (advice included)."""
+    example = rules.example_of(code)
+    assert example is not None
+    profile = "hf" if example.hf else "deepspeed"
+    marker = doccheck.Marker(profile, None, (code,), example.world_size)  # type: ignore[arg-type]
+    assert doccheck.check(doccheck.Block(example.text, 1, 2, marker)).problems == []
+    repaired = example.repaired_text
+    if rules.repairing_fix(code, example) is None:
+        assert repaired is not None, f"{code}: check --fix does not repair the example; write repaired="
+        clean = doccheck.Marker(profile, None, (), example.world_size)  # type: ignore[arg-type]
+        result = doccheck.check(doccheck.Block(repaired, 1, 2, clean))
+        assert result.problems == [] and code not in {f.code for f in result.findings}
+    else:
+        assert repaired is None, f"{code}: check --fix repairs the example; the page shows that, not repaired="
+
+
+def test_rule_pages_show_their_example_in_both_languages() -> None:
+    for lang, title in (("en", "## Example"), ("zh", "## 示例")):
+        page = rules.pages(lang)["DS510.md"]  # type: ignore[arg-type]
+        assert title in page and "<!-- dsref-check: expect DS510 -->" in page and "<!-- dsref-check-output -->" in page
+        assert "<!-- dsref-fix-diff" in rules.pages(lang)["DS524.md"]  # type: ignore[arg-type]

@@ -14,7 +14,8 @@ reported and no error or warning code that is not listed. A fragment is placed a
 config and checked for what it can say alone, its keys, types and values: the cross-field rules, which need the
 whole config, are not run on it. ``<!-- dsref-check-output -->`` right after a block is replaced at build time by
 :func:`output` (the ``dsref check`` text for that block, in the page's language), and ``<!-- dsref-fix-diff -->``
-(or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it.
+(or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it; both may
+follow one block, the output first.
 
 >>> [b.marker.profile for b in blocks('<!-- dsref-check: hf -->\\n```json\\n{"fp16": {"enabled": "auto"}}\\n```\\n')]
 ['hf']
@@ -37,11 +38,23 @@ from ..check.findings import Finding, Kind, Severity
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..check.fixer import FixResult
     from ..check.pipeline import FileReport
     from ..text.i18n import Lang
     from ..tree.profiles import Profile
 
-__all__ = ["Block", "BlockCheck", "Marker", "MarkerError", "blocks", "check", "fix_diff", "markdown_files", "output"]
+__all__ = [
+    "Block",
+    "BlockCheck",
+    "Marker",
+    "MarkerError",
+    "blocks",
+    "check",
+    "fix_diff",
+    "markdown_files",
+    "output",
+    "still_reported",
+]
 
 OUTPUT_MARKER = "<!-- dsref-check-output -->"
 DIFF_MARKERS = {"<!-- dsref-fix-diff -->": "safe", "<!-- dsref-fix-diff: unsafe -->": "unsafe"}
@@ -123,6 +136,18 @@ class Block:
     path: str = ""
     wants_diff: str | None = None
     """``safe`` or ``unsafe`` when a ``<!-- dsref-fix-diff -->`` line follows the closing fence."""
+    markers: int = 0
+    """How many output and diff marker lines follow the closing fence (an output marker may precede a diff one)."""
+
+
+def _following_markers(lines: list[str], start: int) -> list[str]:
+    """The output and diff markers on the lines from ``start`` on, until a line that is none (two at most)."""
+    found: list[str] = []
+    for line in lines[start : start + 2]:
+        if line.strip() != OUTPUT_MARKER and line.strip() not in DIFF_MARKERS:
+            break
+        found.append(line.strip())
+    return found
 
 
 def blocks(markdown: str, path: str = "") -> list[Block]:
@@ -156,7 +181,7 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                     marker = parse_marker(previous["words"])
                 except MarkerError as exc:
                     error = str(exc)
-            following = lines[end + 1].strip() if end + 1 < len(lines) else ""
+            following = _following_markers(lines, end + 1)
             found.append(
                 Block(
                     "\n".join(body) + "\n",
@@ -164,9 +189,10 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                     end + 1,
                     marker,
                     error,
-                    following == OUTPUT_MARKER,
+                    OUTPUT_MARKER in following,
                     path,
-                    DIFF_MARKERS.get(following),
+                    next((DIFF_MARKERS[m] for m in following if m in DIFF_MARKERS), None),
+                    len(following),
                 )
             )
         i = end + 1
@@ -182,7 +208,7 @@ def stray_markers(markdown: str) -> list[int]:
             following = _FENCE.match(lines[i + 1]) if i + 1 < len(lines) else None
             if not following or following["info"].lower() != "json":
                 stray.append(i + 1)
-    ends = {b.end_line for b in blocks(markdown)}
+    ends = {b.end_line + n for b in blocks(markdown) for n in range(b.markers)}
     stray.extend(
         i + 1
         for i, line in enumerate(lines)
@@ -282,19 +308,34 @@ def markdown_files(docs: Path) -> Iterator[Path]:
 def fix_diff(block: Block, lang: Lang) -> str:
     """What ``dsref check --diff`` (``--unsafe-fixes`` too, for an ``unsafe`` marker) prints for a block: the unified
     diff, then the count it writes to stderr. Empty when nothing would change (the build then fails)."""
-    from ..check.fixer import TEXTS, counted, fix_text, unified_diff
+    from ..check.fixer import TEXTS, counted, unified_diff
 
-    text, _ = _wrapped(block)
-    result = fix_text(
-        text,
-        _SHOWN_PATH,
-        unsafe=block.wants_diff == "unsafe",
-        profile=block.marker.profile,
-        world_size=block.marker.world_size,
-    )
+    result = _fixed(block)
     if not result.changed:
         return ""
     said = TEXTS.text(
         "would_fix", lang, findings=counted("findings", len(result.fixed), lang), files=counted("files", 1, lang)
     )
     return unified_diff(result.original, result.text, _SHOWN_PATH) + said + "\n"
+
+
+def _fixed(block: Block) -> FixResult:
+    from ..check.fixer import fix_text
+
+    text, _ = _wrapped(block)
+    return fix_text(
+        text,
+        _SHOWN_PATH,
+        unsafe=block.wants_diff == "unsafe",
+        profile=block.marker.profile,
+        world_size=block.marker.world_size,
+    )
+
+
+def still_reported(block: Block) -> list[str]:
+    """The codes of a block's ``expect`` that ``dsref check --fix`` repairs somewhere in it and that are still
+    reported after the fix (the build fails on any)."""
+    result = _fixed(block)
+    repaired = {f.code for f in result.fixed}
+    left = {f.code for f in result.after.findings}
+    return [code for code in block.marker.expect if code in repaired and code in left]

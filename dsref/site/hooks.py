@@ -1,7 +1,10 @@
 """MkDocs hooks (``hooks:`` in ``mkdocs.yml``): what the site build does beyond Markdown.
 
+* Every ```json block is checked as its ``dsref-check`` comment says (:mod:`dsref.site.doccheck`); one that
+  fails fails the build, with its page and line.
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
-  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block.
+  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
+  ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
@@ -137,17 +140,31 @@ def page_title(markdown: str) -> str | None:
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """Give the page its heading's title; replace each ``<!-- dsref-check-output -->`` with the check output of
-    the ```json block above it."""
-    from dsref.site.doccheck import DIFF_MARKERS, OUTPUT_MARKER, blocks, fix_diff, output, stray_markers
+    """Give the page its heading's title; check every ```json block as its marker says (a block that fails is a
+    warning, with the page and line); replace each ``<!-- dsref-check-output -->`` with the check output of the
+    block above it and each ``<!-- dsref-fix-diff -->`` with what ``dsref check --diff`` prints for it."""
+    from dsref.site.doccheck import (
+        DIFF_MARKERS,
+        OUTPUT_MARKER,
+        blocks,
+        check,
+        fix_diff,
+        output,
+        still_reported,
+        stray_markers,
+    )
 
     if "title" not in page.meta:
         title = page_title(markdown)
         if title:
             page.meta["title"] = title
+    src = page.file.src_uri
+    if "```json" in markdown:
+        for block in blocks(markdown, src):
+            for problem in check(block).problems:
+                _warn_once(f"docs/{src}:{block.line}: {problem}")
     if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
-    src = page.file.src_uri
     for line in stray_markers(markdown):
         _warn_once(f"docs/{src}:{line}: a dsref-check comment or {OUTPUT_MARKER} that follows no ```json block")
     lang = page_language(src)
@@ -157,19 +174,27 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             continue
         marker_line = lines[block.end_line]  # the line after the closing fence (0-based index = end_line)
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
+        shown: list[str] = []
+        if block.wants_output:
+            shown += _fenced(output(block, lang), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
-            text, fence = fix_diff(block, lang), "diff"  # type: ignore[arg-type]
-            if not text:
+            diff = fix_diff(block, lang)  # type: ignore[arg-type]
+            if not diff:
                 _warn_once(f"docs/{src}:{block.end_line + 1}: dsref check --diff changes nothing in this block")
-        else:
-            text, fence = output(block, lang), "text"  # type: ignore[arg-type]
-        lines[block.end_line : block.end_line + 1] = [
-            "",
-            f"{indent}```{fence}",
-            *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
-            f"{indent}```",
-        ]
+            for code in still_reported(block):
+                _warn_once(f"docs/{src}:{block.end_line + 1}: {code} is still reported after dsref check --fix")
+            shown += _fenced(diff, "diff", indent)
+        lines[block.end_line : block.end_line + block.markers] = shown
     return "\n".join(lines) + "\n"
+
+
+def _fenced(text: str, fence: str, indent: str) -> list[str]:
+    return [
+        "",
+        f"{indent}```{fence}",
+        *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
+        f"{indent}```",
+    ]
 
 
 _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import (
     UNKNOWN,
@@ -45,6 +45,22 @@ FEW_STEPS = 10
         "`reduce_bucket_size` elements (1 GB for the default 5e8 at 2 bytes per element); if memory allows, set "
         '`"overlap_comm": true`. It does not apply to pipeline parallelism (DeepSpeed turns overlap off for a '
         "PipelineModule) or when you turned it off to work around a communication problem."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
     ),
 )
 def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
@@ -106,6 +122,22 @@ def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
         "large models can run out of memory from fragmentation although enough is free in total. Turning it off "
         "saves the bucket itself (`reduce_bucket_size` elements), which rarely pays. At stages 1-2 with optimizer "
         "offload DeepSpeed turns it on anyway (see DS537)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "contiguous_gradients": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
     ),
 )
 def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
@@ -195,6 +227,21 @@ def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
         "micro-step, which waits for the GPU to finish and writes a log line each time. That is what you want "
         "while profiling and a slowdown otherwise; turn it off for production runs."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "wall_clock_breakdown": true
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
 )
 def wall_clock_breakdown_on(ctx: Context) -> Iterator[Hit]:
     if is_true(ctx, "wall_clock_breakdown"):
@@ -248,6 +295,22 @@ def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
         "applied to the weights directly instead of being added to the gradient as an L2 penalty. With a "
         "weight decay above 0 the two train differently. If you want classic Adam, set "
         '`"adam_w_mode": false` in `params`; if AdamW is what you want, type AdamW says so.'
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "Adam", "params": {"lr": 1e-4, "weight_decay": 0.01}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "weight_decay": 0.01}}
+        }
+        """,
     ),
 )
 def adam_means_adamw(ctx: Context) -> Iterator[Hit]:

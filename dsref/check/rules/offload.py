@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, auto_paths, built_optimizer, known, mapping, offload_device, related, zero_stage
 from .precision import bf16_optimizer_path
@@ -23,6 +23,22 @@ PARAM, OPTIM = "zero_optimization.offload_param", "zero_optimization.offload_opt
         "word and the parameters stay on the GPU. Use stage 3 if parameters must leave the GPU, or remove the "
         "section; `offload_optimizer` is the offload that works at stages 1 and 2. The old switch "
         "`cpu_offload_param: true` means the same as `offload_param` with device cpu."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_param": {"device": "cpu"}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+        }
+        """,
     ),
 )
 def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
@@ -48,6 +64,22 @@ def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         "fails when it sets up the swapping: `zero.Init` asserts that `nvme_path` is set for parameters, and the "
         "optimizer joins a null path (TypeError). Set `nvme_path` to a directory on an NVMe drive that every "
         "rank can write to."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}}
+        }
+        """,
     ),
 )
 def nvme_without_path(ctx: Context) -> Iterator[Hit]:
@@ -136,6 +168,22 @@ def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
         'other keys, `pin_memory` included, are then unused. Add `"device": "cpu"` (or `nvme` with '
         "`nvme_path`) if you meant to offload, or remove the section."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"pin_memory": true}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu", "pin_memory": true}}
+        }
+        """,
+    ),
 )
 def offload_without_device(ctx: Context) -> Iterator[Hit]:
     autos = auto_paths(ctx)
@@ -158,6 +206,24 @@ def offload_without_device(ctx: Context) -> Iterator[Hit]:
         "parameters are on the CPU; an optimizer passed in code is refused at start-up instead, unless "
         "`zero_force_ds_cpu_optimizer` is false. Set `zero_optimization.stage` to 1 or higher, or remove the "
         "offload."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 0, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...tree.versions import parse_version
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import (
     DEEPSPEED_OPTIMIZERS,
@@ -69,6 +69,23 @@ def suggest(value: str, names: Iterable[str]) -> list[str]:
         'value (a value above 0 also gets a warning while the config is read, and a string such as "auto" '
         "fails right there with a TypeError). Move the value to `gradient_clipping` and delete `max_grad_norm`."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "max_grad_norm": 1.0}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_clipping": 1.0,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
     params = mapping(ctx, "optimizer.params")
@@ -109,6 +126,22 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
         'torch.optim, such as SGD or RMSprop. Otherwise the engine stops at start-up ("... is not a supported '
         'DeepSpeed Optimizer"). Names from other libraries (FusedAdam, adamw_torch) are not understood: '
         "DeepSpeed's Adam already is its fused Adam, and its CPU Adam when the optimizer is offloaded."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamWeightDecay", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
@@ -194,6 +227,22 @@ def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
         "without a fallback, so a `scheduler` section with a `type` but no `params` (or `params: null`) makes "
         "the engine fail at start-up with a TypeError. Add an empty `params` object to use the scheduler's "
         "defaults, or give the values you want."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {}}
+        }
+        """,
     ),
 )
 def scheduler_without_params(ctx: Context) -> Iterator[Hit]:

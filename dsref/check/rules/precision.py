@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from ...tree.options import Option, OptionTree
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, zero_stage
 
@@ -21,6 +21,21 @@ from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, z
         "are true, building the config fails with an assertion. Keep the one your hardware supports (bf16 on "
         "Ampere and newer GPUs needs no loss scaling) and set the other to false or remove its section. The old "
         "section name `bfloat16` counts as `bf16` when `bf16` is absent."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true},
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def fp16_with_bf16(ctx: Context) -> Iterator[Hit]:
@@ -97,6 +112,20 @@ def _stage_bound(tree: OptionTree) -> list[Option]:
         "option off, or set `zero_optimization.stage` to 1, 2 or 3 (and read the other requirements of these "
         "options: optimizer offload with DeepSpeed's CPU Adam, in most cases)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
 )
 def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -118,6 +147,24 @@ def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
         "bf16 optimizer states only exist on top of bf16 master weights: DeepSpeed asserts, while it reads the "
         "config, that `bf16.bf16_master_weights_and_grads` is on whenever `bf16.bf16_optimizer_states` is. Turn "
         "both on (with ZeRO stage 1-3), or turn `bf16_optimizer_states` off."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_optimizer_states": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def bf16_states_need_master(ctx: Context) -> Iterator[Hit]:
@@ -165,6 +212,24 @@ def fp16_and_bf16_master(ctx: Context) -> Iterator[Hit]:
         "or AdamW (without `torch_adam`), which DeepSpeed then builds as CPU Adam. bf16 master weights with "
         "`bf16_optimizer_states` and no offload keep everything on the GPU and need neither."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def master_weights_need_cpu_adam(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -199,6 +264,20 @@ def master_weights_need_cpu_adam(ctx: Context) -> Iterator[Hit]:
         "of the scale (0 or less lets it collapse). DeepSpeed's fp16 config rejects either value at 0 or below "
         "while it reads the config. Use positive values (defaults 1000 and 1). A fixed `loss_scale`, or fp16 "
         "turned off, skips this check."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 0}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 1000}
+        }
+        """,
     ),
 )
 def fp16_dynamic_scale(ctx: Context) -> Iterator[Hit]:

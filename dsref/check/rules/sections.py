@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from ...tree.options import Option, OptionTree
-from ..findings import Severity
+from ..findings import Example, Severity
 from ..validation import _accepts
 from . import Context, Hit, rule
 from ._common import known, mapping, related, zero_stage
@@ -24,6 +24,21 @@ from ._common import known, mapping, related, zero_stage
         "its `enabled` key (it reads the key and never consults it). So a `comms_logger` section with "
         "`enabled: false` logs every call, and the timing it adds synchronises the device and slows training. "
         "Remove the whole section to switch the logger off."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "comms_logger": {"enabled": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def comms_logger_disabled(ctx: Context) -> Iterator[Hit]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...tree.options import Option
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, auto_paths, known, mapping, offload_device, related, zero_stage
 from .precision import bf16_optimizer_path
@@ -75,6 +75,22 @@ def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
         "ZeRO config rejects `compute_grad_norm: false` at stage 0 or 3 while it reads the config. Remove the key "
         "(the norm is computed by default) or use stage 1 or 2."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "compute_grad_norm": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+    ),
 )
 def compute_grad_norm_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -128,6 +144,22 @@ def compute_grad_norm_conflict(ctx: Context) -> Iterator[Hit]:
         "optimizer raises an exception when `legacy_stage1` is true. Remove the key; the current stage 1 is used "
         "by default. At stage 0 the key is not read."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "legacy_stage1": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1}
+        }
+        """,
+    ),
 )
 def legacy_stage1(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -166,6 +198,15 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
         "change nothing. This is common in configs copied from a template for another stage. Remove the key, or "
         "set the stage it was meant for. Stage 0 (ZeRO off) is not checked here."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "allgather_bucket_size": 200000000}
+        }
+        """,
+    ),
 )
 def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -187,6 +228,22 @@ def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
         "The stage 1-2 optimizer aligns its all-gather buffers to 4 bytes, that is 2 half-precision elements, and "
         "asserts when it is built that `allgather_bucket_size` is a multiple of 2. Use an even number such as "
         "5e8 or 2e8."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "allgather_bucket_size": 200000001}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "allgather_bucket_size": 200000000}
+        }
+        """,
     ),
 )
 def allgather_bucket_odd(ctx: Context) -> Iterator[Hit]:
@@ -266,6 +323,22 @@ def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
         "`stage` therefore runs plain data parallelism, and its keys are ignored (an optimizer offload even makes "
         'the first step fail, see DS536). Add the stage you meant. Writing `"stage": 0` explicitly silences '
         "this warning."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"overlap_comm": true, "contiguous_gradients": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "contiguous_gradients": true}
+        }
+        """,
     ),
 )
 def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
