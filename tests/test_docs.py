@@ -291,7 +291,7 @@ def test_each_example_sets_off_its_code_and_its_repair_clears_it(code: str) -> N
     example = rules.example_of(code)
     assert example is not None
     profile = "hf" if example.hf else "deepspeed"
-    marker = doccheck.Marker(profile, None, (code,), example.world_size)  # type: ignore[arg-type]
+    marker = doccheck.Marker(profile, None, (code, *example.also), example.world_size)  # type: ignore[arg-type]
     assert doccheck.check(doccheck.Block(example.text, 1, 2, marker)).problems == []
     repaired = example.repaired_text
     if rules.repairing_fix(code, example) is None:

@@ -137,7 +137,8 @@ def _example(code_: str, lang: Lang) -> list[str]:
         lines += [M.text("example_intro_fix", lang, code=code_, command=command, fix=f"dsref check {fix}"), ""]
     else:
         lines += [M.text("example_intro", lang, code=code_, command=command), ""]
-    lines += [f"<!-- dsref-check: {' '.join([*words, 'expect', code_])} -->", "```json", example.text.rstrip("\n")]
+    expect = " ".join(["expect", code_, *example.also])
+    lines += [f"<!-- dsref-check: {' '.join([*words, expect])} -->", "```json", example.text.rstrip("\n")]
     lines += ["```", OUTPUT_MARKER]
     if fix is not None:
         lines.append("<!-- dsref-fix-diff -->" if fix == "--fix" else "<!-- dsref-fix-diff: unsafe -->")

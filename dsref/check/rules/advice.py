@@ -87,6 +87,22 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
         "`grad_accum_dtype`, DeepSpeed's BF16 optimizer replaces the ZeRO optimizer and allocates no such bucket "
         "(see DS583)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "reduce_bucket_size": 500000000}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "reduce_bucket_size": 200000000}
+        }
+        """,
+    ),
 )
 def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -162,6 +178,22 @@ def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
         "Keep it false only when the host limits locked memory (containers with a low memlock limit, or many "
         "processes per node running short of RAM)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu", "pin_memory": false}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+        }
+        """,
+    ),
 )
 def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -186,6 +218,22 @@ def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
         "output; 10 to 100 is usual. Unset means no periodic line at all (the default since 0.15.2, although "
         "the documentation says 10)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "steps_per_print": 1
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "steps_per_print": 100
+        }
+        """,
+    ),
 )
 def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("steps_per_print")
@@ -206,6 +254,35 @@ def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
         "ranks; DeepSpeed describes the gain as growing with the number of gradient accumulation steps and of "
         "GPUs. It only reorders which rank owns which parameters; the result of training is the same. Measure "
         "a few steps with and without it. Stage 3 does not read it."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "reduce_bucket_size": 200000000,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "reduce_bucket_size": 200000000,
+            "round_robin_gradients": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
@@ -258,6 +335,22 @@ def wall_clock_breakdown_on(ctx: Context) -> Iterator[Hit]:
         "itself measures only at `profile_step`, but the timing breakdown then runs at every step, waiting for "
         "the GPU and logging (see DS606). Enable the profiler for a short profiling run, not for training."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "flops_profiler": {"enabled": true, "profile_step": 10}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "flops_profiler": {"enabled": false, "profile_step": 10}
+        }
+        """,
+    ),
 )
 def flops_profiler_wall_clock(ctx: Context) -> Iterator[Hit]:
     if ctx.get("flops_profiler.enabled") is True and not is_true(ctx, "wall_clock_breakdown"):
@@ -275,6 +368,24 @@ def flops_profiler_wall_clock(ctx: Context) -> Iterator[Hit]:
         "passing a PipelineModule, so the config alone cannot tell; a `pipeline` section is the only hint. If "
         "the model is a PipelineModule, use stage 0 or 1; if it is not, the `pipeline` section is unused and can "
         "go."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "pipeline": {"activation_checkpoint_interval": 1}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1},
+          "pipeline": {"activation_checkpoint_interval": 1}
+        }
+        """,
     ),
 )
 def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
@@ -336,6 +447,26 @@ def adam_means_adamw(ctx: Context) -> Iterator[Hit]:
         "checkpointed layers, for sizing the buffer), unless the code passes them as arguments. Add the missing "
         "keys, or drop `contiguous_memory_optimization`."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "activation_checkpointing": {"contiguous_memory_optimization": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "activation_checkpointing": {
+            "partition_activations": true,
+            "contiguous_memory_optimization": true,
+            "number_checkpoints": 24
+          }
+        }
+        """,
+    ),
 )
 def contiguous_checkpointing_incomplete(ctx: Context) -> Iterator[Hit]:
     path = "activation_checkpointing.contiguous_memory_optimization"
@@ -359,6 +490,22 @@ def contiguous_checkpointing_incomplete(ctx: Context) -> Iterator[Hit]:
         "DeepSpeed uses `vocabulary_size` only for this check, and logs a warning too. Embedding and output "
         "layers whose vocabulary dimension is a multiple of 8 (better, of 64 or 128) map onto tensor cores "
         "without padding. Pad the vocabulary in the model (most tokenizers leave spare ids) and update the value."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "vocabulary_size": 50257
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "vocabulary_size": 50304
+        }
+        """,
     ),
 )
 def vocabulary_size_alignment(ctx: Context) -> Iterator[Hit]:

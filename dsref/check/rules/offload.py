@@ -101,6 +101,32 @@ def nvme_without_path(ctx: Context) -> Iterator[Hit]:
         "so at stages 1-2 `device: nvme` needs as much CPU memory as `cpu`, and `nvme_path` and the NVMe buffer "
         "settings are not used. Write `cpu` to say what happens, or move to stage 3 for NVMe."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "nvme", "nvme_path": "/local_nvme"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -118,6 +144,31 @@ def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
         "optimizer. DeepSpeed's ZeRO config asserts, while it reads the config, that the stage is 3 whenever the "
         "`offload_optimizer` section has a ratio below 1.0 (even with device none). Remove `ratio` (or set it to "
         "1.0), or use stage 3."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu", "ratio": 0.3}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 3,
+            "offload_optimizer": {"device": "cpu", "ratio": 0.3}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
@@ -141,6 +192,24 @@ def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         "asserts this when it is built. DeepSpeed builds CPU Adam from optimizer type Adam or AdamW when the "
         "optimizer is offloaded (not with `torch_adam`, not with ZenFlow). Use Adam/AdamW, or offload fully "
         "(ratio 1.0)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}},
+          "optimizer": {"type": "Lion", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
@@ -242,6 +311,33 @@ def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
         "The stage 1-2 optimizer copies gradients to the CPU from a contiguous buffer, so with optimizer offload "
         "it turns `contiguous_gradients` on whatever the file says. The false in the file has no effect; remove "
         "it. (Stage 3 does honour it.)"
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "contiguous_gradients": false,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def contiguous_gradients_forced(ctx: Context) -> Iterator[Hit]:

@@ -184,6 +184,25 @@ def bf16_states_need_master(ctx: Context) -> Iterator[Hit]:
         "(fp16 or bf16) and set the other to false. This does not apply when DeepSpeed uses its BF16_Optimizer "
         "instead of ZeRO (bf16, stage 1, fp32 gradient accumulation, no CPU offload)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "fp16": {"enabled": false, "fp16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def fp16_and_bf16_master(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -300,6 +319,22 @@ def fp16_dynamic_scale(ctx: Context) -> Iterator[Hit]:
         "(`zero_quantized_weights`, qwZ) are off and stops with an assertion otherwise; the two change the "
         "weights' precision in incompatible ways. Use either torch.autocast or quantized weight all-gathers."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "torch_autocast": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_quantized_weights": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "torch_autocast": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+    ),
 )
 def autocast_with_quantized_weights(ctx: Context) -> Iterator[Hit]:
     # torch_autocast is read with dict.get and tested for truth; zero_quantized_weights is checked at any stage.
@@ -321,6 +356,22 @@ def autocast_with_quantized_weights(ctx: Context) -> Iterator[Hit]:
         "`bf16.enabled` (fp32 when neither is on). When the engine starts it asserts that the two agree, because "
         "the optimizer and gradient paths follow the fp16/bf16 flags. Enable the matching precision section or "
         "remove `param_dtype`."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"param_dtype": "fp16"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"param_dtype": "bf16"}
+        }
+        """,
     ),
 )
 def param_dtype_mismatch(ctx: Context) -> Iterator[Hit]:
@@ -347,6 +398,23 @@ def param_dtype_mismatch(ctx: Context) -> Iterator[Hit]:
         "BF16 optimizer that ZeRO stage 1 uses for bf16 with fp32 accumulation). Without ZeRO the engine raises "
         'NotImplementedError ("unsupported mix of model_dtype and grad_accum_dtype") when it sets up the '
         "optimizer. Remove `grad_accum_dtype`, make it equal to the model dtype, or enable ZeRO."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
     ),
 )
 def grad_accum_without_zero(ctx: Context) -> Iterator[Hit]:
