@@ -132,7 +132,9 @@ def test_hf_profile_and_world_size() -> None:
 def test_skip_and_a_bad_marker() -> None:
     assert _check("<!-- dsref-check: skip -->\n```json\n{not json at all\n```\n") == []
     problems = _check("<!-- dsref-check: fragmnet x -->\n```json\n{}\n```\n")
-    assert problems == ["unknown word 'fragmnet' in a dsref-check comment (hf, fragment, expect, world-size, skip)"]
+    assert problems == [
+        "unknown word 'fragmnet' in a dsref-check comment (hf, fragment, expect, world-size, deepspeed-version, skip)"
+    ]
     assert _check('```json\n{"a": \n```\n')[0].startswith("DS000")
 
 
@@ -291,12 +293,13 @@ def test_each_example_sets_off_its_code_and_its_repair_clears_it(code: str) -> N
     example = rules.example_of(code)
     assert example is not None
     profile = "hf" if example.hf else "deepspeed"
-    marker = doccheck.Marker(profile, None, (code, *example.also), example.world_size)  # type: ignore[arg-type]
+    release = example.deepspeed_version
+    marker = doccheck.Marker(profile, None, (code, *example.also), example.world_size, False, release)  # type: ignore[arg-type]
     assert doccheck.check(doccheck.Block(example.text, 1, 2, marker)).problems == []
     repaired = example.repaired_text
     if rules.repairing_fix(code, example) is None:
         assert repaired is not None, f"{code}: check --fix does not repair the example; write repaired="
-        clean = doccheck.Marker(profile, None, (), example.world_size)  # type: ignore[arg-type]
+        clean = doccheck.Marker(profile, None, (), example.world_size, False, release)  # type: ignore[arg-type]
         result = doccheck.check(doccheck.Block(repaired, 1, 2, clean))
         assert result.problems == [] and code not in {f.code for f in result.findings}
     else:
@@ -308,3 +311,16 @@ def test_rule_pages_show_their_example_in_both_languages() -> None:
         page = rules.pages(lang)["DS510.md"]  # type: ignore[arg-type]
         assert title in page and "<!-- dsref-check: expect DS510 -->" in page and "<!-- dsref-check-output -->" in page
         assert "<!-- dsref-fix-diff" in rules.pages(lang)["DS524.md"]  # type: ignore[arg-type]
+
+
+def test_a_block_can_be_checked_for_another_release() -> None:
+    marker = doccheck.parse_marker("deepspeed-version 0.17.0 expect DS304")
+    assert marker.deepspeed_version == "0.17.0" and marker.expect == ("DS304",)
+    with pytest.raises(doccheck.MarkerError, match="needs a release"):
+        doccheck.parse_marker("deepspeed-version latest")
+    block = doccheck.blocks(
+        '<!-- dsref-check: deepspeed-version 0.17.0 expect DS304 -->\n```json\n{"train_micro_batch_size_per_gpu": 4,'
+        ' "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}}\n```\n'
+    )[0]
+    assert doccheck.check(block).problems == []
+    assert "(checking for 0.17.0)" in doccheck.output(block, "en")

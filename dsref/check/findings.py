@@ -38,6 +38,8 @@ class Example:
     world_size: int | None = None
     hf: bool = False
     """Read as Hugging Face reads it (``--profile hf``)."""
+    deepspeed_version: str | None = None
+    """Checked for that DeepSpeed release (``--deepspeed-version``), for a code about releases."""
     also: tuple[str, ...] = ()
     """Other codes the config cannot help setting off (a deprecated key that a rule is about is also DS301)."""
 

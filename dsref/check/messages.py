@@ -249,6 +249,25 @@ EXAMPLES: dict[str, Example] = {
         }
         """,
     ),
+    "too_new": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        deepspeed_version="0.17.0",
+    ),
     "alias_conflict": Example(
         """
         {

@@ -7,6 +7,7 @@ The markers (see ``DOCS.md``), on the line right before the fence::
     <!-- dsref-check: fragment -->                 top-level keys that are not a whole config
     <!-- dsref-check: expect DS101 DS510 -->        a deliberately wrong config: each code must be reported
     <!-- dsref-check: world-size 8 -->             check with that data-parallel world size
+    <!-- dsref-check: deepspeed-version 0.17.0 --> check for that DeepSpeed release
     <!-- dsref-check: skip -->                     not a config
 
 Without ``expect`` a block must give no error and no warning (notes are fine); with it, every listed code must be
@@ -35,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..check.findings import Finding, Kind, Severity
+from ..tree.versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +64,8 @@ _MARKER = re.compile(r"^\s*<!--\s*dsref-check:(?P<words>.*?)-->\s*$")
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`{]*)")
 _CODE = re.compile(r"^DS\d{3}$")
 _SHOWN_PATH = "ds_config.json"
-_WORDS = frozenset({"hf", "skip", "fragment", "world-size", "expect"})
+_WORDS = frozenset({"hf", "skip", "fragment", "world-size", "deepspeed-version", "expect"})
+_RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 class MarkerError(ValueError):
@@ -78,6 +81,7 @@ class Marker:
     expect: tuple[str, ...] = ()
     world_size: int | None = None
     skip: bool = False
+    deepspeed_version: str | None = None
 
 
 def parse_marker(words: str) -> Marker:
@@ -88,6 +92,7 @@ def parse_marker(words: str) -> Marker:
     expect: list[str] = []
     world_size: int | None = None
     skip = False
+    release: str | None = None
     i = 0
     while i < len(tokens):
         word = tokens[i]
@@ -105,6 +110,11 @@ def parse_marker(words: str) -> Marker:
                 raise MarkerError("'world-size' needs a whole number of GPUs: <!-- dsref-check: world-size 8 -->")
             i += 1
             world_size = int(tokens[i])
+        elif word == "deepspeed-version":
+            if i + 1 >= len(tokens) or not _RELEASE.match(tokens[i + 1]):
+                raise MarkerError("'deepspeed-version' needs a release: <!-- dsref-check: deepspeed-version 0.17.0 -->")
+            i += 1
+            release = tokens[i]
         elif word == "expect":
             while i + 1 < len(tokens) and _CODE.match(tokens[i + 1]):
                 i += 1
@@ -113,10 +123,11 @@ def parse_marker(words: str) -> Marker:
                 raise MarkerError("'expect' needs finding codes: <!-- dsref-check: expect DS101 DS510 -->")
         else:
             raise MarkerError(
-                f"unknown word {word!r} in a dsref-check comment (hf, fragment, expect, world-size, skip)"
+                f"unknown word {word!r} in a dsref-check comment "
+                "(hf, fragment, expect, world-size, deepspeed-version, skip)"
             )
         i += 1
-    return Marker(profile, fragment, tuple(expect), world_size, skip)
+    return Marker(profile, fragment, tuple(expect), world_size, skip, release)
 
 
 @dataclass(frozen=True)
@@ -261,7 +272,12 @@ def check(block: Block) -> BlockCheck:
         ]
         report = FileReport(_SHOWN_PATH, loaded, None, inside)
     else:
-        report = check_loaded(loaded, _SHOWN_PATH, world_size=block.marker.world_size)
+        report = check_loaded(
+            loaded,
+            _SHOWN_PATH,
+            world_size=block.marker.world_size,
+            deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
+        )
     result = BlockCheck(block, report)
     serious = [f for f in report.findings if f.severity is not Severity.info]
     if block.marker.expect:
@@ -297,7 +313,7 @@ def output(block: Block, lang: Lang) -> str:
     result = check(block)
     if result.report is None:
         return ""
-    return render_text([result.report], lang)
+    return render_text([result.report], lang, target=block.marker.deepspeed_version or DEEPSPEED_VERSION)
 
 
 def markdown_files(docs: Path) -> Iterator[Path]:
@@ -329,6 +345,7 @@ def _fixed(block: Block) -> FixResult:
         unsafe=block.wants_diff == "unsafe",
         profile=block.marker.profile,
         world_size=block.marker.world_size,
+        deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
     )
 
 

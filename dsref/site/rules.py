@@ -19,6 +19,7 @@ from ..check.findings import Example, Kind
 from ..check.fixes import fix_note
 from ..text.i18n import Lang, messages
 from ..tree.index import OptionIndex
+from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
 from .markdown import cell, code, paragraph, table
 
@@ -109,6 +110,7 @@ def repairing_fix(code_: str, example: Example) -> str | None:
             unsafe=unsafe,
             profile="hf" if example.hf else "deepspeed",
             world_size=example.world_size,
+            deepspeed_version=example.deepspeed_version or DEEPSPEED_VERSION,
         )
         if result.changed and code_ not in {f.code for f in result.after.findings}:
             return "--fix --unsafe-fixes" if unsafe else "--fix"
@@ -123,12 +125,17 @@ def _example(code_: str, lang: Lang) -> list[str]:
     example = example_of(code_)
     if example is None:
         return []
-    words = [*(["hf"] if example.hf else []), *([f"world-size {example.world_size}"] if example.world_size else [])]
+    words = [
+        *(["hf"] if example.hf else []),
+        *([f"world-size {example.world_size}"] if example.world_size else []),
+        *([f"deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
+    ]
     command = " ".join(
         [
             "dsref check ds_config.json",
             *(["--profile hf"] if example.hf else []),
             *([f"--world-size {example.world_size}"] if example.world_size else []),
+            *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
         ]
     )
     fix = repairing_fix(code_, example)
