@@ -464,3 +464,19 @@ def test_chinese_search_finds_options_by_their_glossary_term(
     marks = page.evaluate(_MARKS)
     assert marks and all(words in mark for mark in marks), marks
     context.close()
+
+
+def test_a_page_carries_only_its_own_branch_of_the_navigation(build: Build) -> None:
+    """navigation.prune and the groups of the reference and the codes: a rule page links to the codes of its group
+    and to the other groups, not to every code; the reference likewise by area."""
+
+    def navigation(page: str) -> str:
+        text = (build.site / page / "index.html").read_text(encoding="utf-8")
+        return text[text.index('<nav class="md-nav md-nav--primary"') : text.index('<div class="md-content"')]
+
+    for lang in ("", "zh/"):
+        rule = navigation(f"{lang}rules/DS510")
+        assert 'href="../DS511/"' in rule and 'href="../DS541/"' not in rule and 'href="../DS601/"' not in rule
+        reference = navigation(f"{lang}reference/zero_optimization")
+        assert 'href="../allgather_size/"' in reference and 'href="../fp16/"' not in reference
+        assert len(rule.encode()) < 12_000, "a rule page carries more navigation than its own group"

@@ -25,6 +25,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -308,6 +309,51 @@ def on_post_build(config: Any, **_: Any) -> None:
         target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
 
 
+def _nav_groups(folder: str, lang: str) -> tuple[Callable[[str], str], tuple[str, ...], Callable[[str], str]] | None:
+    """For a folder whose pages the navigation nests by group: a page name's group, the groups in order, and a
+    group's title in ``lang``."""
+    if folder == "reference":
+        from dsref.site import reference
+
+        return (
+            reference.area_of,
+            tuple(area for area, _ in reference.AREAS),
+            lambda area: reference.M.text(f"area_{area}", lang),  # type: ignore[arg-type]
+        )
+    if folder == "rules":
+        from dsref.site import rules
+
+        return rules.nav_group, rules.GROUPS, lambda group: rules.M.text(f"group_{group}", lang)  # type: ignore[arg-type]
+    return None
+
+
+def _nest(section: Any, folder: str) -> None:
+    """Nest the pages of a long section (the reference, the finding codes) into one sub-section per group, so that
+    with ``navigation.prune`` a page carries its own group of the navigation, not the whole folder."""
+    from mkdocs.structure.nav import Section
+
+    children = list(section.children)
+    if not children or any(getattr(child, "file", None) is None for child in children):
+        return  # already nested, or not a plain folder of pages
+    grouping = _nav_groups(folder, page_language(children[0].file.src_uri))
+    if grouping is None:
+        return
+    group_of, order, title = grouping
+    index = [c for c in children if PurePosixPath(c.file.src_uri).name == "index.md"]
+    grouped: dict[str, list[Any]] = {}
+    for child in children:
+        if child not in index:
+            grouped.setdefault(group_of(PurePosixPath(child.file.src_uri).stem), []).append(child)
+    nested: list[Any] = []
+    for group in sorted(grouped, key=lambda g: order.index(g) if g in order else len(order)):
+        sub = Section(title(group), grouped[group])
+        sub.parent = section
+        for child in grouped[group]:
+            child.parent = sub
+        nested.append(sub)
+    section.children = [*index, *nested]
+
+
 def _guide_rank(name: str) -> int:
     return GUIDE_ORDER.index(name) if name in GUIDE_ORDER else len(GUIDE_ORDER)
 
@@ -355,8 +401,9 @@ def _publish_search_worker(site: Path) -> None:
 
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
 def on_nav(nav: Any, **_: Any) -> Any:
-    """Put the top-level entries in reading order (:data:`NAV_ORDER` first, :data:`NAV_LAST` last) and the guides
-    in the order of the learning path (:data:`GUIDE_ORDER`)."""
+    """Put the top-level entries in reading order (:data:`NAV_ORDER` first, :data:`NAV_LAST` last), the guides
+    in the order of the learning path (:data:`GUIDE_ORDER`), and the reference and the codes into groups
+    (:func:`_nest`)."""
 
     def key(item: Any) -> str:
         file = getattr(item, "file", None)
@@ -381,6 +428,8 @@ def on_nav(nav: Any, **_: Any) -> Any:
     for item in nav.items:
         if key(item) == "guides":
             item.children.sort(key=lambda child: _guide_rank(PurePosixPath(child.file.src_uri).name))
+        elif key(item) in ("reference", "rules"):
+            _nest(item, key(item))
     pages: list[Any] = []
 
     def collect(items: list[Any]) -> None:

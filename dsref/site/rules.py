@@ -23,7 +23,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
 from .markdown import cell, code, paragraph, table
 
-__all__ = ["M", "codes", "example_of", "missing_texts", "pages", "repairing_fix"]
+__all__ = ["GROUPS", "M", "codes", "example_of", "missing_texts", "nav_group", "pages", "repairing_fix"]
 
 SOURCE = "dsref/site/rules.py"
 
@@ -56,6 +56,17 @@ M = messages(
     example_repaired="The same config, repaired:",
     fix="Fix",
     all_codes="all codes",
+    group_schema="Schema findings",
+    group_batch="Batch size",
+    group_precision="Precision",
+    group_zero="ZeRO",
+    group_offload="Offload",
+    group_optimizer="Optimizer and scheduler",
+    group_communication="Communication",
+    group_hf_auto='Hugging Face "auto"',
+    group_sections="Other sections",
+    group_release="DeepSpeed releases",
+    group_advice="Advice",
 )
 
 _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`")
@@ -84,6 +95,38 @@ def _explanation(code_: str, lang: Lang) -> str:
         return EXPLANATIONS.text(kind.name, lang) if kind.name in EXPLANATIONS.table else ""
     found = get_rule(code_)
     return found.text("explanation", lang) if found is not None else ""
+
+
+GROUPS = (
+    "schema",
+    "batch",
+    "precision",
+    "zero",
+    "offload",
+    "optimizer",
+    "communication",
+    "hf_auto",
+    "sections",
+    "release",
+    "advice",
+)
+"""The groups of the codes in the site's navigation, in order: the schema kinds, then the rule modules
+(``dsref/check/rules/<group>.py``) by area."""
+
+
+def nav_group(code_: str) -> str:
+    """The navigation group of a code: ``schema`` for a schema kind, else its rule's module.
+
+    >>> nav_group("DS101"), nav_group("DS510"), nav_group("DS601")
+    ('schema', 'precision', 'advice')
+    """
+    from ..check.rules import get_rule
+
+    found = get_rule(code_)
+    if found is None:
+        return "schema"
+    module = found.check.__module__.rsplit(".", 1)[-1]
+    return module if module in GROUPS else "sections"
 
 
 def example_of(code_: str) -> Example | None:
