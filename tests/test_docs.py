@@ -132,7 +132,9 @@ def test_hf_profile_and_world_size() -> None:
 def test_skip_and_a_bad_marker() -> None:
     assert _check("<!-- dsref-check: skip -->\n```json\n{not json at all\n```\n") == []
     problems = _check("<!-- dsref-check: fragmnet x -->\n```json\n{}\n```\n")
-    assert problems == ["unknown word 'fragmnet' in a dsref-check comment (hf, fragment, expect, world-size, skip)"]
+    assert problems == [
+        "unknown word 'fragmnet' in a dsref-check comment (hf, fragment, expect, world-size, deepspeed-version, skip)"
+    ]
     assert _check('```json\n{"a": \n```\n')[0].startswith("DS000")
 
 
@@ -223,3 +225,108 @@ def test_every_fix_diff_in_the_docs_shows_a_change(page: Path) -> None:
         if block.wants_diff and not doccheck.fix_diff(block, "en")
     ]
     assert empty == []
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_common_mistakes_table_links_each_mistake_and_each_code(lang: str) -> None:
+    """Each row of the table at the top of the guide links to its section, and each code to its rule page."""
+    import re
+
+    text = (DOCS / lang / "guides" / "common-mistakes.md").read_text(encoding="utf-8")
+    table = text.split("\n|---|---|---|\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert len(table) >= 15
+    for row in table:
+        mistake, codes = row.split(" | ")[:2]
+        assert re.search(r"\]\(#[a-z0-9_-]+\)", mistake), row
+        found = re.findall(r"DS\d{3}", codes)
+        assert found and all(f"[{c}](../rules/{c}.md)" in codes for c in found), row
+
+
+def test_the_guides_follow_the_learning_path_of_the_home_page() -> None:
+    """The nav's order of the guides (hooks.GUIDE_ORDER) is the order the home page lists them in, both languages."""
+    import re
+
+    from dsref.site.hooks import GUIDE_ORDER
+
+    assert sorted(GUIDE_ORDER) == sorted(p.name for p in (DOCS / "en" / "guides").glob("*.md"))
+    for lang in ("en", "zh"):
+        home = (DOCS / lang / "index.md").read_text(encoding="utf-8")
+        linked = re.findall(r"\]\(guides/([a-z0-9.-]+\.md)\)", home)
+        assert list(dict.fromkeys(linked)) == list(GUIDE_ORDER), lang
+        assert "<!-- dsref-check-output -->" in home  # the home page shows a config and what dsref check says
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_option_deepspeed_rejects_gets_a_warning_box(lang: str) -> None:
+    """A removed option and one only DeepSpeed's docs list (grad_hooks) carry the same kind of box."""
+    page = reference.pages(lang)["zero_optimization.md"]  # type: ignore[arg-type]
+    for path in ("zero_optimization.grad_hooks", "zero_optimization.zeropp_loco_param"):
+        entry = page.split(f"`{path}` {{ .option", 1)[1].split("\n#", 1)[0]
+        assert '\n!!! warning "' in entry, path
+
+
+def test_a_block_that_fails_its_check_fails_the_build_with_page_and_line(caplog: pytest.LogCaptureFixture) -> None:
+    markdown = '# Page\n\n<!-- dsref-check: expect DS510 -->\n```json\n{"train_micro_batch_size_per_gpu": 2}\n```\n'
+    with caplog.at_level("WARNING", logger="mkdocs.plugins.dsref"):
+        on_page_markdown(markdown, page=_page("en/guides/failing-example.md"))
+    assert "docs/en/guides/failing-example.md:4: expected DS510, which dsref did not report" in caplog.text
+
+
+def test_output_and_fix_diff_may_both_follow_a_block() -> None:
+    markdown = (
+        "# Page\n\n<!-- dsref-check: expect DS202 -->\n"
+        '```json\n{"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": "true"}}\n```\n'
+        "<!-- dsref-check-output -->\n<!-- dsref-fix-diff -->\n\nafter\n"
+    )
+    [block] = doccheck.blocks(markdown)
+    assert block.wants_output and block.wants_diff == "safe" and block.markers == 2
+    assert doccheck.stray_markers(markdown) == [] and doccheck.still_reported(block) == []
+    out = on_page_markdown(markdown, page=_page("en/rules/x.md"))
+    assert "dsref-check-output" not in out and "dsref-fix-diff" not in out
+    assert out.index("```text\n") < out.index("```diff\n") < out.index("after")
+
+
+@pytest.mark.parametrize("code", [c for c, *_ in rules.codes() if rules.example_of(c) is not None])
+def test_each_example_sets_off_its_code_and_its_repair_clears_it(code: str) -> None:
+    """A code's example reports that code (and no other error or warning), and the fix ``dsref check --fix``
+    makes, or the repaired config written beside it, no longer reports it (advice included)."""
+    example = rules.example_of(code)
+    assert example is not None
+    profile = "hf" if example.hf else "deepspeed"
+    release = example.deepspeed_version
+    marker = doccheck.Marker(profile, None, (code, *example.also), example.world_size, False, release)  # type: ignore[arg-type]
+    assert doccheck.check(doccheck.Block(example.text, 1, 2, marker)).problems == []
+    repaired = example.repaired_text
+    if rules.repairing_fix(code, example) is None:
+        assert repaired is not None, f"{code}: check --fix does not repair the example; write repaired="
+        clean = doccheck.Marker(profile, None, (), example.world_size, False, release)  # type: ignore[arg-type]
+        result = doccheck.check(doccheck.Block(repaired, 1, 2, clean))
+        assert result.problems == [] and code not in {f.code for f in result.findings}
+    else:
+        assert repaired is None, f"{code}: check --fix repairs the example; the page shows that, not repaired="
+
+
+def test_rule_pages_show_their_example_in_both_languages() -> None:
+    for lang, title in (("en", "## Example"), ("zh", "## 示例")):
+        page = rules.pages(lang)["DS510.md"]  # type: ignore[arg-type]
+        assert title in page and "<!-- dsref-check: expect DS510 -->" in page and "<!-- dsref-check-output -->" in page
+        assert "<!-- dsref-fix-diff" in rules.pages(lang)["DS524.md"]  # type: ignore[arg-type]
+
+
+def test_a_block_can_be_checked_for_another_release() -> None:
+    marker = doccheck.parse_marker("deepspeed-version 0.17.0 expect DS304")
+    assert marker.deepspeed_version == "0.17.0" and marker.expect == ("DS304",)
+    with pytest.raises(doccheck.MarkerError, match="needs a release"):
+        doccheck.parse_marker("deepspeed-version latest")
+    block = doccheck.blocks(
+        '<!-- dsref-check: deepspeed-version 0.17.0 expect DS304 -->\n```json\n{"train_micro_batch_size_per_gpu": 4,'
+        ' "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}}\n```\n'
+    )[0]
+    assert doccheck.check(block).problems == []
+    assert "(checking for 0.17.0)" in doccheck.output(block, "en")
+
+
+def test_every_code_but_two_has_an_example() -> None:
+    """DS002 (a key that is not a string) cannot come from a file, and DS584 is about the release checked for, not
+    about the config; every other code's page shows a config that sets it off."""
+    assert [c for c, *_ in rules.codes() if rules.example_of(c) is None] == ["DS002", "DS584"]

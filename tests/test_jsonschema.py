@@ -761,7 +761,8 @@ def _json_blocks(text: str) -> list[str]:
 def test_docs_page_names_every_schema_and_editor(lang: str) -> None:
     text = (ROOT / "docs" / lang / "editor-schema.md").read_text(encoding="utf-8")
     for url_lang, profile in itertools.product(("en", "zh"), PROFILES):
-        assert schema_url(url_lang, profile) in text  # type: ignore[arg-type]
+        url = schema_url(url_lang, profile)  # type: ignore[arg-type]
+        assert f"[`{url}`]({url})" in text, f"{url} is not a link"
     for needle in ("json.schemas", '"$schema"', "JSON Schema Mappings", "jsonls", "check-jsonschema", "SchemaStore"):
         assert needle in text, needle
     for block in _json_blocks(text):

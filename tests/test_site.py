@@ -117,7 +117,8 @@ def test_check_output_markers_became_real_output_in_the_page_language(build: Bui
     for source in sources:
         relative = source.relative_to(ROOT / "docs")
         lang, page = relative.parts[0], relative.with_suffix("").relative_to(relative.parts[0]).as_posix()
-        built = build.site / ("" if lang == "en" else lang) / page / "index.html"
+        folder = "" if page == "index" else page.removesuffix("/index")  # index.md is its folder's page
+        built = build.site / ("" if lang == "en" else lang) / folder / "index.html"
         text = built.read_text(encoding="utf-8")
         assert "dsref-check-output" not in text, built
         for block in blocks(source.read_text(encoding="utf-8")):
@@ -294,3 +295,188 @@ def test_option_pages_language_switch_and_search_in_a_browser(
     page.screenshot(path=str(shots / "zh-zero.png"), full_page=True)
     context.close()
     assert errors == []
+
+
+_IN_VIEW = "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }"
+
+
+def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> None:
+    """From ``#zero_optimization.stage`` of a 40,000 px page, the other language opens at the same option."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    anchor = "#zero_optimization.stage"
+    for start, lang, landing in (
+        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/"),
+        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/"),
+    ):
+        page.goto(served + start + anchor)
+        page.locator('[id="zero_optimization.stage"]').wait_for()
+        page.hover(".md-header__option .md-select")
+        page.click(f'.md-select__link[hreflang="{lang}"]')
+        page.wait_for_url(re.compile(re.escape(landing + anchor) + "$"))
+        page.wait_for_load_state("load")
+        assert page.evaluate("document.documentElement.lang").startswith(lang)
+        heading = page.locator('[id="zero_optimization.stage"]')
+        assert page.evaluate("window.scrollY") > 1000, f"{landing}: the page opened at its top"
+        assert heading.evaluate(_IN_VIEW), f"{landing}: {anchor} is not on screen"
+    # Keyboard: Enter on the focused link follows it the same way.
+    page.goto(served + "reference/zero_optimization/" + anchor)
+    page.hover(".md-header__option .md-select")
+    page.focus('.md-select__link[hreflang="zh"]')
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(re.escape("/dsref/zh/reference/zero_optimization/" + anchor) + "$"))
+    context.close()
+
+
+_SPLIT_WORDS = """() => {
+    // Every place where a word of a table cell or of inline code continues on the next line: two letters or
+    // digits side by side in one text node, drawn on two lines. Breaks after "_", ".", "-", "/" or a space are
+    // allowed; a <wbr> splits a text node, so the break it offers is between nodes and never seen here.
+    const article = document.querySelector("article.md-content__inner");
+    const walker = document.createTreeWalker(article, NodeFilter.SHOW_TEXT, {
+        acceptNode: (node) => {
+            const parent = node.parentElement;
+            if (parent.closest("pre") || !(parent.closest("code") || parent.closest("table"))) {
+                return NodeFilter.FILTER_REJECT;
+            }
+            return /[A-Za-z0-9]{2}/.test(node.data) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
+        },
+    });
+    const range = document.createRange();
+    const found = [];
+    let checked = 0;
+    for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        checked += 1;
+        range.selectNodeContents(node);
+        if (range.getClientRects().length < 2) continue;  // drawn on one line
+        let top = null;
+        for (let i = 0; i < node.data.length; i++) {
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const rect = range.getBoundingClientRect();
+            if (rect.width === 0) continue;  // a collapsed space at the end of a line
+            if (top !== null && rect.top > top + 2 && /[A-Za-z0-9]/.test(node.data[i - 1] || "")
+                && /[A-Za-z0-9]/.test(node.data[i])) {
+                found.push(node.data.slice(Math.max(0, i - 20), i) + " / " + node.data.slice(i, i + 20));
+            }
+            top = rect.top;
+        }
+    }
+    return {checked, found};
+}"""
+
+
+_FIRST_TABLE_INTO_VIEW = (
+    '(document.querySelector("article table") ?? document.querySelector("article h2")).scrollIntoView()'
+)
+
+
+_SCROLLING_OUTPUT = """() => [...document.querySelectorAll("article .language-text pre > code")]
+    .filter((code) => code.scrollWidth > code.clientWidth + 1).map((code) => code.textContent.slice(0, 60))"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_no_identifier_is_split_across_lines(
+    served: str, browser: Any, width: int, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Tables and inline code wrap only between words (after ``_`` or ``.`` in a name), on a desktop and a phone;
+    a table too wide for the screen scrolls sideways instead. Terminal output wraps; configs keep their lines."""
+    shots = tmp_path_factory.mktemp(f"wrapping-{width}")
+    print(f"screenshots: {shots}")
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    split: dict[str, list[str]] = {}
+    for path in (
+        "reference/zero_optimization/",
+        "zh/reference/zero_optimization/",
+        "zero/",
+        "zh/zero/",
+        "guides/huggingface/",
+        "guides/common-mistakes/",
+        "rules/DS524/",
+        "zh/rules/DS524/",
+    ):
+        page.goto(served + path)
+        page.evaluate(
+            '(document.querySelector("article table") || document.querySelector("article h2")).scrollIntoView()'
+        )
+        page.screenshot(path=str(shots / (path.strip("/").replace("/", "-") + ".png")))
+        result = page.evaluate(_SPLIT_WORDS)
+        assert result["checked"] > 3, path
+        if result["found"]:
+            split[path] = result["found"]
+        # The text column never grows past the screen: a wide table scrolls inside its own box.
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, path
+        # Terminal output wraps: no ```text block scrolls sideways.
+        assert page.evaluate(_SCROLLING_OUTPUT) == [], path
+    context.close()
+    assert split == {}
+
+
+def _all_results(page: Any) -> list[str]:
+    """Every result link of the search on screen: Material shows the first ten pages and the next ones as the list
+    is scrolled, so scroll it to the end until no more come."""
+    count = -1
+    links: list[str] = []
+    while len(links) != count:
+        count = len(links)
+        # Material loads more when the list reaches its end, as a change: leave the end, then go back to it.
+        page.evaluate('document.querySelector(".md-search__scrollwrap").scrollTop = 0')
+        page.wait_for_timeout(100)
+        page.evaluate('document.querySelector(".md-search__scrollwrap").scrollTop = 1e9')
+        page.wait_for_timeout(300)
+        links = [str(a.get_attribute("href")) for a in page.query_selector_all(".md-search-result__link")]
+    return links
+
+
+_MARKS = """() => [...document.querySelectorAll(".md-search-result mark")].map((mark) => mark.textContent)"""
+
+
+@pytest.mark.parametrize(
+    ("words", "options"),
+    [
+        (
+            "卸载",
+            (
+                "zero_optimization/#zero_optimization.offload_optimizer",
+                "zero_optimization/#zero_optimization.offload_param",
+            ),
+        ),
+        ("梯度累积", ("gradient_accumulation_steps/",)),
+        ("混合精度", ("fp16/", "bf16/")),
+    ],
+)
+def test_chinese_search_finds_options_by_their_glossary_term(
+    served: str, browser: Any, words: str, options: tuple[str, ...], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """A Chinese term finds the options the Chinese reference writes with the English term (the glossary's pairs
+    are in the index), and each highlight in the results is the whole term, never a part of it."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + "zh/")
+    _search(page, words)
+    links = [re.sub(r"\?h=[^#]*", "", link) for link in _all_results(page)]  # ?h= highlights the words there
+    shots = tmp_path_factory.mktemp("search")
+    page.screenshot(path=str(shots / f"{words}.png"))
+    print(f"screenshots: {shots}")
+    for option in options:
+        assert any(f"/dsref/zh/reference/{option}" in link for link in links), (option, links)
+    marks = page.evaluate(_MARKS)
+    assert marks and all(words in mark for mark in marks), marks
+    context.close()
+
+
+def test_a_page_carries_only_its_own_branch_of_the_navigation(build: Build) -> None:
+    """navigation.prune and the groups of the reference and the codes: a rule page links to the codes of its group
+    and to the other groups, not to every code; the reference likewise by area."""
+
+    def navigation(page: str) -> str:
+        text = (build.site / page / "index.html").read_text(encoding="utf-8")
+        return text[text.index('<nav class="md-nav md-nav--primary"') : text.index('<div class="md-content"')]
+
+    for lang in ("", "zh/"):
+        rule = navigation(f"{lang}rules/DS510")
+        assert 'href="../DS511/"' in rule and 'href="../DS541/"' not in rule and 'href="../DS601/"' not in rule
+        reference = navigation(f"{lang}reference/zero_optimization")
+        assert 'href="../allgather_size/"' in reference and 'href="../fp16/"' not in reference
+        assert len(rule.encode()) < 12_000, "a rule page carries more navigation than its own group"

@@ -11,6 +11,7 @@ but not as the file says; ``info`` — advice.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -19,7 +20,37 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .fixes import Fix
 
-__all__ = ["Finding", "Kind", "Location", "Severity", "format_location"]
+__all__ = ["Example", "Finding", "Kind", "Location", "Severity", "format_location"]
+
+
+@dataclass(frozen=True)
+class Example:
+    """A whole config that sets off one finding code, as a user would write it; the code's page on the site shows
+    it, what ``dsref check`` prints for it and how it is repaired, and the build checks all three.
+
+    ``repaired`` is the config corrected by hand, for a code ``dsref check --fix`` cannot repair; for one it can,
+    the page shows the fix instead.
+    """
+
+    config: str
+    """The config's text (JSON, or Hjson for a code about Hjson), indented freely: it is dedented when shown."""
+    repaired: str | None = None
+    world_size: int | None = None
+    hf: bool = False
+    """Read as Hugging Face reads it (``--profile hf``)."""
+    deepspeed_version: str | None = None
+    """Checked for that DeepSpeed release (``--deepspeed-version``), for a code about releases."""
+    also: tuple[str, ...] = ()
+    """Other codes the config cannot help setting off (a deprecated key that a rule is about is also DS301)."""
+
+    @property
+    def text(self) -> str:
+        """The config as a file holds it."""
+        return textwrap.dedent(self.config).strip("\n") + "\n"
+
+    @property
+    def repaired_text(self) -> str | None:
+        return None if self.repaired is None else textwrap.dedent(self.repaired).strip("\n") + "\n"
 
 
 class Severity(str, Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..text.i18n import Lang, messages
-from .findings import Finding, Kind
+from .findings import Example, Finding, Kind
 
 MESSAGES = messages(
     "finding",
@@ -103,6 +103,230 @@ EXPLANATIONS = messages(
     "string and makes DeepSpeed fail (the batch keys, gradient_clipping, optimizer and scheduler parameters). "
     'Only Hugging Face fills "auto", and only for the keys it knows.',
 )
+
+
+EXAMPLES: dict[str, Example] = {
+    "unreadable": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
+    "not_a_mapping": Example(
+        """
+        [
+          {"train_micro_batch_size_per_gpu": 4, "bf16": {"enabled": true}}
+        ]
+        """,
+        repaired="""
+        {"train_micro_batch_size_per_gpu": 4, "bf16": {"enabled": true}}
+        """,
+    ),
+    "duplicate_key": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true},
+          "gradient_accumulation_steps": 8
+        }
+        """,
+    ),
+    "not_strict_json": Example(
+        """
+        {
+          // four samples per GPU and step
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true},
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
+    "unknown_key": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_step": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
+    "wrong_type": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_clipping": [1.0],
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_clipping": 1.0,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
+    "coerced": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": "true"}
+        }
+        """,
+    ),
+    "out_of_range": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100}}
+        }
+        """,
+    ),
+    "not_allowed": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 4}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+    ),
+    "deprecated": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "cpu_offload": true}
+        }
+        """,
+    ),
+    "removed": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "amp": {"enabled": false}
+        }
+        """,
+    ),
+    "docs_only": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "grad_hooks": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1}
+        }
+        """,
+    ),
+    "too_new": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        deepspeed_version="0.17.0",
+    ),
+    "alias_conflict": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 3,
+            "stage3_prefetch_bucket_size": 50000000,
+            "prefetch_bucket_size": 50000000
+          }
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 3,
+            "stage3_prefetch_bucket_size": 50000000
+          }
+        }
+        """,
+    ),
+    "auto_dropped": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto"}
+        }
+        """,
+    ),
+    "auto_unfilled": Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_clipping": "auto",
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
+}
+"""For each schema kind, a whole config that sets it off, shown on its page of the site (see :class:`Example`)."""
 
 
 def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:

@@ -7,6 +7,7 @@ The markers (see ``DOCS.md``), on the line right before the fence::
     <!-- dsref-check: fragment -->                 top-level keys that are not a whole config
     <!-- dsref-check: expect DS101 DS510 -->        a deliberately wrong config: each code must be reported
     <!-- dsref-check: world-size 8 -->             check with that data-parallel world size
+    <!-- dsref-check: deepspeed-version 0.17.0 --> check for that DeepSpeed release
     <!-- dsref-check: skip -->                     not a config
 
 Without ``expect`` a block must give no error and no warning (notes are fine); with it, every listed code must be
@@ -14,7 +15,8 @@ reported and no error or warning code that is not listed. A fragment is placed a
 config and checked for what it can say alone, its keys, types and values: the cross-field rules, which need the
 whole config, are not run on it. ``<!-- dsref-check-output -->`` right after a block is replaced at build time by
 :func:`output` (the ``dsref check`` text for that block, in the page's language), and ``<!-- dsref-fix-diff -->``
-(or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it.
+(or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it; both may
+follow one block, the output first.
 
 >>> [b.marker.profile for b in blocks('<!-- dsref-check: hf -->\\n```json\\n{"fp16": {"enabled": "auto"}}\\n```\\n')]
 ['hf']
@@ -34,14 +36,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..check.findings import Finding, Kind, Severity
+from ..tree.versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..check.fixer import FixResult
     from ..check.pipeline import FileReport
     from ..text.i18n import Lang
     from ..tree.profiles import Profile
 
-__all__ = ["Block", "BlockCheck", "Marker", "MarkerError", "blocks", "check", "fix_diff", "markdown_files", "output"]
+__all__ = [
+    "Block",
+    "BlockCheck",
+    "Marker",
+    "MarkerError",
+    "blocks",
+    "check",
+    "fix_diff",
+    "markdown_files",
+    "output",
+    "still_reported",
+]
 
 OUTPUT_MARKER = "<!-- dsref-check-output -->"
 DIFF_MARKERS = {"<!-- dsref-fix-diff -->": "safe", "<!-- dsref-fix-diff: unsafe -->": "unsafe"}
@@ -49,7 +64,8 @@ _MARKER = re.compile(r"^\s*<!--\s*dsref-check:(?P<words>.*?)-->\s*$")
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`{]*)")
 _CODE = re.compile(r"^DS\d{3}$")
 _SHOWN_PATH = "ds_config.json"
-_WORDS = frozenset({"hf", "skip", "fragment", "world-size", "expect"})
+_WORDS = frozenset({"hf", "skip", "fragment", "world-size", "deepspeed-version", "expect"})
+_RELEASE = re.compile(r"^\d+\.\d+\.\d+$")
 
 
 class MarkerError(ValueError):
@@ -65,6 +81,7 @@ class Marker:
     expect: tuple[str, ...] = ()
     world_size: int | None = None
     skip: bool = False
+    deepspeed_version: str | None = None
 
 
 def parse_marker(words: str) -> Marker:
@@ -75,6 +92,7 @@ def parse_marker(words: str) -> Marker:
     expect: list[str] = []
     world_size: int | None = None
     skip = False
+    release: str | None = None
     i = 0
     while i < len(tokens):
         word = tokens[i]
@@ -92,6 +110,11 @@ def parse_marker(words: str) -> Marker:
                 raise MarkerError("'world-size' needs a whole number of GPUs: <!-- dsref-check: world-size 8 -->")
             i += 1
             world_size = int(tokens[i])
+        elif word == "deepspeed-version":
+            if i + 1 >= len(tokens) or not _RELEASE.match(tokens[i + 1]):
+                raise MarkerError("'deepspeed-version' needs a release: <!-- dsref-check: deepspeed-version 0.17.0 -->")
+            i += 1
+            release = tokens[i]
         elif word == "expect":
             while i + 1 < len(tokens) and _CODE.match(tokens[i + 1]):
                 i += 1
@@ -100,10 +123,11 @@ def parse_marker(words: str) -> Marker:
                 raise MarkerError("'expect' needs finding codes: <!-- dsref-check: expect DS101 DS510 -->")
         else:
             raise MarkerError(
-                f"unknown word {word!r} in a dsref-check comment (hf, fragment, expect, world-size, skip)"
+                f"unknown word {word!r} in a dsref-check comment "
+                "(hf, fragment, expect, world-size, deepspeed-version, skip)"
             )
         i += 1
-    return Marker(profile, fragment, tuple(expect), world_size, skip)
+    return Marker(profile, fragment, tuple(expect), world_size, skip, release)
 
 
 @dataclass(frozen=True)
@@ -123,6 +147,18 @@ class Block:
     path: str = ""
     wants_diff: str | None = None
     """``safe`` or ``unsafe`` when a ``<!-- dsref-fix-diff -->`` line follows the closing fence."""
+    markers: int = 0
+    """How many output and diff marker lines follow the closing fence (an output marker may precede a diff one)."""
+
+
+def _following_markers(lines: list[str], start: int) -> list[str]:
+    """The output and diff markers on the lines from ``start`` on, until a line that is none (two at most)."""
+    found: list[str] = []
+    for line in lines[start : start + 2]:
+        if line.strip() != OUTPUT_MARKER and line.strip() not in DIFF_MARKERS:
+            break
+        found.append(line.strip())
+    return found
 
 
 def blocks(markdown: str, path: str = "") -> list[Block]:
@@ -156,7 +192,7 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                     marker = parse_marker(previous["words"])
                 except MarkerError as exc:
                     error = str(exc)
-            following = lines[end + 1].strip() if end + 1 < len(lines) else ""
+            following = _following_markers(lines, end + 1)
             found.append(
                 Block(
                     "\n".join(body) + "\n",
@@ -164,9 +200,10 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                     end + 1,
                     marker,
                     error,
-                    following == OUTPUT_MARKER,
+                    OUTPUT_MARKER in following,
                     path,
-                    DIFF_MARKERS.get(following),
+                    next((DIFF_MARKERS[m] for m in following if m in DIFF_MARKERS), None),
+                    len(following),
                 )
             )
         i = end + 1
@@ -182,7 +219,7 @@ def stray_markers(markdown: str) -> list[int]:
             following = _FENCE.match(lines[i + 1]) if i + 1 < len(lines) else None
             if not following or following["info"].lower() != "json":
                 stray.append(i + 1)
-    ends = {b.end_line for b in blocks(markdown)}
+    ends = {b.end_line + n for b in blocks(markdown) for n in range(b.markers)}
     stray.extend(
         i + 1
         for i, line in enumerate(lines)
@@ -235,7 +272,12 @@ def check(block: Block) -> BlockCheck:
         ]
         report = FileReport(_SHOWN_PATH, loaded, None, inside)
     else:
-        report = check_loaded(loaded, _SHOWN_PATH, world_size=block.marker.world_size)
+        report = check_loaded(
+            loaded,
+            _SHOWN_PATH,
+            world_size=block.marker.world_size,
+            deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
+        )
     result = BlockCheck(block, report)
     serious = [f for f in report.findings if f.severity is not Severity.info]
     if block.marker.expect:
@@ -271,7 +313,7 @@ def output(block: Block, lang: Lang) -> str:
     result = check(block)
     if result.report is None:
         return ""
-    return render_text([result.report], lang)
+    return render_text([result.report], lang, target=block.marker.deepspeed_version or DEEPSPEED_VERSION)
 
 
 def markdown_files(docs: Path) -> Iterator[Path]:
@@ -282,19 +324,35 @@ def markdown_files(docs: Path) -> Iterator[Path]:
 def fix_diff(block: Block, lang: Lang) -> str:
     """What ``dsref check --diff`` (``--unsafe-fixes`` too, for an ``unsafe`` marker) prints for a block: the unified
     diff, then the count it writes to stderr. Empty when nothing would change (the build then fails)."""
-    from ..check.fixer import TEXTS, counted, fix_text, unified_diff
+    from ..check.fixer import TEXTS, counted, unified_diff
 
-    text, _ = _wrapped(block)
-    result = fix_text(
-        text,
-        _SHOWN_PATH,
-        unsafe=block.wants_diff == "unsafe",
-        profile=block.marker.profile,
-        world_size=block.marker.world_size,
-    )
+    result = _fixed(block)
     if not result.changed:
         return ""
     said = TEXTS.text(
         "would_fix", lang, findings=counted("findings", len(result.fixed), lang), files=counted("files", 1, lang)
     )
     return unified_diff(result.original, result.text, _SHOWN_PATH) + said + "\n"
+
+
+def _fixed(block: Block) -> FixResult:
+    from ..check.fixer import fix_text
+
+    text, _ = _wrapped(block)
+    return fix_text(
+        text,
+        _SHOWN_PATH,
+        unsafe=block.wants_diff == "unsafe",
+        profile=block.marker.profile,
+        world_size=block.marker.world_size,
+        deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
+    )
+
+
+def still_reported(block: Block) -> list[str]:
+    """The codes of a block's ``expect`` that ``dsref check --fix`` repairs somewhere in it and that are still
+    reported after the fix (the build fails on any)."""
+    result = _fixed(block)
+    repaired = {f.code for f in result.fixed}
+    left = {f.code for f in result.after.findings}
+    return [code for code in block.marker.expect if code in repaired and code in left]

@@ -1,13 +1,20 @@
 """MkDocs hooks (``hooks:`` in ``mkdocs.yml``): what the site build does beyond Markdown.
 
+* Every ```json block is checked as its ``dsref-check`` comment says (:mod:`dsref.site.doccheck`); one that
+  fails fails the build, with its page and line.
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
-  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block.
+  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
+  ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
-* The top of the navigation is put in reading order; pages nobody placed keep MkDocs' order after them.
-* Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why).
-* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``.
+* The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
+  placed keep MkDocs' order after them.
+* Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
+  collapsed (:func:`compact_sidebars`).
+* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``;
+  Chinese entries also carry the glossary's Chinese terms for the English ones they use, and Chinese query words are
+  kept whole (:mod:`dsref.site.search`).
 
 MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
 """
@@ -18,6 +25,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -38,6 +46,17 @@ NAV_ORDER = (
 )
 """Top-level navigation entries in this order (a page, or a folder's section); the rest follow, then these last."""
 NAV_LAST = ("glossary.md", "api.md")
+GUIDE_ORDER = (
+    "getting-started.md",
+    "choosing-zero-stage.md",
+    "mixed-precision.md",
+    "offload.md",
+    "huggingface.md",
+    "performance-tuning.md",
+    "common-mistakes.md",
+    "migrate-0.19.8.md",
+)
+"""The guides in the order of the learning path the home page lays out; a guide not listed follows them."""
 
 _reported: set[str] = set()
 
@@ -122,17 +141,31 @@ def page_title(markdown: str) -> str | None:
 
 
 def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
-    """Give the page its heading's title; replace each ``<!-- dsref-check-output -->`` with the check output of
-    the ```json block above it."""
-    from dsref.site.doccheck import DIFF_MARKERS, OUTPUT_MARKER, blocks, fix_diff, output, stray_markers
+    """Give the page its heading's title; check every ```json block as its marker says (a block that fails is a
+    warning, with the page and line); replace each ``<!-- dsref-check-output -->`` with the check output of the
+    block above it and each ``<!-- dsref-fix-diff -->`` with what ``dsref check --diff`` prints for it."""
+    from dsref.site.doccheck import (
+        DIFF_MARKERS,
+        OUTPUT_MARKER,
+        blocks,
+        check,
+        fix_diff,
+        output,
+        still_reported,
+        stray_markers,
+    )
 
     if "title" not in page.meta:
         title = page_title(markdown)
         if title:
             page.meta["title"] = title
+    src = page.file.src_uri
+    if "```json" in markdown:
+        for block in blocks(markdown, src):
+            for problem in check(block).problems:
+                _warn_once(f"docs/{src}:{block.line}: {problem}")
     if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
-    src = page.file.src_uri
     for line in stray_markers(markdown):
         _warn_once(f"docs/{src}:{line}: a dsref-check comment or {OUTPUT_MARKER} that follows no ```json block")
     lang = page_language(src)
@@ -142,19 +175,27 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             continue
         marker_line = lines[block.end_line]  # the line after the closing fence (0-based index = end_line)
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
+        shown: list[str] = []
+        if block.wants_output:
+            shown += _fenced(output(block, lang), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
-            text, fence = fix_diff(block, lang), "diff"  # type: ignore[arg-type]
-            if not text:
+            diff = fix_diff(block, lang)  # type: ignore[arg-type]
+            if not diff:
                 _warn_once(f"docs/{src}:{block.end_line + 1}: dsref check --diff changes nothing in this block")
-        else:
-            text, fence = output(block, lang), "text"  # type: ignore[arg-type]
-        lines[block.end_line : block.end_line + 1] = [
-            "",
-            f"{indent}```{fence}",
-            *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
-            f"{indent}```",
-        ]
+            for code in still_reported(block):
+                _warn_once(f"docs/{src}:{block.end_line + 1}: {code} is still reported after dsref check --fix")
+            shown += _fenced(diff, "diff", indent)
+        lines[block.end_line : block.end_line + block.markers] = shown
     return "\n".join(lines) + "\n"
+
+
+def _fenced(text: str, fence: str, indent: str) -> list[str]:
+    return [
+        "",
+        f"{indent}```{fence}",
+        *(f"{indent}{line}" if line else "" for line in text.rstrip("\n").splitlines()),
+        f"{indent}```",
+    ]
 
 
 _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s*')
@@ -162,9 +203,58 @@ _ALTERNATE = re.compile(r'<link rel="alternate" href="[^"]*" hreflang="[^"]*">\s
 
 _BASE = re.compile(r'("base": ")([^"]*)(")')
 
+_SIDEBARS = re.compile(r'<div class="md-sidebar md-sidebar--primary".*?(?=<div class="md-content")', re.S)
+_BETWEEN_TAGS = re.compile(r">\s+<")
+_SPACES = re.compile(r"\s{2,}")
+
+
+def compact_sidebars(output: str) -> str:
+    """Collapse the indentation of the two sidebars (navigation and table of contents) to single spaces.
+
+    Material's templates indent every navigation entry over several lines; on a page with a long table of contents
+    (shown twice: in the sidebar, and inside the navigation for small screens) half the navigation's bytes are
+    spaces. The sidebars hold no ``<pre>``, so the collapsed HTML renders the same.
+
+    >>> compact_sidebars('<div class="md-sidebar md-sidebar--primary">\\n  <ul>\\n    <li> a  b </li>\\n  </ul>'
+    ...                  '</div><div class="md-content"><pre>  x  </pre>')
+    '<div class="md-sidebar md-sidebar--primary"><ul><li> a b </li></ul></div><div class="md-content"><pre>  x  </pre>'
+    """
+    return _SIDEBARS.sub(lambda m: _SPACES.sub(" ", _BETWEEN_TAGS.sub("><", m[0])), output, count=1)
+
+
+_INLINE_CODE = re.compile(r"<code>([^<]*)</code>")
+_BREAK_AFTER = re.compile(r"(?<=[A-Za-z0-9])(_+|\.(?=[A-Za-z&]))(?=[A-Za-z0-9&])")
+
+
+def identifier_breaks(output: str) -> str:
+    """Let inline code wrap after ``_`` and ``.`` only: a ``<wbr>`` there, and the stylesheet
+    (``overrides/assets/stylesheets/dsref.css``) forbids breaking code anywhere else.
+
+    Only the page's content is touched (from ``md-content`` on), and only inline code: a code block's ``<code>``
+    holds line anchors and highlighting spans, never bare text. A dot between digits (``0.19.8``) is no place to
+    break; ``<wbr>`` is not copied with the text, so a copied option path stays whole.
+
+    >>> identifier_breaks('<code>a_b</code><div class="md-content"><code>stage3_max_live_parameters</code>')
+    '<code>a_b</code><div class="md-content"><code>stage3_<wbr>max_<wbr>live_<wbr>parameters</code>'
+    >>> identifier_breaks('<div class="md-content"><code>zero_optimization.stage</code> <code>0.19.8</code>')
+    '<div class="md-content"><code>zero_<wbr>optimization.<wbr>stage</code> <code>0.19.8</code>'
+    >>> identifier_breaks('<div class="md-content"><code>__init__</code> <code>a.&lt;name&gt;</code>')
+    '<div class="md-content"><code>__init__</code> <code>a.<wbr>&lt;name&gt;</code>'
+    """
+    start = output.find('<div class="md-content"')
+    if start < 0:
+        return output
+
+    def wrap(match: re.Match[str]) -> str:
+        return f"<code>{_BREAK_AFTER.sub(lambda m: m[0] + '<wbr>', match[1])}</code>"
+
+    return output[:start] + _INLINE_CODE.sub(wrap, output[start:])
+
 
 def on_post_page(output: str, page: Any, **_: Any) -> str:
-    """Drop the ``<link rel="alternate">`` tags of the head, and point a Chinese page's scripts at ``zh/``.
+    """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
+    compact the sidebars (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.``
+    (:func:`identifier_breaks`) and load the search worker :func:`on_post_build` writes.
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -174,7 +264,8 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     Chinese page it becomes the ``zh/`` folder, where :func:`on_post_build` writes the Chinese half of the index,
     so that each language searches its own pages.
     """
-    output = _ALTERNATE.sub("", output)
+    output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
+    output = _WORKER_CONFIG.sub(r"\1.dsref\2", output, count=1)
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
@@ -184,12 +275,15 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
 
 @_priority(-200)
 def on_post_build(config: Any, **_: Any) -> None:
-    """Split the search index by language (after the i18n plugin has merged both languages' entries into it).
+    """Split the search index by language (after the i18n plugin has merged both languages' entries into it), give
+    the Chinese entries the glossary's Chinese terms (:func:`dsref.site.search.synonyms`), and publish the search
+    worker that keeps Chinese query words whole.
 
     The i18n plugin builds Chinese inside the English build's ``on_post_build``; this runs after it each time, and
     the last run sees the merged index.
     """
     site = Path(config["site_dir"])
+    _publish_search_worker(site)
     merged = site / "search" / "search_index.json"
     if not merged.is_file():
         return
@@ -208,13 +302,108 @@ def on_post_build(config: Any, **_: Any) -> None:
                 (site / lang / "sitemap.xml").write_bytes(sitemap.read_bytes())
         if lang != "en" and not mine:
             continue
+        if lang == "zh":
+            separator = re.compile(data["config"]["separator"])
+            mine = [_with_synonyms(doc, separator) for doc in mine]
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
 
 
+def _nav_groups(folder: str, lang: str) -> tuple[Callable[[str], str], tuple[str, ...], Callable[[str], str]] | None:
+    """For a folder whose pages the navigation nests by group: a page name's group, the groups in order, and a
+    group's title in ``lang``."""
+    if folder == "reference":
+        from dsref.site import reference
+
+        return (
+            reference.area_of,
+            tuple(area for area, _ in reference.AREAS),
+            lambda area: reference.M.text(f"area_{area}", lang),  # type: ignore[arg-type]
+        )
+    if folder == "rules":
+        from dsref.site import rules
+
+        return rules.nav_group, rules.GROUPS, lambda group: rules.M.text(f"group_{group}", lang)  # type: ignore[arg-type]
+    return None
+
+
+def _nest(section: Any, folder: str) -> None:
+    """Nest the pages of a long section (the reference, the finding codes) into one sub-section per group, so that
+    with ``navigation.prune`` a page carries its own group of the navigation, not the whole folder."""
+    from mkdocs.structure.nav import Section
+
+    children = list(section.children)
+    if not children or any(getattr(child, "file", None) is None for child in children):
+        return  # already nested, or not a plain folder of pages
+    grouping = _nav_groups(folder, page_language(children[0].file.src_uri))
+    if grouping is None:
+        return
+    group_of, order, title = grouping
+    index = [c for c in children if PurePosixPath(c.file.src_uri).name == "index.md"]
+    grouped: dict[str, list[Any]] = {}
+    for child in children:
+        if child not in index:
+            grouped.setdefault(group_of(PurePosixPath(child.file.src_uri).stem), []).append(child)
+    nested: list[Any] = []
+    for group in sorted(grouped, key=lambda g: order.index(g) if g in order else len(order)):
+        sub = Section(title(group), grouped[group])
+        sub.parent = section
+        for child in grouped[group]:
+            child.parent = sub
+        nested.append(sub)
+    section.children = [*index, *nested]
+
+
+def _guide_rank(name: str) -> int:
+    return GUIDE_ORDER.index(name) if name in GUIDE_ORDER else len(GUIDE_ORDER)
+
+
+def _with_synonyms(doc: dict[str, Any], separator: re.Pattern[str]) -> dict[str, Any]:
+    """A Chinese search entry with the glossary's Chinese terms for the English ones it uses, in hidden spans
+    (found by search, not shown in the results): terms of the title go with the title, which search weighs most,
+    so that 卸载 lists the options named ``offload_*`` before pages that mention offload in passing."""
+    from dsref.site.search import synonyms
+
+    def words(html: str) -> list[str]:
+        return [w for w in separator.split(re.sub(r"<[^>]+>", " ", html)) if w]
+
+    title_words = words(doc["title"])
+    in_title = synonyms(title_words)
+    in_text = [w for w in synonyms([*title_words, *words(doc["text"])]) if w not in in_title]
+    doc = dict(doc)
+    for field, extra in (("title", in_title), ("text", in_text)):
+        if extra:
+            doc[field] = f"{doc[field]} <span hidden>{' '.join(extra)}</span>"
+    return doc
+
+
+_WORKER = re.compile(r"search\.[0-9a-f]+\.min\.js")
+_WORKER_CONFIG = re.compile(r'("search": "[^"]*/workers/search\.[0-9a-f]+)(\.min\.js")')
+
+
+def _publish_search_worker(site: Path) -> None:
+    """Write Material's search worker with whole Chinese words in queries next to it
+    (:func:`dsref.site.search.whole_word_queries`); :func:`on_post_page` points every page at it."""
+    from dsref.site.search import whole_word_queries
+
+    folder = site / "assets" / "javascripts" / "workers"
+    workers = [p for p in folder.glob("search.*.min.js") if _WORKER.fullmatch(p.name)] if folder.is_dir() else []
+    if not workers and (site / "assets" / "javascripts").is_dir():
+        _warn_once(f"no Material search worker in {folder}: Chinese search cannot be set up")
+    for worker in workers:
+        try:
+            patched = whole_word_queries(worker.read_text(encoding="utf-8"))
+        except ValueError as problem:
+            _warn_once(f"{worker.name}: {problem}; see dsref/site/search.py")
+            continue
+        worker.with_name(worker.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
+
+
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
 def on_nav(nav: Any, **_: Any) -> Any:
-    """Put the top-level entries in reading order: :data:`NAV_ORDER` first, :data:`NAV_LAST` last."""
+    """Put the top-level entries in reading order (:data:`NAV_ORDER` first, :data:`NAV_LAST` last), the guides
+    in the order of the learning path (:data:`GUIDE_ORDER`), and the reference and the codes into groups
+    (:func:`_nest`)."""
 
     def key(item: Any) -> str:
         file = getattr(item, "file", None)
@@ -236,6 +425,11 @@ def on_nav(nav: Any, **_: Any) -> Any:
         return (1, 0)
 
     nav.items.sort(key=rank)
+    for item in nav.items:
+        if key(item) == "guides":
+            item.children.sort(key=lambda child: _guide_rank(PurePosixPath(child.file.src_uri).name))
+        elif key(item) in ("reference", "rules"):
+            _nest(item, key(item))
     pages: list[Any] = []
 
     def collect(items: list[Any]) -> None:

@@ -52,6 +52,12 @@ M = messages(
     removed_box="Removed in DeepSpeed {version}",
     removed_body="DeepSpeed {target} refuses a config that has this key, whatever its value.",
     deprecated_box="Deprecated",
+    docs_only_box="Not accepted by DeepSpeed {target}",
+    docs_only_body="DeepSpeed's documentation lists this key, but DeepSpeed {target} refuses a config that has it, "
+    "whatever its value: remove it.",
+    docs_only_ignored_box="Ignored by DeepSpeed {target}",
+    docs_only_ignored_body="DeepSpeed's documentation lists this key, but DeepSpeed {target} never reads it: it has "
+    "no effect.",
     example_removed="as it was written (DeepSpeed {target} refuses it)",
     values="values",
     map_entry="`<{name}>` is a name you choose; each entry is a section with the options below.",
@@ -219,6 +225,10 @@ def _option(entry: Entry, depth: int, lang: Lang, index: OptionIndex) -> list[st
         note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
         body = M.text("removed_body", lang, target=target) + (f" {paragraph(note)}" if note else "")
         lines += [f"    {body}", ""]
+    if entry["docs_only"]:
+        kind, box = ("docs_only", "warning") if entry["validated_by_deepspeed"] else ("docs_only_ignored", "note")
+        lines += [f'!!! {box} "{M.text(f"{kind}_box", lang, target=target)}"', ""]
+        lines += [f"    {M.text(f'{kind}_body', lang, target=target)}", ""]
     if entry["deprecated"]:
         text = (
             LABELS.text("deprecated_use", lang, replacement=code(entry["use_instead"]))

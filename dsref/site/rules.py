@@ -15,14 +15,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..check.findings import Kind
+from ..check.findings import Example, Kind
 from ..check.fixes import fix_note
 from ..text.i18n import Lang, messages
 from ..tree.index import OptionIndex
+from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
 from .markdown import cell, code, paragraph, table
 
-__all__ = ["M", "codes", "missing_texts", "pages"]
+__all__ = ["GROUPS", "M", "codes", "example_of", "missing_texts", "nav_group", "pages", "repairing_fix"]
 
 SOURCE = "dsref/site/rules.py"
 
@@ -48,8 +49,24 @@ M = messages(
     warning="warning",
     info="note",
     in_terminal="In the terminal: `dsref rule {code}`.",
+    example="Example",
+    example_intro="A config that sets off {code}, and what `{command}` prints for it:",
+    example_intro_fix="A config that sets off {code}: what `{command}` prints for it, then what `{fix}` changes in "
+    "it (as `--diff` shows it):",
+    example_repaired="The same config, repaired:",
     fix="Fix",
     all_codes="all codes",
+    group_schema="Schema findings",
+    group_batch="Batch size",
+    group_precision="Precision",
+    group_zero="ZeRO",
+    group_offload="Offload",
+    group_optimizer="Optimizer and scheduler",
+    group_communication="Communication",
+    group_hf_auto='Hugging Face "auto"',
+    group_sections="Other sections",
+    group_release="DeepSpeed releases",
+    group_advice="Advice",
 )
 
 _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`")
@@ -78,6 +95,111 @@ def _explanation(code_: str, lang: Lang) -> str:
         return EXPLANATIONS.text(kind.name, lang) if kind.name in EXPLANATIONS.table else ""
     found = get_rule(code_)
     return found.text("explanation", lang) if found is not None else ""
+
+
+GROUPS = (
+    "schema",
+    "batch",
+    "precision",
+    "zero",
+    "offload",
+    "optimizer",
+    "communication",
+    "hf_auto",
+    "sections",
+    "release",
+    "advice",
+)
+"""The groups of the codes in the site's navigation, in order: the schema kinds, then the rule modules
+(``dsref/check/rules/<group>.py``) by area."""
+
+
+def nav_group(code_: str) -> str:
+    """The navigation group of a code: ``schema`` for a schema kind, else its rule's module.
+
+    >>> nav_group("DS101"), nav_group("DS510"), nav_group("DS601")
+    ('schema', 'precision', 'advice')
+    """
+    from ..check.rules import get_rule
+
+    found = get_rule(code_)
+    if found is None:
+        return "schema"
+    module = found.check.__module__.rsplit(".", 1)[-1]
+    return module if module in GROUPS else "sections"
+
+
+def example_of(code_: str) -> Example | None:
+    """The config that sets a code off: a schema kind's from :data:`dsref.check.messages.EXAMPLES`, a rule's from
+    its ``example=``."""
+    from ..check.messages import EXAMPLES
+    from ..check.rules import get_rule
+
+    kind = next((k for k in Kind if k.code == code_), None)
+    if kind is not None:
+        return EXAMPLES.get(kind.name)
+    found = get_rule(code_)
+    return found.example if found is not None else None
+
+
+def repairing_fix(code_: str, example: Example) -> str | None:
+    """``--fix`` or ``--fix --unsafe-fixes`` when that repairs the example so that ``code_`` is gone, else None."""
+    from ..check.fixer import fix_text
+
+    for unsafe in (False, True):
+        result = fix_text(
+            example.text,
+            "ds_config.json",
+            unsafe=unsafe,
+            profile="hf" if example.hf else "deepspeed",
+            world_size=example.world_size,
+            deepspeed_version=example.deepspeed_version or DEEPSPEED_VERSION,
+        )
+        if result.changed and code_ not in {f.code for f in result.after.findings}:
+            return "--fix --unsafe-fixes" if unsafe else "--fix"
+    return None
+
+
+def _example(code_: str, lang: Lang) -> list[str]:
+    """The page's example: the config, what ``dsref check`` prints (at build time), and the fix or the repaired
+    config; the build checks all of them (:mod:`dsref.site.doccheck`)."""
+    from .doccheck import OUTPUT_MARKER
+
+    example = example_of(code_)
+    if example is None:
+        return []
+    words = [
+        *(["hf"] if example.hf else []),
+        *([f"world-size {example.world_size}"] if example.world_size else []),
+        *([f"deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
+    ]
+    command = " ".join(
+        [
+            "dsref check ds_config.json",
+            *(["--profile hf"] if example.hf else []),
+            *([f"--world-size {example.world_size}"] if example.world_size else []),
+            *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
+        ]
+    )
+    fix = repairing_fix(code_, example)
+    lines = [f"## {M.text('example', lang)}", ""]
+    if fix is not None:
+        lines += [M.text("example_intro_fix", lang, code=code_, command=command, fix=f"dsref check {fix}"), ""]
+    else:
+        lines += [M.text("example_intro", lang, code=code_, command=command), ""]
+    expect = " ".join(["expect", code_, *example.also])
+    lines += [f"<!-- dsref-check: {' '.join([*words, expect])} -->", "```json", example.text.rstrip("\n")]
+    lines += ["```", OUTPUT_MARKER]
+    if fix is not None:
+        lines.append("<!-- dsref-fix-diff -->" if fix == "--fix" else "<!-- dsref-fix-diff: unsafe -->")
+    lines.append("")
+    repaired = example.repaired_text
+    if fix is None and repaired is not None:
+        lines += [M.text("example_repaired", lang), ""]
+        if words:
+            lines.append(f"<!-- dsref-check: {' '.join(words)} -->")
+        lines += ["```json", repaired.rstrip("\n"), "```", ""]
+    return lines
 
 
 def _message(code_: str, lang: Lang) -> str:
@@ -126,6 +248,7 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         if explanation:
             lines += [linkify(paragraph(explanation), "../reference/", index), ""]
         lines += [f"## {M.text('fix', lang)}", "", paragraph(fix_note(code_, lang)), ""]
+        lines += _example(code_, lang)
         lines += [M.text("in_terminal", lang, code=code_), "", f"[{M.text('all_codes', lang)}](index.md)"]
         out[f"{code_}.md"] = "\n".join(lines) + "\n"
     lines = [generated_header(SOURCE), f"# {M.text('index_title', lang)}", "", M.text("index_intro", lang), ""]

@@ -1,8 +1,15 @@
-"""Chinese search: the jieba user dictionary of DeepSpeed terms, generated from :mod:`dsref.text.glossary`.
+"""Chinese search: what the site's search needs from :mod:`dsref.text.glossary`.
 
-MkDocs-Material segments the Chinese text of every page with jieba when it builds the search index
-(``plugins.search.jieba_dict_user`` in ``mkdocs.yml``); this dictionary keeps the glossary's terms whole, so
-that 梯度累积 or 优化器状态 are single words in the index rather than pairs of characters that match anything.
+* The jieba user dictionary. MkDocs-Material segments the Chinese text of every page with jieba when it builds the
+  search index (``plugins.search.jieba_dict_user`` in ``mkdocs.yml``); this dictionary keeps the glossary's terms
+  whole, so that 梯度累积 or 优化器状态 are single words in the index rather than pairs of characters that match
+  anything.
+* Synonyms (:func:`synonyms`): the Chinese reference keeps many terms in English (offload, partition, …), as the
+  glossary says; a Chinese entry that uses the English term also gets the glossary's Chinese terms in the index, so
+  that 卸载 finds the ``offload_*`` options.
+* Whole words in queries (:func:`whole_word_queries`): Material's search worker cuts a Chinese query into words it
+  finds in the index, but never lets a word end on the query's last character, so 梯度累积 was searched (and
+  highlighted) as 梯度 alone; the site's worker is Material's with that one comparison changed.
 
 >>> words = user_dictionary().splitlines()
 >>> "梯度累积" in words and "ZeRO-Offload" in words
@@ -11,9 +18,13 @@ True
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from functools import cache
+
 from ..text.glossary import TERMS
 
-__all__ = ["USER_DICTIONARY", "user_dictionary"]
+__all__ = ["USER_DICTIONARY", "synonyms", "user_dictionary", "whole_word_queries"]
 
 USER_DICTIONARY = "dsref/generated/jieba_userdict.txt"
 """Where the dictionary is committed, relative to the checkout (``mkdocs.yml`` names it)."""
@@ -32,3 +43,66 @@ def user_dictionary() -> str:
             if spelling and not any(ch.isspace() for ch in spelling):
                 seen.setdefault(spelling, None)
     return "".join(f"{word}\n" for word in seen)
+
+
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+_WORD_SPLIT = re.compile(r"[\s_\-]+")
+
+
+@cache
+def _pairs() -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """For each glossary term: its English spellings as phrases of lower-case words, and its Chinese spellings
+    that hold Chinese characters and no space (one word each in the index)."""
+    pairs = []
+    for term in TERMS:
+        chinese = tuple(s for s in term.chinese if _HAN.search(s) and not any(c.isspace() for c in s))
+        english = tuple(" ".join(w for w in _WORD_SPLIT.split(s.lower()) if w) for s in (*term.english, *term.chinese))
+        english = tuple(s for s in english if s and not _HAN.search(s))
+        if chinese and english:
+            pairs.append((english, chinese))
+    return tuple(pairs)
+
+
+def synonyms(words: Iterable[str]) -> list[str]:
+    """The glossary's Chinese terms for the English terms among ``words`` (a text's words, in order, as the
+    search index splits them), less the ones the text already has.
+
+    >>> synonyms("把 优化器状态 offload 到 cpu".split())
+    ['卸载']
+    >>> synonyms(["gradient", "accumulation", "steps", "梯度累积步数"])
+    ['梯度累积', '梯度']
+    >>> synonyms(["mixed", "precision", "混合精度"]), synonyms(["stage"])
+    ([], [])
+    """
+    listed = [w.lower() for w in words]
+    present, text = set(listed), f" {' '.join(listed)} "
+    found: dict[str, None] = {}
+    for english, chinese in _pairs():
+        if any(f" {phrase} " in text for phrase in english):
+            for word in chinese:
+                if word not in present:
+                    found.setdefault(word, None)
+    return list(found)
+
+
+_LAST_CHARACTER = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)"
+"""Where Material's worker looks for index words at each place of a Chinese query: every end but the last."""
+
+
+def whole_word_queries(worker: str) -> str:
+    """Material's search worker (``assets/javascripts/workers/search.*.min.js``), changed so that a word of a
+    Chinese query may end on its last character: 梯度累积 is then searched, and highlighted, as 梯度累积.
+
+    A query that ends inside a word (梯度累, typed on the way to 梯度累积) is cut as before.
+
+    >>> whole_word_queries("x;" + _LAST_CHARACTER + ";y")
+    'x;for(let o=s+1;o<=t.length;o++)t.slice(s,o)in e&&(n[s]=o-s);y'
+    >>> whole_word_queries("another worker")
+    Traceback (most recent call last):
+    ...
+    ValueError: Material's search worker has changed: its Chinese query segmentation was not found
+    """
+    if worker.count(_LAST_CHARACTER) != 1:
+        raise ValueError("Material's search worker has changed: its Chinese query segmentation was not found")
+    patched = worker.replace(_LAST_CHARACTER, _LAST_CHARACTER.replace("o<t.length", "o<=t.length"))
+    return re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", patched)

@@ -22,7 +22,7 @@ from ...text.i18n import Lang, Messages, messages
 from ...tree.options import OptionTree
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..effective import Effective, effective
-from ..findings import Finding, Location, Severity
+from ..findings import Example, Finding, Location, Severity
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -80,6 +80,8 @@ class Rule:
     """English paragraph: what the rule checks, why, what DeepSpeed does, how to fix it."""
     check: Callable[[Context], Iterable[Hit]]
     texts: Messages
+    example: Example | None = None
+    """A config that sets it off, shown on the rule's page."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -106,16 +108,18 @@ def rule(
     message: str,
     explanation: str,
     phrases: dict[str, str] | None = None,
+    example: Example | None = None,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
-    (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`)."""
+    (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
+    a whole config that sets it off."""
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
         if code in _RULES:
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example)
         _SORTED.clear()
         _BY_NAME.clear()
         return check

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import (
     UNKNOWN,
@@ -46,6 +46,22 @@ FEW_STEPS = 10
         '`"overlap_comm": true`. It does not apply to pipeline parallelism (DeepSpeed turns overlap off for a '
         "PipelineModule) or when you turned it off to work around a communication problem."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
+    ),
 )
 def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -70,6 +86,22 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
         "On GPUs with plenty of free memory the default is fine. With bf16 at stage 1 and an fp32 "
         "`grad_accum_dtype`, DeepSpeed's BF16 optimizer replaces the ZeRO optimizer and allocates no such bucket "
         "(see DS583)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "reduce_bucket_size": 500000000}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "reduce_bucket_size": 200000000}
+        }
+        """,
     ),
 )
 def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
@@ -107,6 +139,22 @@ def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
         "saves the bucket itself (`reduce_bucket_size` elements), which rarely pays. At stages 1-2 with optimizer "
         "offload DeepSpeed turns it on anyway (see DS537)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "contiguous_gradients": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
+    ),
 )
 def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -129,6 +177,22 @@ def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
         "bandwidth; pageable memory goes through an extra staging copy. DeepSpeed pins by default since 0.19.5. "
         "Keep it false only when the host limits locked memory (containers with a low memlock limit, or many "
         "processes per node running short of RAM)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu", "pin_memory": false}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+        }
+        """,
     ),
 )
 def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
@@ -154,6 +218,22 @@ def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
         "output; 10 to 100 is usual. Unset means no periodic line at all (the default since 0.15.2, although "
         "the documentation says 10)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "steps_per_print": 1
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "steps_per_print": 100
+        }
+        """,
+    ),
 )
 def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("steps_per_print")
@@ -175,6 +255,35 @@ def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
         "GPUs. It only reorders which rank owns which parameters; the result of training is the same. Measure "
         "a few steps with and without it. Stage 3 does not read it."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "reduce_bucket_size": 200000000,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "reduce_bucket_size": 200000000,
+            "round_robin_gradients": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -195,6 +304,21 @@ def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
         "micro-step, which waits for the GPU to finish and writes a log line each time. That is what you want "
         "while profiling and a slowdown otherwise; turn it off for production runs."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "wall_clock_breakdown": true
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
 )
 def wall_clock_breakdown_on(ctx: Context) -> Iterator[Hit]:
     if is_true(ctx, "wall_clock_breakdown"):
@@ -210,6 +334,22 @@ def wall_clock_breakdown_on(ctx: Context) -> Iterator[Hit]:
         "DeepSpeed sets `wall_clock_breakdown` to `wall_clock_breakdown or flops_profiler.enabled`. The profiler "
         "itself measures only at `profile_step`, but the timing breakdown then runs at every step, waiting for "
         "the GPU and logging (see DS606). Enable the profiler for a short profiling run, not for training."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "flops_profiler": {"enabled": true, "profile_step": 10}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "flops_profiler": {"enabled": false, "profile_step": 10}
+        }
+        """,
     ),
 )
 def flops_profiler_wall_clock(ctx: Context) -> Iterator[Hit]:
@@ -228,6 +368,24 @@ def flops_profiler_wall_clock(ctx: Context) -> Iterator[Hit]:
         "passing a PipelineModule, so the config alone cannot tell; a `pipeline` section is the only hint. If "
         "the model is a PipelineModule, use stage 0 or 1; if it is not, the `pipeline` section is unused and can "
         "go."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "pipeline": {"activation_checkpoint_interval": 1}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1},
+          "pipeline": {"activation_checkpoint_interval": 1}
+        }
+        """,
     ),
 )
 def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
@@ -248,6 +406,22 @@ def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
         "applied to the weights directly instead of being added to the gradient as an L2 penalty. With a "
         "weight decay above 0 the two train differently. If you want classic Adam, set "
         '`"adam_w_mode": false` in `params`; if AdamW is what you want, type AdamW says so.'
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "Adam", "params": {"lr": 1e-4, "weight_decay": 0.01}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "weight_decay": 0.01}}
+        }
+        """,
     ),
 )
 def adam_means_adamw(ctx: Context) -> Iterator[Hit]:
@@ -273,6 +447,26 @@ def adam_means_adamw(ctx: Context) -> Iterator[Hit]:
         "checkpointed layers, for sizing the buffer), unless the code passes them as arguments. Add the missing "
         "keys, or drop `contiguous_memory_optimization`."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "activation_checkpointing": {"contiguous_memory_optimization": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "activation_checkpointing": {
+            "partition_activations": true,
+            "contiguous_memory_optimization": true,
+            "number_checkpoints": 24
+          }
+        }
+        """,
+    ),
 )
 def contiguous_checkpointing_incomplete(ctx: Context) -> Iterator[Hit]:
     path = "activation_checkpointing.contiguous_memory_optimization"
@@ -296,6 +490,22 @@ def contiguous_checkpointing_incomplete(ctx: Context) -> Iterator[Hit]:
         "DeepSpeed uses `vocabulary_size` only for this check, and logs a warning too. Embedding and output "
         "layers whose vocabulary dimension is a multiple of 8 (better, of 64 or 128) map onto tensor cores "
         "without padding. Pad the vocabulary in the model (most tokenizers leave spare ids) and update the value."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "vocabulary_size": 50257
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "vocabulary_size": 50304
+        }
+        """,
     ),
 )
 def vocabulary_size_alignment(ctx: Context) -> Iterator[Hit]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 
 TBS, MICRO, GAS = "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"
@@ -33,6 +33,21 @@ def _auto(ctx: Context, path: str) -> bool:
         "the three, building the config fails. Set the micro batch that fits on one GPU, and optionally the "
         "accumulation steps; DeepSpeed then derives the global batch as micro × steps × data-parallel GPUs. "
         'Hugging Face fills these keys when they are "auto".'
+    ),
+    example=Example(
+        """
+        {
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def batch_size_missing(ctx: Context) -> Iterator[Hit]:
@@ -72,6 +87,17 @@ def derive(tbs: int | None, micro: int | None, gas: int | None, world: int) -> t
         'parameters", or a derived value of 0). The world size is the data-parallel size: the number of GPUs '
         "divided by the tensor, pipeline and sequence parallel sizes."
     ),
+    example=Example(
+        """
+        {
+          "train_batch_size": 64,
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+        world_size=8,
+    ),
 )
 def batch_arithmetic(ctx: Context) -> Iterator[Hit]:
     if ctx.world_size is None:
@@ -98,6 +124,24 @@ def batch_arithmetic(ctx: Context) -> Iterator[Hit]:
         "gradient_accumulation_steps (of whichever of the two are set), because DeepSpeed requires "
         "train_batch_size = micro × steps × data-parallel GPUs. Fix the numbers, or pass `--world-size` to see "
         "the exact values DeepSpeed will use."
+    ),
+    example=Example(
+        """
+        {
+          "train_batch_size": 100,
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 8,
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_batch_size": 128,
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 8,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def batch_not_divisible(ctx: Context) -> Iterator[Hit]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import known, mapping, related, zero_stage
 
@@ -19,6 +19,23 @@ from ._common import known, mapping, related, zero_stage
         "them. DeepSpeed refuses it while reading the config when ZeRO stage 3 is on, when "
         "`zero_optimization.zenflow` is configured, or when `compile.deepcompile` is true, because those paths "
         'always average. Use "mean" (the default) and scale the loss or learning rate instead.'
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "gradient_allreduce_op": "sum",
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
     ),
 )
 def allreduce_sum_unsupported(ctx: Context) -> Iterator[Hit]:
@@ -57,6 +74,24 @@ def allreduce_sum_unsupported(ctx: Context) -> Iterator[Hit]:
         "ZeRO stage 2 (overlap is only supported with stage 2 and up), with DeepCompile, or with pipeline "
         "parallelism (which the config file cannot show). Turn `overlap_comm` off or raise the stage, drop "
         "DeepCompile, or keep the default (managed)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "managed_gradient_accumulation": false,
+          "zero_optimization": {"stage": 1, "overlap_comm": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "managed_gradient_accumulation": false,
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
     ),
 )
 def unmanaged_accumulation(ctx: Context) -> Iterator[Hit]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import auto_paths
 
@@ -27,6 +27,23 @@ LOOKS_LIKE_HF = 2
         'dsref accepts "auto" where Hugging Face fills it, reads the file as strict JSON like Hugging Face '
         "does, and leaves the values it cannot know out of the other checks. This note is not shown under "
         "`--profile hf`."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": "auto",
+          "gradient_accumulation_steps": "auto",
+          "bf16": {"enabled": "auto"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": 8,
+          "bf16": {"enabled": true}
+        }
+        """,
+        also=("DS401", "DS402"),
     ),
 )
 def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:

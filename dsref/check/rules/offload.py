@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, auto_paths, built_optimizer, known, mapping, offload_device, related, zero_stage
 from .precision import bf16_optimizer_path
@@ -23,6 +23,22 @@ PARAM, OPTIM = "zero_optimization.offload_param", "zero_optimization.offload_opt
         "word and the parameters stay on the GPU. Use stage 3 if parameters must leave the GPU, or remove the "
         "section; `offload_optimizer` is the offload that works at stages 1 and 2. The old switch "
         "`cpu_offload_param: true` means the same as `offload_param` with device cpu."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_param": {"device": "cpu"}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+        }
+        """,
     ),
 )
 def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
@@ -49,6 +65,22 @@ def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         "optimizer joins a null path (TypeError). Set `nvme_path` to a directory on an NVMe drive that every "
         "rank can write to."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "/local_nvme"}}
+        }
+        """,
+    ),
 )
 def nvme_without_path(ctx: Context) -> Iterator[Hit]:
     if zero_stage(ctx) != 3:
@@ -69,6 +101,32 @@ def nvme_without_path(ctx: Context) -> Iterator[Hit]:
         "so at stages 1-2 `device: nvme` needs as much CPU memory as `cpu`, and `nvme_path` and the NVMe buffer "
         "settings are not used. Write `cpu` to say what happens, or move to stage 3 for NVMe."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "nvme", "nvme_path": "/local_nvme"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -86,6 +144,31 @@ def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
         "optimizer. DeepSpeed's ZeRO config asserts, while it reads the config, that the stage is 3 whenever the "
         "`offload_optimizer` section has a ratio below 1.0 (even with device none). Remove `ratio` (or set it to "
         "1.0), or use stage 3."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu", "ratio": 0.3}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 3,
+            "offload_optimizer": {"device": "cpu", "ratio": 0.3}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
@@ -109,6 +192,24 @@ def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         "asserts this when it is built. DeepSpeed builds CPU Adam from optimizer type Adam or AdamW when the "
         "optimizer is offloaded (not with `torch_adam`, not with ZenFlow). Use Adam/AdamW, or offload fully "
         "(ratio 1.0)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}},
+          "optimizer": {"type": "Lion", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu", "ratio": 0.3}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
@@ -136,6 +237,22 @@ def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
         'other keys, `pin_memory` included, are then unused. Add `"device": "cpu"` (or `nvme` with '
         "`nvme_path`) if you meant to offload, or remove the section."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"pin_memory": true}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu", "pin_memory": true}}
+        }
+        """,
+    ),
 )
 def offload_without_device(ctx: Context) -> Iterator[Hit]:
     autos = auto_paths(ctx)
@@ -159,6 +276,24 @@ def offload_without_device(ctx: Context) -> Iterator[Hit]:
         "`zero_force_ds_cpu_optimizer` is false. Set `zero_optimization.stage` to 1 or higher, or remove the "
         "offload."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 0, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
     device = offload_device(ctx, "optimizer")
@@ -176,6 +311,33 @@ def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
         "The stage 1-2 optimizer copies gradients to the CPU from a contiguous buffer, so with optimizer offload "
         "it turns `contiguous_gradients` on whatever the file says. The false in the file has no effect; remove "
         "it. (Stage 3 does honour it.)"
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "contiguous_gradients": false,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def contiguous_gradients_forced(ctx: Context) -> Iterator[Hit]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...tree.versions import parse_version
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import (
     DEEPSPEED_OPTIMIZERS,
@@ -69,6 +69,23 @@ def suggest(value: str, names: Iterable[str]) -> list[str]:
         'value (a value above 0 also gets a warning while the config is read, and a string such as "auto" '
         "fails right there with a TypeError). Move the value to `gradient_clipping` and delete `max_grad_norm`."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "max_grad_norm": 1.0}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_clipping": 1.0,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
     params = mapping(ctx, "optimizer.params")
@@ -88,6 +105,22 @@ def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
         'a supported DeepSpeed Optimizer". Use Adam or AdamW (or Lamb for very large batches) and remove the '
         "1-bit parameters (freeze_step, cuda_aware, comm_backend_name, …) from `params`. Checked for an older "
         "release with `--deepspeed-version`, the rule stays silent."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "OneBitAdam", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "Adam", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
@@ -110,6 +143,22 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
         'DeepSpeed Optimizer"). Names from other libraries (FusedAdam, adamw_torch) are not understood: '
         "DeepSpeed's Adam already is its fused Adam, and its CPU Adam when the optimizer is offloaded."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamWeightDecay", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
@@ -131,6 +180,25 @@ def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
         "(Lamb, the mup optimizers, torch's SGD, RMSprop, …) makes the engine stop with an assertion unless "
         "`zero_allow_untested_optimizer` is true. Set it if you accept the risk, or switch to a tested optimizer. "
         "(Hugging Face sets the flag itself only when the config has no optimizer section.)"
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "optimizer": {"type": "SGD", "params": {"lr": 0.01, "momentum": 0.9}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "zero_allow_untested_optimizer": true,
+          "optimizer": {"type": "SGD", "params": {"lr": 0.01, "momentum": 0.9}}
+        }
+        """,
     ),
 )
 def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
@@ -157,6 +225,22 @@ def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
         "`fp16.loss_scale` is 0. The check looks at the value even when fp16 is off. Set `fp16.loss_scale` to 0 "
         "(or remove it) to use Lamb."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 1024},
+          "optimizer": {"type": "Lamb", "params": {"lr": 1e-3}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 0},
+          "optimizer": {"type": "Lamb", "params": {"lr": 1e-3}}
+        }
+        """,
+    ),
 )
 def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
     value = known(ctx, "fp16.loss_scale")
@@ -174,6 +258,24 @@ def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
         "that are reduce-scattered or reduced through the ZeRO++ all-to-all. When it is built with Muon it raises "
         "ValueError if `reduce_scatter` is on (it is by default) or if `zero_quantized_gradients` (qgZ) is on. "
         "Set `zero_optimization.reduce_scatter` to false and leave qgZ off, or use stage 1 or 2."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3},
+          "optimizer": {"type": "Muon", "params": {"lr": 0.02}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "reduce_scatter": false},
+          "optimizer": {"type": "Muon", "params": {"lr": 0.02}}
+        }
+        """,
     ),
 )
 def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
@@ -195,6 +297,22 @@ def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
         "the engine fail at start-up with a TypeError. Add an empty `params` object to use the scheduler's "
         "defaults, or give the values you want."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {}}
+        }
+        """,
+    ),
 )
 def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -214,6 +332,22 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
         'scheduler"). Names used by other libraries, such as Hugging Face\'s "cosine" or "linear", do not '
         "work here."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "cosine", "params": {}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupCosineLR", "params": {"total_num_steps": 10000}}
+        }
+        """,
+    ),
 )
 def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -232,6 +366,22 @@ def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
         "DeepSpeed reads `params` of the optimizer or scheduler section only together with `type`. Without a "
         "type it builds nothing from the section and the parameters are silently unused (the optimizer or "
         "scheduler then has to come from code). Add the `type` you meant, or remove the section."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def params_without_type(ctx: Context) -> Iterator[Hit]:
@@ -323,6 +473,22 @@ def _param_hit(ctx: Context, key: str, option: str | None, args: dict[str, Any])
         "optimizers. Remove the key or use the spelling the class accepts. dsref checks against the signatures of "
         "DeepSpeed 0.19.8 and torch 2.13; it does not check the mup optimizers, and Muon is DS581."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4, "momentum": 0.9}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
     calls = _calls(ctx)
@@ -348,6 +514,24 @@ def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
         "`adam_w_mode`, `torch_adam`, `fp32_optimizer_states` (and with `torch_adam` also `foreach`) to choose the "
         "auxiliary Adam. Every other key is dropped without a message, so the run does not use it. Remove it, or "
         "check the spelling."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "Muon", "params": {"lr": 0.02, "nesterov": true}},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "Muon", "params": {"lr": 0.02}},
+          "zero_optimization": {"stage": 2, "overlap_comm": true}
+        }
+        """,
     ),
 )
 def muon_param_ignored(ctx: Context) -> Iterator[Hit]:
@@ -383,6 +567,23 @@ INTEGER_CHECKED_SCHEDULER_PARAMS: dict[str, frozenset[str]] = {
         "Trainer or Accelerate (`--profile hf`), or loaded with json and passed to `deepspeed.initialize` as a "
         'dict. Write the number without a fraction (100), or "auto" under Hugging Face. A value with a real '
         "fraction (100.5) is reported as a wrong type instead."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100.0}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 100}}
+        }
+        """,
+        hf=True,
     ),
 )
 def scheduler_steps_not_integer(ctx: Context) -> Iterator[Hit]:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from functools import cache
 
 from ...tree.options import Option, OptionTree
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, zero_stage
 
@@ -21,6 +21,21 @@ from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, z
         "are true, building the config fails with an assertion. Keep the one your hardware supports (bf16 on "
         "Ampere and newer GPUs needs no loss scaling) and set the other to false or remove its section. The old "
         "section name `bfloat16` counts as `bf16` when `bf16` is absent."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true},
+          "bf16": {"enabled": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def fp16_with_bf16(ctx: Context) -> Iterator[Hit]:
@@ -97,6 +112,20 @@ def _stage_bound(tree: OptionTree) -> list[Option]:
         "option off, or set `zero_optimization.stage` to 1, 2 or 3 (and read the other requirements of these "
         "options: optimizer offload with DeepSpeed's CPU Adam, in most cases)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
+    ),
 )
 def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -119,6 +148,24 @@ def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
         "config, that `bf16.bf16_master_weights_and_grads` is on whenever `bf16.bf16_optimizer_states` is. Turn "
         "both on (with ZeRO stage 1-3), or turn `bf16_optimizer_states` off."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_optimizer_states": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true, "bf16_optimizer_states": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+    ),
 )
 def bf16_states_need_master(ctx: Context) -> Iterator[Hit]:
     if is_true(ctx, "bf16.bf16_optimizer_states") and known(ctx, "bf16.bf16_master_weights_and_grads") is False:
@@ -136,6 +183,25 @@ def bf16_states_need_master(ctx: Context) -> Iterator[Hit]:
         "optimizer fails with an assertion when both are true. Keep the one that matches the enabled precision "
         "(fp16 or bf16) and set the other to false. This does not apply when DeepSpeed uses its BF16_Optimizer "
         "instead of ZeRO (bf16, stage 1, fp32 gradient accumulation, no CPU offload)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "fp16": {"enabled": false, "fp16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def fp16_and_bf16_master(ctx: Context) -> Iterator[Hit]:
@@ -164,6 +230,24 @@ def fp16_and_bf16_master(ctx: Context) -> Iterator[Hit]:
         "together with offload. Set `offload_optimizer.device` to `cpu` (or `nvme`) and use optimizer type Adam "
         "or AdamW (without `torch_adam`), which DeepSpeed then builds as CPU Adam. bf16 master weights with "
         "`bf16_optimizer_states` and no offload keep everything on the GPU and need neither."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true, "bf16_master_weights_and_grads": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "offload_optimizer": {"device": "cpu"}},
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
     ),
 )
 def master_weights_need_cpu_adam(ctx: Context) -> Iterator[Hit]:
@@ -200,6 +284,20 @@ def master_weights_need_cpu_adam(ctx: Context) -> Iterator[Hit]:
         "while it reads the config. Use positive values (defaults 1000 and 1). A fixed `loss_scale`, or fp16 "
         "turned off, skips this check."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 0}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "fp16": {"enabled": true, "loss_scale": 0, "loss_scale_window": 1000}
+        }
+        """,
+    ),
 )
 def fp16_dynamic_scale(ctx: Context) -> Iterator[Hit]:
     if not is_true(ctx, "fp16.enabled") or known(ctx, "fp16.loss_scale") != 0:
@@ -220,6 +318,22 @@ def fp16_dynamic_scale(ctx: Context) -> Iterator[Hit]:
         "When `torch_autocast.enabled` is on, the engine checks at start-up that ZeRO++ quantized weights "
         "(`zero_quantized_weights`, qwZ) are off and stops with an assertion otherwise; the two change the "
         "weights' precision in incompatible ways. Use either torch.autocast or quantized weight all-gathers."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "torch_autocast": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_quantized_weights": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "torch_autocast": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
     ),
 )
 def autocast_with_quantized_weights(ctx: Context) -> Iterator[Hit]:
@@ -242,6 +356,22 @@ def autocast_with_quantized_weights(ctx: Context) -> Iterator[Hit]:
         "`bf16.enabled` (fp32 when neither is on). When the engine starts it asserts that the two agree, because "
         "the optimizer and gradient paths follow the fp16/bf16 flags. Enable the matching precision section or "
         "remove `param_dtype`."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"param_dtype": "fp16"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"param_dtype": "bf16"}
+        }
+        """,
     ),
 )
 def param_dtype_mismatch(ctx: Context) -> Iterator[Hit]:
@@ -268,6 +398,23 @@ def param_dtype_mismatch(ctx: Context) -> Iterator[Hit]:
         "BF16 optimizer that ZeRO stage 1 uses for bf16 with fp32 accumulation). Without ZeRO the engine raises "
         'NotImplementedError ("unsupported mix of model_dtype and grad_accum_dtype") when it sets up the '
         "optimizer. Remove `grad_accum_dtype`, make it equal to the model dtype, or enable ZeRO."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
     ),
 )
 def grad_accum_without_zero(ctx: Context) -> Iterator[Hit]:

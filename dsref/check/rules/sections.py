@@ -8,7 +8,7 @@ from functools import cache
 from typing import Any
 
 from ...tree.options import Option, OptionTree
-from ..findings import Severity
+from ..findings import Example, Severity
 from ..validation import _accepts
 from . import Context, Hit, rule
 from ._common import known, mapping, related, zero_stage
@@ -24,6 +24,21 @@ from ._common import known, mapping, related, zero_stage
         "its `enabled` key (it reads the key and never consults it). So a `comms_logger` section with "
         "`enabled: false` logs every call, and the timing it adds synchronises the device and slows training. "
         "Remove the whole section to switch the logger off."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "comms_logger": {"enabled": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true}
+        }
+        """,
     ),
 )
 def comms_logger_disabled(ctx: Context) -> Iterator[Hit]:
@@ -52,6 +67,22 @@ def _looks_off(value: Any) -> bool:
         "engine then needs the external `datastates` package, and without it the engine start fails. Write "
         '`"datastates_ckpt": false` or remove the key to keep the default torch checkpoints.'
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "datastates_ckpt": null
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "datastates_ckpt": false
+        }
+        """,
+    ),
 )
 def datastates_enabled_by_value(ctx: Context) -> Iterator[Hit]:
     if not isinstance(ctx.config, Mapping) or "datastates_ckpt" not in ctx.config:
@@ -71,6 +102,23 @@ def datastates_enabled_by_value(ctx: Context) -> Iterator[Hit]:
         "DeepSpeed picks one checkpoint engine: the fast or decoupled writer when `checkpoint.writer` is set, "
         "otherwise DataStates when `datastates_ckpt` is on, otherwise torch.save. With both in the file the "
         "writer wins and the DataStates settings are unused. Keep one of them."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "checkpoint": {"writer": {"type": "fast"}},
+          "datastates_ckpt": {}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "checkpoint": {"writer": {"type": "fast"}}
+        }
+        """,
     ),
 )
 def datastates_overridden(ctx: Context) -> Iterator[Hit]:
@@ -93,6 +141,22 @@ def _int(value: Any) -> int | None:
         "For training, AutoTP's degree is `tensor_parallel.autotp_size`; when the engine sets up AutoTP (autotp_size "
         "above 1) it overwrites `tp.tp_size` with it, and raises ValueError first if `tp.tp_size` is neither 1 "
         "nor that same value. Leave `tp` out (or its `tp_size` at 1) and set only `autotp_size`."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"autotp_size": 4, "tp": {"tp_size": 2}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"autotp_size": 4}
+        }
+        """,
     ),
 )
 def tp_size_mismatch(ctx: Context) -> Iterator[Hit]:
@@ -117,6 +181,22 @@ def tp_size_mismatch(ctx: Context) -> Iterator[Hit]:
         "greater than 1 (default 0), and then sets `tp.tp_size` from it. With `autotp_size` unset or 1 the model "
         "is not split, whatever `tp.tp_size` says. Set `autotp_size` to the tensor-parallel degree you want."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"tp": {"tp_size": 4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"autotp_size": 4}
+        }
+        """,
+    ),
 )
 def tp_size_without_autotp(ctx: Context) -> Iterator[Hit]:
     autotp, tp = _int(ctx.get("tensor_parallel.autotp_size")), _int(ctx.get("tensor_parallel.tp.tp_size"))
@@ -137,6 +217,28 @@ _SAMPLING = "data_efficiency.data_sampling"
         "`curriculum_metrics` (which metric orders the samples, and its schedule), and dynamic batching needs "
         "`max_tokens` (the token budget of a batch). DeepSpeed asserts both while it reads the config, even when "
         "`data_efficiency.enabled` is false. Add the key, or set the feature's `enabled` to false."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_efficiency": {
+            "enabled": true,
+            "data_sampling": {"enabled": true, "dynamic_batching": {"enabled": true}}
+          }
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "data_efficiency": {
+            "enabled": true,
+            "data_sampling": {"enabled": true, "dynamic_batching": {"enabled": true, "max_tokens": 8192}}
+          }
+        }
+        """,
     ),
 )
 def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
@@ -159,6 +261,22 @@ def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
         "arguments decide these), most of `weight_quantization`, and some others. Setting them to something "
         "other than the default has no effect. Remove them, or set what they were meant to control where "
         "DeepSpeed reads it. `comms_logger.enabled` has its own finding (DS570)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "allgather_partitions": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1}
+        }
+        """,
     ),
 )
 def unused_option(ctx: Context) -> Iterator[Hit]:
@@ -202,6 +320,22 @@ AUTOTP_PRESETS = ("llama", "bloom", "chatglm", "mixtral", "deepseek_v2", "qwen2"
         "by `partition_config` if there is one, else by the model's own Hugging Face tp_plan or AutoTP's "
         "heuristics. Use one of the preset names, or describe the layers in `partition_config`."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"autotp_size": 2, "preset_model": "llama3"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "tensor_parallel": {"autotp_size": 2, "preset_model": "llama"}
+        }
+        """,
+    ),
 )
 def autotp_unknown_preset(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("tensor_parallel.preset_model")
@@ -219,6 +353,24 @@ def autotp_unknown_preset(ctx: Context) -> Iterator[Hit]:
         "asserts that ZeRO++ quantized gradients (`zero_quantized_gradients`, qgZ) and hierarchical partitioning "
         "(`zero_hpz_partition_size` above 1, hpZ) are off, because the expert groups are not wired into them "
         "yet. Turn those off, or use ZeRO stage 1 or 2 with AutoEP."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "expert_parallel": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_quantized_gradients": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "expert_parallel": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
     ),
 )
 def autoep_zero3_conflict(ctx: Context) -> Iterator[Hit]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import known, mapping, related
 from .optimizer import _calls, _type_of
@@ -82,6 +82,20 @@ def _refused_by_torch(cls: str, key: str, problem: str) -> bool:
         'raises ValueError ("Invalid learning rate") before the first step. Write the value you meant; a '
         "typical slip is a minus sign from a log scale (`-4` for 1e-4) or betas written as (0.9, 0.999, 1e-8)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "optimizer": {"type": "SGD", "params": {"lr": -0.01, "momentum": 0.9}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "optimizer": {"type": "SGD", "params": {"lr": 0.01, "momentum": 0.9}}
+        }
+        """,
+    ),
 )
 def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
     for key, value, problem, path in _impossible_params(ctx):
@@ -113,6 +127,22 @@ def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
         "decay pushes the weights away from zero, Adam betas outside [0, 1) make the moment estimates grow "
         "without bound, and a negative momentum undoes part of each step. Training then fails late, or quietly "
         "learns nothing. Write the value you meant."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "betas": [0.9, 0.95], "eps": 0}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 3e-4, "betas": [0.9, 0.95], "eps": 1e-8}}
+        }
+        """,
     ),
 )
 def optimizer_value_impossible(ctx: Context) -> Iterator[Hit]:
@@ -171,6 +201,28 @@ DECAY_SCHEDULERS = frozenset({"WarmupDecayLR", "WarmupCosineLR"})
         "negative `warmup_min_lr` or `warmup_max_lr` hands the optimizer a negative rate, which no optimizer "
         "checks once it is built; and with `total_num_steps` below `warmup_num_steps`, WarmupDecayLR and "
         "WarmupCosineLR never finish warming up (DeepSpeed only logs a warning). Swap or correct the numbers."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+          "scheduler": {
+            "type": "WarmupDecayLR",
+            "params": {"warmup_min_lr": 3e-4, "warmup_max_lr": 0, "warmup_num_steps": 500, "total_num_steps": 20000}
+          }
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "optimizer": {"type": "AdamW", "params": {"lr": 3e-4}},
+          "scheduler": {
+            "type": "WarmupDecayLR",
+            "params": {"warmup_min_lr": 0, "warmup_max_lr": 3e-4, "warmup_num_steps": 500, "total_num_steps": 20000}
+          }
+        }
+        """,
     ),
 )
 def scheduler_value_impossible(ctx: Context) -> Iterator[Hit]:

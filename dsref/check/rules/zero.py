@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...tree.options import Option
-from ..findings import Severity
+from ..findings import Example, Severity
 from . import Context, Hit, rule
 from ._common import UNKNOWN, auto_paths, known, mapping, offload_device, related, zero_stage
 from .precision import bf16_optimizer_path
@@ -47,6 +47,34 @@ def _stages_text(stages: tuple[int, ...]) -> str:
         'together"), whatever the two values are, even false or null. Delete the old key and keep the new '
         "section (device cpu is what `true` meant)."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "cpu_offload": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 2,
+            "overlap_comm": true,
+            "offload_optimizer": {"device": "cpu"}
+          },
+          "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
+        }
+        """,
+        also=("DS301",),
+    ),
 )
 def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
     for opt in ctx.tree.iter_subtree(ZERO):
@@ -75,6 +103,22 @@ def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
         "ZeRO config rejects `compute_grad_norm: false` at stage 0 or 3 while it reads the config. Remove the key "
         "(the norm is computed by default) or use stage 1 or 2."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "compute_grad_norm": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+    ),
 )
 def compute_grad_norm_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -95,6 +139,23 @@ def compute_grad_norm_stage(ctx: Context) -> Iterator[Hit]:
         "optimizer is offloaded; with bf16, stage 1 and fp32 gradient accumulation (which uses the BF16 "
         "optimizer) it is refused as well. Set `gradient_clipping` to 0 and drop the conflicting setting, or keep "
         "the norm."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "compute_grad_norm": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "gradient_clipping": 0,
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "compute_grad_norm": false}
+        }
+        """,
     ),
 )
 def compute_grad_norm_conflict(ctx: Context) -> Iterator[Hit]:
@@ -127,6 +188,22 @@ def compute_grad_norm_conflict(ctx: Context) -> Iterator[Hit]:
         "The legacy stage 1 implementation was removed in DeepSpeed 0.5.9. With ZeRO enabled, building the ZeRO "
         "optimizer raises an exception when `legacy_stage1` is true. Remove the key; the current stage 1 is used "
         "by default. At stage 0 the key is not read."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "legacy_stage1": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1}
+        }
+        """,
     ),
 )
 def legacy_stage1(ctx: Context) -> Iterator[Hit]:
@@ -166,6 +243,15 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
         "change nothing. This is common in configs copied from a template for another stage. Remove the key, or "
         "set the stage it was meant for. Stage 0 (ZeRO off) is not checked here."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "allgather_bucket_size": 200000000}
+        }
+        """,
+    ),
 )
 def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -187,6 +273,22 @@ def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
         "The stage 1-2 optimizer aligns its all-gather buffers to 4 bytes, that is 2 half-precision elements, and "
         "asserts when it is built that `allgather_bucket_size` is a multiple of 2. Use an even number such as "
         "5e8 or 2e8."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "allgather_bucket_size": 200000001}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "allgather_bucket_size": 200000000}
+        }
+        """,
     ),
 )
 def allgather_bucket_odd(ctx: Context) -> Iterator[Hit]:
@@ -211,6 +313,23 @@ def allgather_bucket_odd(ctx: Context) -> Iterator[Hit]:
         "assert when they are built. At stage 2 this holds while gradients are averaged (`gradient_allreduce_op` "
         "mean, the default); at stage 3 always. Remove the two keys, or set `zero_optimization.reduce_scatter` "
         "to false."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "gradient_predivide_factor": 2.0,
+          "zero_optimization": {"stage": 3}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3}
+        }
+        """,
     ),
 )
 def reduce_scatter_prescaling(ctx: Context) -> Iterator[Hit]:
@@ -245,6 +364,26 @@ def reduce_scatter_prescaling(ctx: Context) -> Iterator[Hit]:
         "built with `stage3_allgather_sequential: true`, the engine sets the prefetch bucket size to 1, so the "
         "`stage3_prefetch_bucket_size` written in the file has no effect. Remove one of the two."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {
+            "stage": 3,
+            "stage3_allgather_sequential": true,
+            "stage3_prefetch_bucket_size": 50000000
+          }
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "stage3_allgather_sequential": true}
+        }
+        """,
+    ),
 )
 def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
     path = f"{ZERO}.stage3_prefetch_bucket_size"
@@ -267,6 +406,22 @@ def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
         'the first step fail, see DS536). Add the stage you meant. Writing `"stage": 0` explicitly silences '
         "this warning."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"overlap_comm": true, "contiguous_gradients": true}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 2, "overlap_comm": true, "contiguous_gradients": true}
+        }
+        """,
+    ),
 )
 def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
     section = mapping(ctx, ZERO)
@@ -288,6 +443,22 @@ def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
         "`reduce_scatter` is still true, because the data-type checks of that path rely on it, so the run stops "
         "before the first step. Remove `reduce_scatter: false`, or turn qgZ off."
     ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_quantized_gradients": true, "reduce_scatter": false}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_quantized_gradients": true}
+        }
+        """,
+    ),
 )
 def qgz_needs_reduce_scatter(ctx: Context) -> Iterator[Hit]:
     if zero_stage(ctx) != 3 or known(ctx, f"{ZERO}.zero_quantized_gradients") is not True:
@@ -308,6 +479,23 @@ def qgz_needs_reduce_scatter(ctx: Context) -> Iterator[Hit]:
         "size divides evenly into such groups when the engine starts. Use a size that divides the number of GPUs, "
         "usually the number of GPUs per node. dsref checks this only when `--world-size` is given (and assumes no "
         "tensor or pipeline parallelism, so that the world size is the number of GPUs)."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_hpz_partition_size": 3}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 3, "zero_hpz_partition_size": 8}
+        }
+        """,
+        world_size=16,
     ),
 )
 def hpz_world_size(ctx: Context) -> Iterator[Hit]:
@@ -352,6 +540,24 @@ BF16_OPTIMIZER_READS = frozenset(
         "(`reduce_bucket_size`, `overlap_comm`, `contiguous_gradients`, `reduce_scatter`, `round_robin_gradients`, "
         "…) therefore change nothing. Remove them, or use bf16 gradient accumulation (leave out "
         "`grad_accum_dtype`) or stage 2 if you want the ZeRO optimizer that honours them."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1, "reduce_bucket_size": 200000000},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "bf16": {"enabled": true},
+          "zero_optimization": {"stage": 1},
+          "data_types": {"grad_accum_dtype": "fp32"}
+        }
+        """,
     ),
 )
 def bf16_optimizer_ignores_zero_keys(ctx: Context) -> Iterator[Hit]:
