@@ -39,7 +39,8 @@ def node() -> str:
     if exe is None:
         _missing("node is not installed")
     assert exe is not None
-    if not (EDITOR / "node_modules" / "vscode-json-languageservice").is_dir():
+    packages = ("vscode-json-languageservice", "ajv", "prettier")
+    if not all((EDITOR / "node_modules" / package).is_dir() for package in packages):
         npm = shutil.which("npm")
         if npm is None:
             _missing("npm is not installed")

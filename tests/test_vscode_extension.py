@@ -77,8 +77,10 @@ def test_the_vsix_has_the_client_the_schema_and_the_settings(vsix: zipfile.ZipFi
         "dsref.interpreter",
         "dsref.server.command",
     }
+    from dsref.editor.schemastore import FILE_MATCH
+
     assert manifest["contributes"]["jsonValidation"] == [
-        {"fileMatch": ["ds_config*.json"], "url": "./schemas/ds_config.schema.json"}
+        {"fileMatch": list(FILE_MATCH), "url": "./schemas/ds_config.schema.json"}
     ]
     english = json.loads(vsix.read("extension/package.nls.json"))
     chinese = json.loads(vsix.read("extension/package.nls.zh-cn.json"))

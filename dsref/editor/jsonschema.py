@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
 from ..schema._meta import UNSET, Meta
 from ..text.i18n import messages, option_text
-from ..tree.links import option_url, schema_file, schema_url
+from ..tree.links import option_url, page_url, schema_file, schema_url
 from ..tree.options import Option, OptionTree, option_tree
 from ..tree.profiles import PROFILES, Profile
 from ..tree.values import json_type
@@ -591,7 +591,10 @@ class _Builder:
             "$schema": DRAFT_07,
             "$id": schema_url(lang, profile),
             "title": self.text("title"),
-            "description": self.text("root_hf" if profile == "hf" else "root", version=DEEPSPEED_VERSION),
+            # SchemaStore's convention: the description, then a line with the documentation's address
+            "description": self.text("root_hf" if profile == "hf" else "root", version=DEEPSPEED_VERSION)
+            + "\n"
+            + page_url("guides/huggingface/" if profile == "hf" else "", lang),
             "type": "object",
             "properties": properties,
             "additionalProperties": True,
@@ -624,8 +627,10 @@ def schema_files(tree: OptionTree | None = None) -> dict[str, str]:
 
 
 def render(schema: Mapping[str, Any]) -> str:
-    """The schema as the committed files hold it: two-space indented UTF-8 JSON and a final newline."""
-    return json.dumps(schema, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    """The schema as the committed files hold it: UTF-8 JSON as Prettier formats it (SchemaStore's CI checks that)."""
+    from .prettier_json import format_json
+
+    return format_json(schema)
 
 
 # -- types --------------------------------------------------------------------

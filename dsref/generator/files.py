@@ -37,6 +37,12 @@ def generated_files() -> dict[Path, bytes]:
     if schemas.is_dir():
         for name, text in schema_files().items():
             files[schemas / name] = text.encode("utf-8")
+    schemastore = ROOT / "editors" / "schemastore"
+    if schemastore.is_dir():  # the submission to SchemaStore, in a checkout
+        from ..editor.schemastore import submission_files
+
+        for name, text in submission_files().items():
+            files[schemastore / name] = text.encode("utf-8")
     docs = ROOT / "docs"
     if docs.is_dir():  # pages only exist in a checkout, not in an installed package
         from ..site import site_files
