@@ -49,6 +49,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..tree.versions import DEEPSPEED_VERSION, parse_version
+    from .texts import CLI
 
     lang = language(args)
     if lang is None:
@@ -57,16 +58,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         parse_version(target)
     except ValueError:
-        print(f"dsref: --deepspeed-version takes a release number such as 0.19.8, not {target!r}", file=sys.stderr)
+        print("dsref: " + CLI.text("bad_version", lang, value=target), file=sys.stderr)
         return 2
     if args.world_size is not None and args.world_size < 1:
-        print("dsref: --world-size must be 1 or more", file=sys.stderr)
+        print("dsref: " + CLI.text("at_least_one", lang, option="--world-size"), file=sys.stderr)
         return 2
     if args.jobs is not None and args.jobs < 1:
-        print("dsref: --jobs must be 1 or more", file=sys.stderr)
+        print("dsref: " + CLI.text("at_least_one", lang, option="--jobs"), file=sys.stderr)
         return 2
-
-    from .texts import CLI
 
     if "" in args.paths:
         print("dsref: " + CLI.text("empty_name", lang), file=sys.stderr)

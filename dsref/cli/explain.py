@@ -50,7 +50,9 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
     from ..tree.links import option_url
 
     if args.max_depth is not None and args.max_depth < 1:
-        print("dsref: --max-depth must be 1 or more", file=sys.stderr)
+        from .texts import CLI
+
+        print("dsref: " + CLI.text("at_least_one", lang, option="--max-depth"), file=sys.stderr)
         return 2
     if args.search is not None:
         from ..explain.search import search  # the glossary it reads imports re: only searches pay for it

@@ -26,5 +26,17 @@ def language(args: argparse.Namespace) -> Lang | None:
     try:
         return resolve_language(args.lang)
     except UnknownLanguage:
-        print(f"dsref: unknown language {args.lang!r}; use --lang en or --lang zh", file=sys.stderr)
+        from .texts import CLI
+
+        # said in the environment's language, the one asked for being unknown
+        print("dsref: " + CLI.text("unknown_language", _fallback(), value=args.lang), file=sys.stderr)
         return None
+
+
+def _fallback() -> Lang:
+    from ..text.language import UnknownLanguage, resolve_language
+
+    try:
+        return resolve_language(None)
+    except UnknownLanguage:
+        return "en"

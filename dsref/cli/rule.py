@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     found = get_rule(wanted)
     if found is None:
-        print(f"dsref: no rule {wanted!r}; `dsref rule` lists them", file=sys.stderr)
+        from .texts import CLI
+
+        print("dsref: " + CLI.text("no_rule", lang, value=wanted), file=sys.stderr)
         return 2
     print(f"{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\n")
     print(found.text("explanation", lang))

@@ -17,11 +17,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.tcp and args.stdio:
-        print("dsref: --stdio and --tcp exclude each other", file=sys.stderr)
-        return 2
-    if not 0 < args.port < 65536:
-        print("dsref: --port takes a number from 1 to 65535", file=sys.stderr)
+    if (args.tcp and args.stdio) or not 0 < args.port < 65536:
+        from .lang import _fallback
+        from .texts import CLI
+
+        said = CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", _fallback())
+        print("dsref: " + said, file=sys.stderr)
         return 2
     from ..server.app import main
 
