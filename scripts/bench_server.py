@@ -4,7 +4,8 @@
 
 Prints medians of: server start (process spawn included) to the first diagnostics of an opened config; the
 diagnostics after one edit to a 200-line config; a hover. A real LSP client (pytest-lsp's, on pygls) drives the
-real server process over stdio.
+real server process over stdio. For scale, the same start is timed for the floor of any pygls server: one that
+imports pygls and lsprotocol and publishes empty diagnostics, and for the interpreter alone.
 """
 
 from __future__ import annotations
@@ -46,6 +47,48 @@ def config_of_200_lines() -> str:
     while text.count("\n") < 199:  # pad with a comment block to 200 lines (Hjson, as the launcher reads it)
         text = "// " + "configuration notes".ljust(40, ".") + "\n" + text
     return text
+
+
+BARE_SERVER = """
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+
+server = LanguageServer("bare", "0")
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def opened(ls, params):
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
+
+
+server.start_io()
+"""
+
+
+async def floor_run(text: str, command: list[str]) -> float:
+    """Start to first diagnostics of a server that does nothing but answer (the floor pygls sets)."""
+    from pytest_lsp.client import make_test_lsp_client
+
+    uri = "file:///bench/ds_config.json"
+    client = make_test_lsp_client()
+    start = time.perf_counter()
+    await client.start_io(*command)
+    await client.initialize_session(lsp.InitializeParams(capabilities=lsp.ClientCapabilities()))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "json", 1, text)))
+    while uri not in client.diagnostics:
+        await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    first = time.perf_counter() - start
+    await client.shutdown_session()
+    await client.stop()
+    return first
+
+
+def interpreter_start() -> float:
+    import subprocess
+
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "pass"], check=True)
+    return time.perf_counter() - start
 
 
 async def one_run(text: str) -> tuple[float, float, float]:
@@ -97,8 +140,14 @@ def main() -> int:
     text = config_of_200_lines()
     runs = [asyncio.run(one_run(text)) for _ in range(args.runs)]
     first, edit, hover = (statistics.median(r[i] for r in runs) * 1000 for i in range(3))
+    bare = statistics.median(
+        asyncio.run(floor_run(text, [sys.executable, "-c", BARE_SERVER])) for _ in range(args.runs)
+    )
+    python = statistics.median(interpreter_start() for _ in range(args.runs))
     print(f"config: {text.count(chr(10)) + 1} lines, medians of {args.runs} runs")
     print(f"server start to first diagnostics   {first:7.1f} ms   (target 300 ms)")
+    print(f"  a bare pygls server, the same     {bare * 1000:7.1f} ms   (the floor of any pygls server here)")
+    print(f"  python -c pass                    {python * 1000:7.1f} ms")
     print(f"diagnostics after an edit           {edit:7.1f} ms   (target 50 ms)")
     print(f"hover                               {hover:7.1f} ms   (target 20 ms)")
     return 0
