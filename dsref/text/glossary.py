@@ -87,7 +87,7 @@ TERMS: tuple[Term, ...] = (
         ("收集",),
         "what stage 3 does to a layer's parameters before using it",
         "stage 3 在用到某层之前把它的参数收集起来；集合通信原语 all-gather 不译",
-        ("gather",),
+        ("gather", "聚合"),
     ),
     Term(("overlap",), ("重叠", "通信与计算重叠")),
     Term(("pinned memory", "page-locked memory"), ("锁页内存", "pinned memory")),
