@@ -106,10 +106,8 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
                 continue
             if char in "\"'":
                 end = _string_end(text, pos)
-                if end is None:
-                    return None
-                if char == "'" and strict:
-                    return Mistake("single_quotes", pos, end, text[pos:end])
+                if end is None or (char == "'" and strict):
+                    return _quoted(text, pos, end)
                 pos, expect = end, "colon"
                 continue
             word = _WORD.match(text, pos)
@@ -135,10 +133,8 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
             continue
         if char in "\"'":
             end = _string_end(text, pos)
-            if end is None:
-                return None
-            if char == "'" and strict:
-                return Mistake("single_quotes", pos, end, text[pos:end])
+            if end is None or (char == "'" and strict):
+                return _quoted(text, pos, end)
             pos, expect, line_of_last = end, "after", line
             continue
         number = _NUMBER.match(text, pos)
@@ -164,6 +160,12 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
         if any(c in text[word.end() : end_of_line] for c in ",}]"):
             return Mistake("quoteless", pos, word.end(), word.group())
         pos, expect, line_of_last = end_of_line, "after", line
+
+
+def _quoted(text: str, pos: int, end: int | None) -> Mistake | None:
+    """The mistake a string at ``pos`` is where strict JSON is wanted (single quotes); None for one never closed,
+    which the reader's own error says best."""
+    return None if end is None else Mistake("single_quotes", pos, end, text[pos:end])
 
 
 def _string_end(text: str, pos: int) -> int | None:
