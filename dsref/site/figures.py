@@ -19,6 +19,7 @@ build with the page and line (:func:`fill`); so does a memory figure written by 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -40,11 +41,14 @@ __all__ = [
     "SEQ_LENS",
     "FigureError",
     "Model",
+    "Statement",
+    "disagreements",
     "example_run",
     "fill",
     "hand_written",
     "model_estimate",
     "peak_bytes",
+    "statements",
     "wrong_arithmetic",
 ]
 
@@ -163,6 +167,7 @@ class FigureError(ValueError):
 
 
 _MACRO = re.compile(r"\{\{\s*figure\b(?P<words>[^}]*)\}\}")
+_OPENING = re.compile(r"\{\{\s*figure\b")
 
 _DEVICES = ("none", "cpu", "nvme")
 
@@ -205,11 +210,19 @@ class Macro:
 
     @property
     def key(self) -> str:
-        """The case and quantity, the same however the macro was spelt: what two pages must agree on."""
-        parts = [self.quantity, self.model or "", f"gpus={self.gpus}", f"stage={self.stage}"]
-        parts += [f"optimizer={self.optimizer}", f"param={self.param}", f"init={self.zero_init}"]
-        parts += [f"seq={self.seq}", f"ckpt={self.checkpointing}", f"elements={self.elements}", f"dtype={self.dtype}"]
-        return " ".join([*parts, f"sub-group={self.sub_group}"])
+        """The case and quantity, the same however the macro was spelt (what two pages must agree on):
+        ``gpu llama-2-7b gpus=8 stage=3``."""
+        parts = [self.quantity]
+        if self.model is not None:
+            parts += [self.model, f"gpus={self.gpus}", f"stage={self.stage}"]
+        parts += [f"optimizer={self.optimizer}"] if self.optimizer != "none" else []
+        parts += [f"param={self.param}"] if self.param != "none" else []
+        parts += ["init=no"] if not self.zero_init else []
+        parts += [f"seq={self.seq}"] if self.seq is not None else []
+        parts += ["ckpt=yes"] if self.checkpointing else []
+        parts += [f"elements={self.elements} dtype={self.dtype}"] if self.elements is not None else []
+        parts += [f"sub-group={self.sub_group}"] if self.sub_group is not None else []
+        return " ".join(parts)
 
 
 def _number(name: str, text: str) -> int:
@@ -222,19 +235,28 @@ def _number(name: str, text: str) -> int:
     return int(value)
 
 
-def parse(words: str) -> Macro:
-    """A macro's words (``gpu model=llama-2-7b gpus=8 stage=3``) as a :class:`Macro`; :class:`FigureError` else."""
-    tokens = words.split()
-    if not tokens or "=" in tokens[0]:
-        raise FigureError("a figure macro starts with its quantity: " + ", ".join(QUANTITIES))
-    quantity, settings = tokens[0], {}
-    if quantity not in QUANTITIES:
-        raise FigureError(f"unknown quantity {quantity!r} ({', '.join(QUANTITIES)})")
-    for token in tokens[1:]:
+def _settings(tokens: list[str]) -> dict[str, str]:
+    settings = {}
+    for token in tokens:
         name, sep, value = token.partition("=")
         if not sep or not value:
             raise FigureError(f"{token!r} is not name=value")
         settings[name] = value
+    return settings
+
+
+def parse(words: str, defaults: Mapping[str, str] | None = None) -> Macro:
+    """A macro's words (``gpu model=llama-2-7b gpus=8 stage=3``) as a :class:`Macro`, with ``defaults`` (from the
+    page's ``<!-- dsref-figures: … -->``) for the settings it leaves out; :class:`FigureError` for anything else."""
+    tokens = words.split()
+    if not tokens or "=" in tokens[0]:
+        raise FigureError("a figure macro starts with its quantity: " + ", ".join(QUANTITIES))
+    quantity = tokens[0]
+    if quantity not in QUANTITIES:
+        raise FigureError(f"unknown quantity {quantity!r} ({', '.join(QUANTITIES)})")
+    settings = {**(defaults or {}), **_settings(tokens[1:])}
+    if quantity not in _NEEDS_MODEL:
+        settings.pop("model", None)
     fields: dict[str, object] = {"quantity": quantity}
     for name, value in settings.items():
         if name == "model":
@@ -347,45 +369,100 @@ def value(macro: Macro, lang: Lang) -> str:
     raise FigureError(f"unknown quantity {q!r}")  # pragma: no cover - parse() refuses it first
 
 
+_DEFAULTS = re.compile(r"^\s*<!--\s*dsref-figures:(?P<words>.*?)-->\s*$")
+
+
+def _defaults(line: str, number: int, current: dict[str, str], problems: list[str]) -> dict[str, str]:
+    """The settings a ``<!-- dsref-figures: model=llama-2-7b -->`` line gives the macros after it."""
+    found = _DEFAULTS.match(line)
+    if not found:
+        return current
+    try:
+        settings = _settings(found["words"].split())
+        parse("command" if "model" in settings else "buffer-factor", settings)  # a macro's checks
+    except FigureError as problem:
+        problems.append(f"line {number}: {problem}")
+        return current
+    return settings
+
+
 def fill(markdown: str, lang: Lang) -> tuple[str, list[str]]:
     """``markdown`` with every ``{{ figure … }}`` replaced by its value in ``lang``, and the problems, each
-    ``line N: …`` (a macro with a problem is left as it is)."""
+    ``line N: …`` (a macro with a problem is left as it is).
+
+    A line ``<!-- dsref-figures: model=llama-2-7b gpus=8 -->`` sets what the macros after it leave out.
+    """
     problems: list[str] = []
     lines = markdown.split("\n")
+    defaults: dict[str, str] = {}
     for number, line in enumerate(lines, 1):
+        defaults = _defaults(line, number, defaults, problems)
         if "{{" not in line:
             continue
 
-        def replace(match: re.Match[str], number: int = number) -> str:
+        def replace(match: re.Match[str], number: int = number, defaults: dict[str, str] = defaults) -> str:
             try:
-                return value(parse(match["words"]), lang)
+                return value(parse(match["words"], defaults), lang)
             except FigureError as problem:
                 problems.append(f"line {number}: {problem}")
                 return match[0]
 
+        if len(_OPENING.findall(line)) > len(_MACRO.findall(line)):
+            problems.append(f"line {number}: a figure macro that does not close with }}}} on its line")
         lines[number - 1] = _MACRO.sub(replace, line)
-        if re.search(r"\{\{\s*figure", lines[number - 1]) and not problems:
-            problems.append(f"line {number}: a figure macro that does not close with }}}}")
     return "\n".join(lines), problems
 
 
-def statements(markdown: str) -> list[tuple[int, Macro]]:
-    """Every figure a page cites, with its line: what :func:`fill` would replace."""
+@dataclass(frozen=True)
+class Statement:
+    """A figure a page states: where, about which case and quantity (:attr:`Macro.key`), and what it says."""
+
+    page: str
+    line: int
+    lang: Lang
+    macro: Macro
+    text: str
+
+    @property
+    def key(self) -> str:
+        return self.macro.key
+
+
+def statements(markdown: str, page: str, lang: Lang) -> list[Statement]:
+    """Every figure a page cites with a macro, with its line and the text :func:`fill` puts there."""
     found = []
+    defaults: dict[str, str] = {}
     for number, line in enumerate(markdown.split("\n"), 1):
+        defaults = _defaults(line, number, defaults, [])
         for match in _MACRO.finditer(line):
             try:
-                found.append((number, parse(match["words"])))
+                macro = parse(match["words"], defaults)
+                found.append(Statement(page, number, lang, macro, value(macro, lang)))
             except FigureError:
                 continue
     return found
+
+
+def disagreements(found: Iterable[Statement]) -> list[str]:
+    """One line for each case and quantity that pages state with different figures in one language, naming every
+    page and line and what each says."""
+    by_key: dict[tuple[str, str], list[Statement]] = {}
+    for statement in found:
+        by_key.setdefault((statement.lang, statement.key), []).append(statement)
+    problems = []
+    for (lang, key), said in sorted(by_key.items()):
+        if len({s.text for s in said}) > 1:
+            where = "; ".join(f"{s.page}:{s.line} says {s.text}" for s in said)
+            problems.append(f"{key} ({lang}) differs between pages: {where}")
+    return problems
 
 
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 """A figure in quotes is one the page quotes to correct ("4×", “500 MB”), not one it states."""
-_MEMORY = re.compile(r"(?<![\w.])\d[\d,.]*\s?(?:[KMGT]i?B)\b|(?<![\w.])\d[\d,.]*×|(?<![\w.])\d[\d,.]*\s?倍")
+_NUM = r"(?<![\w.])\d+(?:[.,]\d+)*"
+_MEMORY = re.compile(rf"{_NUM}\s?[KMGT]i?B\b|{_NUM}×|{_NUM}\s?倍")
 
 
 def _prose_lines(markdown: str) -> list[tuple[int, str]]:
