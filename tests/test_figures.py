@@ -147,7 +147,7 @@ def test_the_zero_page_and_the_guide_agree_on_stage_3_of_llama_2_7b() -> None:
 
 def test_macros_fill_in_the_page_language_and_defaults_apply() -> None:
     page = "<!-- dsref-figures: model=llama-2-7b -->\nx {{ figure params }} y {{ figure params-per-gpu gpus=8 }}\n"
-    assert fill(page, "en") == ("<!-- dsref-figures: model=llama-2-7b -->\nx 6.7B y 842.3M\n", [])
+    assert fill(page, "en") == ("\nx 6.7B y 842.3M\n", [])
     assert fill(page, "zh")[0].endswith("x 67.4亿 y 8.4亿\n")
     assert fill("{{ figure bytes elements=5e8 dtype=fp32 }}", "en") == ("2 GB", [])
 

@@ -397,6 +397,9 @@ def fill(markdown: str, lang: Lang) -> tuple[str, list[str]]:
     defaults: dict[str, str] = {}
     for number, line in enumerate(lines, 1):
         defaults = _defaults(line, number, defaults, problems)
+        if _DEFAULTS.match(line):
+            lines[number - 1] = ""  # said, not shown: an empty line keeps the page's line numbers
+            continue
         if "{{" not in line:
             continue
 
