@@ -214,14 +214,20 @@ class Macro:
         ``gpu llama-2-7b gpus=8 stage=3``."""
         parts = [self.quantity]
         if self.model is not None:
-            parts += [self.model, f"gpus={self.gpus}", f"stage={self.stage}"]
+            parts.append(self.model)
+        if self.quantity in ("params", "largest-layer", "bytes", "buffer-factor"):
+            parts += [f"elements={self.elements} dtype={self.dtype}"] if self.quantity == "bytes" else []
+            return " ".join(parts)
+        parts.append(f"gpus={self.gpus}")
+        if self.quantity in ("params-per-gpu", "swap-buffers", "command"):
+            parts += [f"sub-group={self.sub_group}"] if self.sub_group is not None else []
+            return " ".join(parts)
+        parts.append(f"stage={self.stage}")
         parts += [f"optimizer={self.optimizer}"] if self.optimizer != "none" else []
         parts += [f"param={self.param}"] if self.param != "none" else []
-        parts += ["init=no"] if not self.zero_init else []
+        parts += ["init=no"] if not self.zero_init and self.stage == 3 else []
         parts += [f"seq={self.seq}"] if self.seq is not None else []
         parts += ["ckpt=yes"] if self.checkpointing else []
-        parts += [f"elements={self.elements} dtype={self.dtype}"] if self.elements is not None else []
-        parts += [f"sub-group={self.sub_group}"] if self.sub_group is not None else []
         return " ".join(parts)
 
 

@@ -20,7 +20,7 @@ from ..estimate.quantities import GIB, format_bytes, format_number
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
-from .figures import GPU_SIZES, MODELS, SEQ_LENS, peak_bytes
+from .figures import GPU_SIZES, MODELS, SEQ_LENS, Macro, peak_bytes, value
 from .figures import GPUS as FIGURE_GPUS
 from .markdown import cell, code, table
 
@@ -96,13 +96,12 @@ def _label(stage: int, optimizer: Offload, param: Offload, lang: Lang) -> str:
 
 def _model_table(model_id: str, seq: int, lang: Lang) -> list[str]:
     t = M.text
-    arch = _architecture(model_id)
     name = MODELS[model_id].name
     shown = format_number(seq, 0, lang)
-    from ..estimate.quantities import format_count
 
     lines = [f"## {t('model_title', lang, model=name, seq=shown)}", ""]
-    lines += [t("model_intro", lang, params=format_count(arch.params, lang), reserve=f"{RESERVE:g}"), ""]
+    params = value(Macro("params", model_id), lang)  # as the guides cite it
+    lines += [t("model_intro", lang, params=params, reserve=f"{RESERVE:g}"), ""]
     rows = []
     for stage, optimizer, param in CHOICES:
         plain = peak_bytes(model_id, stage, optimizer, param, seq, GPUS)
