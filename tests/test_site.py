@@ -127,6 +127,18 @@ def test_check_output_markers_became_real_output_in_the_page_language(build: Bui
                 assert html.escape(summary, quote=False) in text, (built, summary)
 
 
+def test_figure_macros_became_the_estimators_figures_in_both_languages(build: Build) -> None:
+    from dsref.site.figures import fill
+
+    stage3 = fill("{{ figure gpu model=llama-2-7b gpus=8 stage=3 }}", "en")[0]
+    for lang_dir in ("", "zh/"):
+        for page in ("guides/choosing-zero-stage", "guides/offload", "guides/performance-tuning", "zero"):
+            text = (build.site / f"{lang_dir}{page}/index.html").read_text(encoding="utf-8")
+            assert "{{" not in text and "dsref-figures" not in text, (lang_dir, page)
+            if page != "guides/performance-tuning":
+                assert stage3 in text, (lang_dir, page)
+
+
 def test_generated_assets_are_published(build: Build) -> None:
     for lang_dir in ("", "zh/"):
         svg = build.site / f"{lang_dir}assets/zero-memory.svg"

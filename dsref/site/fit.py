@@ -1,9 +1,10 @@
 """The "Will my model fit?" page (``fit.md``): the peak GPU memory of common runs, from :mod:`dsref.estimate`.
 
-For two model shapes (Llama 2 7B and 13B, read from their config.json keys) at 2,048 and 4,096 tokens, one table
-each: the peak per GPU for every ZeRO stage and offload choice, with and without gradient checkpointing, and whether
-it fits 24, 40 and 80 GB GPUs. Then the honest version of the "4× / 8× / 64×" that ZeRO write-ups quote: the saving
-of each stage as a function of the number of GPUs, and what it becomes once activations are counted.
+For the declared models of the worked examples (:mod:`.figures`: Llama 2 7B and 13B, read from their config.json
+keys) at the declared sequence lengths (2,048 and 4,096 tokens), one table each: the peak per GPU for every ZeRO
+stage and offload choice, with and without gradient checkpointing, and whether it fits the declared GPU sizes.
+Then the honest version of the "4× / 8× / 64×" that ZeRO write-ups quote: the saving of each stage as a function
+of the number of GPUs, and what it becomes once activations are counted.
 
 >>> page = pages("en")["fit.md"]
 >>> "## Llama 2 7B, 4,096 tokens" in page and "| 64 |" in page
@@ -12,46 +13,24 @@ True
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..estimate.messages import M as ESTIMATE
-from ..estimate.model import Architecture, architecture_from_hf
-from ..estimate.peak import Offload, Run, peak_memory
+from ..estimate.model import Architecture
+from ..estimate.peak import Offload
 from ..estimate.quantities import GIB, format_bytes, format_number
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
+from .figures import GPU_SIZES, MODELS, SEQ_LENS, Macro, peak_bytes, value
+from .figures import GPUS as FIGURE_GPUS
 from .markdown import cell, code, table
 
 __all__ = ["GPU_SIZES", "MODELS", "M", "pages"]
 
 SOURCE = "dsref/site/fit.py"
 
-MODELS: dict[str, dict[str, object]] = {
-    "Llama 2 7B": {
-        "model_type": "llama",
-        "hidden_size": 4096,
-        "intermediate_size": 11008,
-        "num_hidden_layers": 32,
-        "num_attention_heads": 32,
-        "vocab_size": 32000,
-    },
-    "Llama 2 13B": {
-        "model_type": "llama",
-        "hidden_size": 5120,
-        "intermediate_size": 13824,
-        "num_hidden_layers": 40,
-        "num_attention_heads": 40,
-        "vocab_size": 32000,
-    },
-}
-"""The shapes of the tables, as their config.json writes them."""
-
-
-SEQ_LENS = (2048, 4096)
 GPUS = 8
-GPU_SIZES = (24, 40, 80)
-"""GPU memory in GB: a 4090 or an A10, an A100-40G, an A100-80G or an H100."""
+"""The worked examples' one node of 8 GPUs (:data:`.figures.GPUS`)."""
+assert GPUS in FIGURE_GPUS
 
 
 RESERVE = 10.0
@@ -103,19 +82,8 @@ M = messages(
 )
 
 
-def _architecture(name: str) -> Architecture:
-    return architecture_from_hf(MODELS[name])
-
-
-def _run(stage: int, optimizer: Offload, param: Offload, seq: int, checkpointing: bool) -> Run:
-    return Run(
-        stage=stage,
-        offload_optimizer=optimizer,
-        offload_param=param,
-        seq_len=seq,
-        gpus_per_node=GPUS,
-        checkpointing=checkpointing,
-    )
+def _architecture(model_id: str) -> Architecture:
+    return MODELS[model_id].arch
 
 
 def _label(stage: int, optimizer: Offload, param: Offload, lang: Lang) -> str:
@@ -126,18 +94,18 @@ def _label(stage: int, optimizer: Offload, param: Offload, lang: Lang) -> str:
     return ESTIMATE.text("label_stage", lang, stage=stage)
 
 
-def _model_table(name: str, seq: int, lang: Lang) -> list[str]:
+def _model_table(model_id: str, seq: int, lang: Lang) -> list[str]:
     t = M.text
-    arch = _architecture(name)
+    name = MODELS[model_id].name
     shown = format_number(seq, 0, lang)
-    from ..estimate.quantities import format_count
 
     lines = [f"## {t('model_title', lang, model=name, seq=shown)}", ""]
-    lines += [t("model_intro", lang, params=format_count(arch.params, lang), reserve=f"{RESERVE:g}"), ""]
+    params = value(Macro("params", model_id), lang)  # as the guides cite it
+    lines += [t("model_intro", lang, params=params, reserve=f"{RESERVE:g}"), ""]
     rows = []
     for stage, optimizer, param in CHOICES:
-        plain = peak_memory(arch, _run(stage, optimizer, param, seq, False)).bytes
-        ckpt = peak_memory(arch, _run(stage, optimizer, param, seq, True)).bytes
+        plain = peak_bytes(model_id, stage, optimizer, param, seq, GPUS)
+        ckpt = peak_bytes(model_id, stage, optimizer, param, seq, GPUS, checkpointing=True)
         marks = []
         for size in GPU_SIZES:
             usable = size * GIB * (100 - RESERVE) / 100
@@ -160,12 +128,11 @@ def _saving(lang: Lang) -> list[str]:
         rows.append([str(n), *(f"{format_number(f, 0 if f == int(f) else 1, lang)}×" for f in factors)])
     lines += [*table([t("col_gpus", lang), *(t("col_stage", lang, stage=s) for s in (1, 2, 3))], rows), ""]
     lines += [t("saving_formula", lang), ""]
-    name, seq = "Llama 2 7B", 4096
-    arch = _architecture(name)
-    stage0 = peak_memory(arch, _run(0, "none", "none", seq, False)).bytes
-    stage3_run = _run(3, "none", "none", seq, False)
-    stage3 = peak_memory(arch, stage3_run).bytes
-    ckpt = peak_memory(arch, replace(stage3_run, checkpointing=True)).bytes
+    model_id, seq = "llama-2-7b", SEQ_LENS[-1]
+    name = MODELS[model_id].name
+    stage0 = peak_bytes(model_id, 0, "none", "none", seq, GPUS)
+    stage3 = peak_bytes(model_id, 3, "none", "none", seq, GPUS)
+    ckpt = peak_bytes(model_id, 3, "none", "none", seq, GPUS, checkpointing=True)
     lines.append(
         t(
             "activations_note",
@@ -186,7 +153,7 @@ def _method(lang: Lang) -> list[str]:
     from ..estimate.peak import COMMUNICATION, CUDA_CONTEXT
 
     t = M.text
-    arch = _architecture("Llama 2 7B")
+    arch = _architecture("llama-2-7b")
     notes = [
         ESTIMATE.text("peak_assume_states", lang, gpus=GPUS),
         ESTIMATE.text("peak_assume_activations", lang, family=arch.family, attention="sdpa"),
@@ -208,9 +175,9 @@ def pages(lang: Lang) -> dict[str, str]:
     """``fit.md``, keyed by its path under ``docs/<lang>/``."""
     t = M.text
     lines = [generated_header(SOURCE), f"# {t('title', lang)}", "", t("intro", lang, gpus=GPUS), ""]
-    for name in MODELS:
+    for model_id in MODELS:
         for seq in SEQ_LENS:
-            lines += _model_table(name, seq, lang)
+            lines += _model_table(model_id, seq, lang)
     lines += _saving(lang)
     lines += _method(lang)
     return {"fit.md": "\n".join(lines).rstrip("\n") + "\n"}

@@ -5,6 +5,9 @@
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
   the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
+* ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
+  language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
+  in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
@@ -160,6 +163,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         if title:
             page.meta["title"] = title
     src = page.file.src_uri
+    markdown = _figures(markdown, src)
     if "```json" in markdown:
         for block in blocks(markdown, src):
             for problem in check(block).problems:
@@ -187,6 +191,30 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             shown += _fenced(diff, "diff", indent)
         lines[block.end_line : block.end_line + block.markers] = shown
     return "\n".join(lines) + "\n"
+
+
+def figure_problems(markdown: str) -> list[str]:
+    """What is wrong with the figures of a page's source (``line N: …``): macros that name no declared case,
+    figures a hand-written page writes itself, and batch arithmetic that does not hold."""
+    from dsref.site import is_generated
+    from dsref.site.figures import fill, hand_written, wrong_arithmetic
+
+    problems = fill(markdown, "en")[1]
+    if not is_generated(markdown):
+        problems += hand_written(markdown)
+    return sorted(problems + wrong_arithmetic(markdown), key=lambda p: int(p.split(":")[0].split()[1]))
+
+
+def _figures(markdown: str, src: str) -> str:
+    """The page with its figure macros filled in its language; each problem a warning with the page and line."""
+    from dsref.site.figures import fill
+
+    for problem in figure_problems(markdown):
+        line, _, text = problem.partition(": ")
+        _warn_once(f"docs/{src}:{line.removeprefix('line ')}: {text}")
+    if "{{" not in markdown:
+        return markdown
+    return fill(markdown, page_language(src))[0]  # type: ignore[arg-type]
 
 
 def _fenced(text: str, fence: str, indent: str) -> list[str]:

@@ -15,18 +15,19 @@ True
 from __future__ import annotations
 
 from ..estimate.model_states import BYTES_PER_PARAM
-from ..estimate.render import render_svg, table_data
-from ..estimate.table import estimate
+from ..estimate.render import column_labels, render_svg, row_cells
+from ..estimate.table import assumption_lines, row_label
 from ..text.i18n import Lang, messages, option_text
 from ..tree.index import Entry, OptionIndex
 from . import generated_header
+from .figures import GPU_SIZES, MODELS, estimate_command, model_estimate
 from .markdown import cell, code, json_value, option_link, paragraph, table
 
-__all__ = ["EXAMPLE_GPUS", "EXAMPLE_PARAMS", "M", "pages"]
+__all__ = ["EXAMPLE_GPUS", "EXAMPLE_MODEL", "M", "pages"]
 
 SOURCE = "dsref/site/zero.py"
-EXAMPLE_PARAMS = 7_000_000_000
-"""The worked example: a 7B-parameter model ..."""
+EXAMPLE_MODEL = "llama-2-7b"
+"""The worked example: Llama 2 7B, the shape the guides and "Will my model fit?" use (:mod:`.figures`) ..."""
 EXAMPLE_GPUS = 8
 """... on one node of 8 GPUs."""
 CHART = "assets/zero-memory.svg"
@@ -55,10 +56,13 @@ M = messages(
     "weights and Adam moments. At stage 3 each GPU also holds the largest layer gathered (Ψₗ parameters, "
     "{layer} bytes each), as DeepSpeed's estimator counts it. Communication is counted in parameter-sized "
     "volumes per GPU, as in the ZeRO paper.",
-    example_title="A worked example: {params} parameters on {gpus} GPUs",
-    example_intro="Model-state memory for each stage and offload choice, computed by `dsref estimate --params "
-    "{params} --gpus-per-node {gpus}`. Activations, the loss and DeepSpeed's buffers come on top: the whole peak of "
-    "a run, for 7B and 13B models on 24, 40 and 80 GB GPUs, is in [Will my model fit?](fit.md).",
+    example_title="A worked example: {model} on {gpus} GPUs",
+    example_intro="Model-state memory for each stage and offload choice of {model} ({params} parameters, the "
+    "largest layer {layer}), computed by `{command}`. The guides quote these figures. Activations, the loss and "
+    "DeepSpeed's buffers come on top: the whole peak of a run, for {models} on {sizes} GB GPUs, is in "
+    "[Will my model fit?](fit.md).",
+    list_and="{items} and {last}",
+    list_separator=", ",
     chart_alt="Bar chart: model states per GPU and CPU memory per node for each ZeRO stage and offload choice",
     col_choice="choice",
     assumptions="Assumptions",
@@ -132,7 +136,7 @@ M = messages(
 def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str | bytes]:
     """``zero.md``, ``precision.md`` and the chart, keyed by path under ``docs/<lang>/``."""
     index = index or OptionIndex.load()
-    est = estimate(EXAMPLE_PARAMS, gpus_per_node=EXAMPLE_GPUS)
+    est = model_estimate(EXAMPLE_MODEL, EXAMPLE_GPUS)
     return {
         "zero.md": _zero_page(lang, index),
         "precision.md": _precision_page(lang, index),
@@ -183,21 +187,37 @@ def _zero_page(lang: Lang, index: OptionIndex) -> str:
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
+def _listed(items: list[str], lang: Lang) -> str:
+    """``a, b and c`` in ``lang``."""
+    if len(items) == 1:
+        return items[0]
+    return M.text("list_and", lang, items=M.text("list_separator", lang).join(items[:-1]), last=items[-1])
+
+
 def _example(lang: Lang) -> list[str]:
-    from ..estimate.quantities import format_count
+    from ..text.numbers import human_count
 
     t = M.text
-    data = table_data([EXAMPLE_PARAMS], gpus_per_node=EXAMPLE_GPUS, lang=lang)
-    shown = format_count(EXAMPLE_PARAMS, lang)
-    lines = [f"## {t('example_title', lang, params=shown, gpus=EXAMPLE_GPUS)}", ""]
-    lines += [t("example_intro", lang, params=format_count(EXAMPLE_PARAMS, "en"), gpus=EXAMPLE_GPUS), ""]
-    lines += [f"![{t('chart_alt', lang)}]({CHART})", ""]
-    columns = data["columns"]
+    model = MODELS[EXAMPLE_MODEL]
+    est = model_estimate(EXAMPLE_MODEL, EXAMPLE_GPUS)
+    lines = [f"## {t('example_title', lang, model=model.name, gpus=EXAMPLE_GPUS)}", ""]
+    intro = t(
+        "example_intro",
+        lang,
+        model=model.name,
+        params=human_count(est.params, lang),
+        layer=human_count(est.largest_layer, lang),
+        command=estimate_command(EXAMPLE_MODEL, EXAMPLE_GPUS),
+        models=_listed([m.name for m in MODELS.values()], lang),
+        sizes=_listed([str(size) for size in GPU_SIZES], lang),
+    )
+    lines += [intro, "", f"![{t('chart_alt', lang)}]({CHART})", ""]
+    columns = column_labels(lang)
     keys = ["gpu", "cpu", "nvme", "source"]
-    rows = [[cell(row["label"]), *(cell(row["cells"][k]) for k in keys)] for row in data["tables"][0]["rows"]]
+    rows = [[cell(row_label(row, lang)), *(cell(row_cells(row, lang)[k]) for k in keys)] for row in est.rows]
     lines += [*table([t("col_choice", lang), *(columns[k] for k in keys)], rows), ""]
     lines += [f"**{t('assumptions', lang)}**", ""]
-    lines += [f"- {cell(line)}" for line in data["tables"][0]["assumptions"]]
+    lines += [f"- {cell(line)}" for line in assumption_lines(est, lang)]
     return [*lines, ""]
 
 
