@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from ..estimate.fit import SUGGEST_ORDER
 from ..estimate.messages import M as ESTIMATE
 from ..estimate.model import Architecture
 from ..estimate.peak import Offload
@@ -36,15 +37,11 @@ assert GPUS in FIGURE_GPUS
 RESERVE = 10.0
 GPU_COUNTS = (1, 2, 4, 8, 16, 64, 256, 1024)
 
-CHOICES: tuple[tuple[int, Offload, Offload], ...] = (
-    (0, "none", "none"),
-    (1, "none", "none"),
-    (2, "none", "none"),
-    (2, "cpu", "none"),
-    (3, "none", "none"),
-    (3, "cpu", "none"),
-    (3, "cpu", "cpu"),
+CHOICES: tuple[tuple[int, Offload, Offload], ...] = tuple(
+    (stage, optimizer, param) for stage, optimizer, param in SUGGEST_ORDER if "nvme" not in (optimizer, param)
 )
+"""The stage and offload choices of the tables: the estimator's order, fastest first, NVMe left out (its speed
+depends on the drive)."""
 
 M = messages(
     "site.fit",
