@@ -44,6 +44,7 @@ class BF16Config(StrictSection):
     )
     bf16_master_weights_and_grads: bool = option(
         False,
+        requires=(("zero_optimization.offload_optimizer.device", "cpu"), ("optimizer.type", "AdamW")),
         since="0.18.3",
         stages=(1, 2, 3),
         description="Keeps the ZeRO optimizer's master weights and gradients in bf16 instead of fp32, halving their "
@@ -53,6 +54,7 @@ class BF16Config(StrictSection):
     )
     bf16_optimizer_states: bool = option(
         False,
+        requires=(("bf16.bf16_master_weights_and_grads", True), ("optimizer.type", "AdamW")),
         since="0.18.3",
         stages=(1, 2, 3),
         description="Keeps the optimizer states, such as Adam's moments, in bf16 as well, halving their memory. It "

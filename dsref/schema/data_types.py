@@ -49,6 +49,8 @@ class DataTypesConfig(DictSection):
     )
     param_dtype: FloatDtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True),),
+        example="bf16",
         enforced=True,
         since="0.19.2",
         description="Declares the parameter data type you expect; it only acts as a check when the engine starts. "
@@ -58,6 +60,8 @@ class DataTypesConfig(DictSection):
     )
     buffer_dtype: DtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True),),
+        example="fp32",
         enforced=True,
         since="0.19.2",
         description="Data type to cast the model's floating-point buffers to when fp16 or bf16 is enabled; null leaves "

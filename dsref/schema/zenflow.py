@@ -92,6 +92,7 @@ class ZenFlowConfig(StrictSection):
     )
     steps_per_epoch: int | None = option(
         None,
+        no_example="filled_in",
         description="Filled in by DeepSpeed with the length of the training data loader, to turn epoch-based "
         "selection into steps; leave it out of the config.",
     )
