@@ -193,6 +193,7 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     lr_scaling_method: Literal["linear", "sqrt", "none"] = option(
         "linear",
+        example="sqrt",
         description="How the learning rate is adjusted to the number of sequences in each batch, relative to "
         "`train_batch_size`: in proportion, with the square root, or not at all (none is matched ignoring case).",
         enum_docs=(
@@ -221,6 +222,7 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     sequence_picking_order: Literal["random", "seqlen", "dataloader"] = option(
         "dataloader",
+        example="seqlen",
         description="Order in which sequences are packed into micro batches; seqlen puts sequences of similar length "
         "together, random shuffles them reproducibly with `data_efficiency.seed`.",
         enum_docs=(

@@ -173,6 +173,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     ratio: float = option(
         1.0,
+        example=0.3,
         ge=0.0,
         le=1.0,
         since="0.12.3",

@@ -65,6 +65,7 @@ class SchedulerParams(PassthroughSection):
     )
     warmup_type: Literal["log", "linear"] = option(
         "log",
+        example="linear",
         description="WarmupLR, WarmupDecayLR, WarmupCosineLR: shape of the warm-up curve. log climbs fast and then "
         "flattens (halfway to the peak after about the square root of `warmup_num_steps` steps), while linear climbs "
         "evenly, as Hugging Face schedules do. An unknown value falls back to log with a warning.",
