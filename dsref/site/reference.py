@@ -239,7 +239,7 @@ def _option(entry: Entry, depth: int, lang: Lang, index: OptionIndex) -> list[st
         lines += [paragraph(description), ""]
     lines += _facts(entry, lang, index)
     if entry["enum_docs"]:
-        lines += [f"{_capital(M.text('values', lang))}:", ""]
+        lines += [_lead(M.text("values", lang), lang), ""]
         for value, text in entry["enum_docs"]:
             meaning = option_text(entry.path, text, lang, f"enum:{value}") or ""
             lines.append(f"- {code(json_value(value))}: {paragraph(meaning)}")
@@ -280,6 +280,11 @@ def glossary_terms(key: str) -> list[str]:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _lead(label: str, lang: Lang) -> str:
+    """A label that introduces the block below it: ``Example:``, ``示例：`` (a full-width colon after Chinese)."""
+    return _capital(label) + ("：" if lang == "zh" else ":")
 
 
 def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
@@ -354,7 +359,7 @@ def _link(path: str, here: Entry, index: OptionIndex) -> str:
 def _example(entry: Entry, lang: Lang) -> list[str]:
     """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one."""
     return [
-        f"{_capital(LABELS.text('example', lang))}:",
+        _lead(LABELS.text("example", lang), lang),
         "",
         "```json",
         *json_lines(entry["example_config"]),
