@@ -126,7 +126,7 @@ def _sections_above(opt: Option, tree: OptionTree) -> list[Option]:
 
 def _is_switch(opt: Option) -> bool:
     """A boolean ``enabled``, off by default and used, that turns its section on."""
-    return opt.key == "enabled" and opt.default is False and not opt.meta.parsed_unused
+    return opt.key == "enabled" and opt.default is False and not opt.meta.parsed_unused and opt.meta.no_example is None
 
 
 def _put(config: dict[str, Any], path: str, value: Any) -> None:
