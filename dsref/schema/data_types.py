@@ -38,6 +38,7 @@ class DataTypesConfig(DictSection):
 
     grad_accum_dtype: DtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True), ("zero_optimization.stage", 2)),
         enforced=True,
         description="Data type of the buffers in which gradients are summed over micro batches before the optimizer "
         "step; null uses the training precision. fp32 with bf16 avoids the rounding error that builds up over many "

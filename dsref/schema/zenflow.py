@@ -82,6 +82,7 @@ class ZenFlowConfig(StrictSection):
     )
     pt_reserved_cores_perc: float = option(
         0.5,
+        requires=(("zero_optimization.zenflow.overlap_step", True),),
         ge=0.0,
         le=1.0,
         since="0.17.6",

@@ -182,6 +182,7 @@ class ZeroConfig(StrictSection):
     )
     load_from_fp32_weights: bool = option(
         True,
+        requires=(("zero_optimization.stage", 2),),
         since="0.3.0",
         stages=(1, 2, 3),
         description="When resuming from a ZeRO checkpoint, restores the fp32 master weights from the fp32 copies "
