@@ -11,10 +11,14 @@ The example is derived from the schema's facts, never written per option:
   ``type`` for ``optimizer.params.*``), and the keys a section cannot do without (fields with no default);
 * a batch size (``train_micro_batch_size_per_gpu``), without which DeepSpeed builds no config.
 
+Where two facts set the same key, the nearer one wins: a section's ``requires`` before the stage, the option's own
+``requires`` after both (``compile.passes`` with autosp asks for stage 1 where the section asks for 3).
+
 Options that no config can show at work get none, and :func:`why_none` says why: DeepSpeed removed them or refuses
 them (or any value but the default), they are deprecated (their replacement has the example), DeepSpeed reads them
 but never uses the value, or only Python code or DeepSpeed itself sets them (``Meta.no_example``).
-``tests/test_docs.py`` checks every example with ``dsref check`` and builds it with DeepSpeed's ``DeepSpeedConfig``.
+``tests/test_examples.py`` checks every example with ``dsref check`` and builds it with DeepSpeed's
+``DeepSpeedConfig``; the reference pages and ``dsref explain`` show it (``example_config`` of the option index).
 
 >>> example_config(option_tree().get("zero_optimization.offload_param.pin_memory"))["zero_optimization"]
 {'stage': 3, 'offload_param': {'device': 'cpu', 'pin_memory': False}}
