@@ -57,6 +57,7 @@ class OptimizerParams(PassthroughSection):
     )
     eps: float = option(
         1e-8,
+        example=1e-06,
         description="Small constant added to the denominator of Adam-style updates so that parameters with a "
         "near-zero variance estimate do not take huge steps. The default rarely needs changing; some low-precision "
         "runs raise it to about 1e-6 for stability. Lion takes no `eps` and rejects it; under Muon it applies only to "

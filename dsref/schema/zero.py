@@ -226,6 +226,7 @@ class ZeroConfig(StrictSection):
     )
     sub_group_size: int = option(
         1_000_000_000,
+        example=100_000_000,
         ge=0,
         since="0.3.12",
         stages=(3,),
