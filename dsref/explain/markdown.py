@@ -13,7 +13,7 @@ from __future__ import annotations
 from ..text.i18n import Lang, option_text, translate
 from ..text.units import UNITS
 from ..tree.index import Entry
-from .render import M, _bounds, _default, _json, _nest, _with_human
+from .render import M, _bounds, _default, _json, _with_human, json_lines
 
 __all__ = ["markdown"]
 
@@ -87,8 +87,8 @@ def markdown(entry: Entry, lang: Lang, *, link: str | None = None) -> str:
     description = option_text(entry.path, entry["description"], lang)
     if description:
         lines += ["", description]
-    if entry["has_example"]:
-        lines += ["", f"*{M.text('example', lang)}*: {_code(_json(_nest(entry, entry['example'])))}"]
+    if entry["example_config"] is not None:
+        lines += ["", f"*{M.text('example', lang)}*:", "", "```json", *json_lines(entry["example_config"]), "```"]
     if link:
         lines += ["", f"[{M.text('link', lang)}]({link})"]
     return "\n".join(lines) + "\n"

@@ -25,6 +25,7 @@ __all__ = [
     "ExplainError",
     "Explanation",
     "explain",
+    "json_lines",
     "page",
     "render_json",
     "render_text",
@@ -161,6 +162,40 @@ def _json(value: Any) -> str:
 
 def _json_key(key: object) -> str:
     return key if isinstance(key, str) else _json(key)
+
+
+EXAMPLE_WIDTH = 88
+"""Columns an example config may fill before an object or list in it is spread over several lines."""
+
+
+def json_lines(value: Any, width: int = EXAMPLE_WIDTH) -> list[str]:
+    """A config as JSON lines: each top-level key on its own line, and any value below that on one line where it
+    fits in ``width`` columns, else spread out with an indent of two (short, yet readable as a whole).
+
+    >>> print("\\n".join(json_lines({"a": 1, "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}})))
+    {
+      "a": 1,
+      "zero_optimization": {"stage": 3, "offload_param": {"device": "cpu"}}
+    }
+    """
+    return _json_block(value, "", 0, width, "", spread=True)
+
+
+def _json_block(value: Any, prefix: str, depth: int, width: int, comma: str, spread: bool = False) -> list[str]:
+    pad = "  " * depth
+    flat = _json(value)
+    if not isinstance(value, (dict, list)) or not value:
+        return [f"{pad}{prefix}{flat}{comma}"]
+    if not spread and len(pad) + len(prefix) + len(flat) + len(comma) <= width:
+        return [f"{pad}{prefix}{flat}{comma}"]
+    items = list(value.items()) if isinstance(value, dict) else [(None, item) for item in value]
+    opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
+    lines = [f"{pad}{prefix}{opening}"]
+    for i, (key, item) in enumerate(items):
+        lead = "" if key is None else f"{_json(_json_key(key))}: "
+        lines += _json_block(item, lead, depth + 1, width, "," if i < len(items) - 1 else "")
+    lines.append(f"{pad}{closing}{comma}")
+    return lines
 
 
 def _summary(entry: Entry, lang: Lang) -> str:
@@ -331,10 +366,10 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         if description:
             lines.append("")
             lines.extend("  " + line for line in _reflow(description))
-        if entry["has_example"]:
+        if entry["example_config"] is not None:
             lines.append("")
             lines.append("  " + style.label(M.text("example", lang)))
-            lines.append("    " + _json(_nest(entry, entry["example"])))
+            lines.extend("    " + line for line in json_lines(entry["example_config"]))
         if entry["related"]:
             lines.append("")
             row(M.text("related", lang), ", ".join(entry["related"]))

@@ -11,6 +11,7 @@ from typing import Any
 
 from ..schema._meta import UNSET
 from ..text.numbers import human_forms
+from ..tree.examples import example_config
 from ..tree.index import GENERATED_DIR, INDEX_DIR, KEY_FIELDS, KEYS_MODULE, PAGES_PREFIX, top_of
 from ..tree.options import Option, OptionTree, option_tree
 from ..tree.versions import DEEPSPEED_VERSION, DSREF_VERSION
@@ -34,13 +35,16 @@ def _literal(value: object) -> str:
     return text
 
 
-def dump_record(option: Option) -> dict[str, Any]:
-    """The documented record of an option (``dsref options --format json``): its facts, and after the docs' default
+def dump_record(option: Option, tree: OptionTree | None = None) -> dict[str, Any]:
+    """The documented record of an option (``dsref options --format json``): its facts, after the docs' default
     the large defaults in each language's short form (``500M``, ``5亿``), made with Babel here so that
-    ``dsref explain`` shows them without importing it."""
+    ``dsref explain`` shows them without importing it, and after its example value the whole config that shows it
+    at work (:func:`dsref.tree.examples.example_config`)."""
     record: dict[str, Any] = {}
     for key, value in option.to_json().items():
         record[key] = value
+        if key == "has_example":
+            record["example_config"] = example_config(option, tree)
         if key == "docs_default_differs":
             meta = option.meta
             record["default_human"] = None if option.default is UNSET else human_forms(option.default, meta.unit)
@@ -53,7 +57,7 @@ def dump_record(option: Option) -> dict[str, Any]:
 def index_document(tree: OptionTree | None = None) -> dict[str, Any]:
     """The option dump: ``{"dsref": …, "deepspeed": …, "options": [record, …]}`` (also the generated index)."""
     tree = tree or option_tree()
-    return {"dsref": DSREF_VERSION, "deepspeed": DEEPSPEED_VERSION, "options": [dump_record(opt) for opt in tree]}
+    return {"dsref": DSREF_VERSION, "deepspeed": DEEPSPEED_VERSION, "options": [dump_record(opt, tree) for opt in tree]}
 
 
 def _rows_module(what: str, fields: tuple[str, ...], rows: list[list[object]]) -> bytes:

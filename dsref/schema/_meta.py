@@ -106,6 +106,15 @@ class Meta:
     hf_auto: HfAuto | None = None
     unit: Unit | None = None
     example: Any = UNSET
+    """A value worth writing here, shown in the option's example; without one the example shows the default (for a
+    bool, the value that changes something)."""
+    requires: tuple[tuple[str, Any], ...] = ()
+    """Other options that must be set beside this one for it to take effect, as (dotted path, value) pairs, e.g.
+    ``(("zero_optimization.offload_param.device", "cpu"),)``; a section's hold for every option in it. Stages,
+    a section's ``enabled`` switch and the batch size are derived and need not be listed (dsref/tree/examples.py)."""
+    no_example: Literal["refused", "set_in_code", "filled_in"] | None = None
+    """Why no config shows this option at work, where its other facts do not say so: DeepSpeed refuses any value
+    but the default, the value is a Python object set in code, or DeepSpeed fills it in itself."""
     docs_default: Any = UNSET
     """The default DeepSpeed's docs state, recorded only where it differs from the code."""
     default_note: str | None = None

@@ -47,6 +47,11 @@ class ActivationCheckpointingConfig(DictSection):
     )
     number_checkpoints: int | None = option(
         None,
+        requires=(
+            ("activation_checkpointing.partition_activations", True),
+            ("activation_checkpointing.contiguous_memory_optimization", True),
+        ),
+        example=24,
         unit="count",
         description="How many checkpointed calls one forward pass makes, typically the number of transformer layers; "
         "it sizes the buffers of `contiguous_memory_optimization`, which requires it. Set it to at least the real "

@@ -76,5 +76,10 @@ class AioOptions(Section):
 
     aio: AioConfig | None = option(
         default_factory=AioConfig,
+        requires=(
+            ("zero_optimization.stage", 3),
+            ("zero_optimization.offload_param.device", "nvme"),
+            ("zero_optimization.offload_param.nvme_path", "/local_nvme"),
+        ),
         since="0.3.15",
     )

@@ -126,6 +126,7 @@ class AutotuningConfig(DictSection):
     )
     metric_path: str | None = option(
         None,
+        no_example="filled_in",
         ds_constant=_C + "AUTOTUNING_METRIC_PATH_DEFAULT",
         default_note="When null, the metrics are written to autotuning_metric.json in the current directory.",
         description="File to which an experiment writes its measured metrics; the autotuner sets it for each "
@@ -167,6 +168,7 @@ class AutotuningConfig(DictSection):
     )
     model_info_path: str | None = option(
         None,
+        no_example="filled_in",
         ds_constant=_C + "AUTOTUNING_MODEL_INFO_PATH_DEFAULT",
         default_note="When null, the model information is written to autotuning_model_info.json in the current "
         "directory.",
@@ -181,6 +183,7 @@ class AutotuningConfig(DictSection):
     )
     max_train_batch_size: int | None = option(
         None,
+        example=1024,
         unit="samples",
         ds_constant=_C + "AUTOTUNING_MAX_TRAIN_BATCH_SIZE_DEFAULT",
         description="Upper limit on the global batch size the autotuner may choose; null means no limit.",

@@ -70,7 +70,7 @@ class BatchOptions(Section):
         default_note="When absent, DeepSpeed uses train_batch_size // train_micro_batch_size_per_gpu // "
         "data-parallel world size if both are given, otherwise 1.",
         docs_default=1,
-        example=1,
+        example=4,
         ds_constant="deepspeed.runtime.constants.GRADIENT_ACCUMULATION_STEPS_DEFAULT",
     )
     managed_gradient_accumulation: bool = option(

@@ -27,6 +27,7 @@ class BF16Config(StrictSection):
     )
     immediate_grad_update: bool = option(
         False,
+        requires=(("zero_optimization.stage", 1), ("data_types.grad_accum_dtype", "fp32")),
         since="0.13.3",
         description="Adds each bf16 gradient into the fp32 gradient buffer as soon as the backward pass produces it "
         "and frees the bf16 copy, instead of converting all gradients after the backward pass. This lowers peak memory "
@@ -36,6 +37,7 @@ class BF16Config(StrictSection):
     )
     check_grad_overflow: bool = option(
         True,
+        requires=(("zero_optimization.stage", 2),),
         since="0.17.1",
         description="Scans the gradients for inf or NaN before each optimizer step and skips the step when any are "
         "found (the default is true since 0.19.3). Only the ZeRO stage 1-2 optimizer reads it: false there saves the "
@@ -44,6 +46,7 @@ class BF16Config(StrictSection):
     )
     bf16_master_weights_and_grads: bool = option(
         False,
+        requires=(("zero_optimization.offload_optimizer.device", "cpu"), ("optimizer.type", "AdamW")),
         since="0.18.3",
         stages=(1, 2, 3),
         description="Keeps the ZeRO optimizer's master weights and gradients in bf16 instead of fp32, halving their "
@@ -53,6 +56,7 @@ class BF16Config(StrictSection):
     )
     bf16_optimizer_states: bool = option(
         False,
+        requires=(("bf16.bf16_master_weights_and_grads", True), ("optimizer.type", "AdamW")),
         since="0.18.3",
         stages=(1, 2, 3),
         description="Keeps the optimizer states, such as Adam's moments, in bf16 as well, halving their memory. It "

@@ -85,6 +85,7 @@ class CheckpointWriterConfig(DictSection):
     )
     data_parallel: WriterDataParallel | None = option(
         None,
+        example="REPLICA",
         enforced=True,
         case_insensitive=True,
         description="Which data-parallel ranks share the writing of the replicated model state: null leaves it all to "

@@ -104,6 +104,8 @@ class CommunicationOptions(Section):
     )
     data_parallel_size: int | None = option(
         None,
+        requires=(("sequence_parallel_size", 2),),
+        example=4,
         enforced=True,
         ge=1,
         since="0.15.0",

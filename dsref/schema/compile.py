@@ -31,6 +31,7 @@ class CompileConfig(StrictSection):
     )
     autoep_non_moe: bool = option(
         False,
+        requires=(("compile.deepcompile", False), ("zero_optimization.stage", 2), ("expert_parallel.enabled", True)),
         since="0.19.8",
         description="With AutoEP, compile only the modules around the expert layers and leave routing, token exchange "
         "and expert compute eager. It uses plain torch.compile, so it cannot be combined with `deepcompile`, and it "
@@ -142,6 +143,7 @@ class CompileConfig(StrictSection):
     )
     passes: list[PassName] | None = option(
         None,
+        requires=(("zero_optimization.stage", 1),),
         since="0.18.9",
         docs_default=[],
         description="Parallelization passes DeepCompile runs instead of its ZeRO passes: autosp (automatic sequence "
@@ -158,5 +160,6 @@ class CompileOptions(Section):
 
     compile: CompileConfig = option(
         default_factory=CompileConfig,
+        requires=(("compile.deepcompile", True), ("zero_optimization.stage", 3)),
         since="0.16.6",
     )

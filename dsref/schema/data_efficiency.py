@@ -52,6 +52,19 @@ class CurriculumScheduleConfig(PassthroughSection):
     )
 
 
+_SEQLEN_METRIC = {
+    "seqlen": {
+        "difficulty_type": "value",
+        "clustering_type": "single_cluster",
+        "min_difficulty": 8,
+        "max_difficulty": 1024,
+        "schedule_type": "fixed_linear",
+        "schedule_config": {"total_curriculum_step": 15000, "difficulty_step": 8},
+    }
+}
+"""One curriculum metric, by sequence length: what curriculum learning needs beside its other keys."""
+
+
 class CurriculumMetricConfig(PassthroughSection):
     """One curriculum metric (the map key is the metric's name, e.g. `seqlen`): where its data-analysis index
     files are, how its difficulty is measured and how that difficulty grows during training.
@@ -61,11 +74,25 @@ class CurriculumMetricConfig(PassthroughSection):
 
     index_to_sample_path: str | None = option(
         None,
+        requires=(
+            (
+                "data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.<metric>.clustering_type",
+                "schedule_based",
+            ),
+        ),
+        example="/data/analysis/seqlen_index_to_sample",
         description="Path prefix of the index file (from DeepSpeed's data analyzer) that lists the samples of each "
         "metric value; needed unless clustering_type is single_cluster.",
     )
     index_to_metric_path: str | None = option(
         None,
+        requires=(
+            (
+                "data_efficiency.data_sampling.curriculum_learning.curriculum_metrics.<metric>.clustering_type",
+                "schedule_based",
+            ),
+        ),
+        example="/data/analysis/seqlen_index_to_metric",
         description="Path prefix of the index file holding the metric value of each index row; needed when "
         "difficulty_type is value and clustering_type is not single_cluster.",
     )
@@ -137,6 +164,7 @@ class DataCurriculumLearningConfig(PassthroughSection):
     curriculum_metrics: dict[str, CurriculumMetricConfig] | None = option(
         None,
         map_key="metric",
+        example=_SEQLEN_METRIC,
         description="The metrics that define sample difficulty, keyed by metric name; required when curriculum "
         "learning is enabled (asserted while the config is parsed).",
     )
@@ -159,11 +187,13 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     metrics_path: str | None = option(
         None,
+        example="/data/analysis/seqlen_metric",
         description="Directory with (or to receive) the per-sample sequence-length metric written by the data "
         "analyzer; used when the sequence lengths are not passed in directly.",
     )
     lr_scaling_method: Literal["linear", "sqrt", "none"] = option(
         "linear",
+        example="sqrt",
         description="How the learning rate is adjusted to the number of sequences in each batch, relative to "
         "`train_batch_size`: in proportion, with the square root, or not at all (none is matched ignoring case).",
         enum_docs=(
@@ -182,6 +212,7 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     max_batch_size: int = option(
         None,
+        example=16,
         enforced=True,
         unit="samples",
         default_note="Absent means no limit other than max_tokens; an explicit null makes DeepSpeed fail.",
@@ -191,6 +222,7 @@ class DynamicBatchingConfig(PassthroughSection):
     )
     sequence_picking_order: Literal["random", "seqlen", "dataloader"] = option(
         "dataloader",
+        example="seqlen",
         description="Order in which sequences are packed into micro batches; seqlen puts sequences of similar length "
         "together, random shuffles them reproducibly with `data_efficiency.seed`.",
         enum_docs=(
@@ -252,11 +284,13 @@ class DataSamplingConfig(PassthroughSection):
     )
     curriculum_learning: DataCurriculumLearningConfig = option(
         default_factory=DataCurriculumLearningConfig,
+        requires=(("data_efficiency.data_sampling.curriculum_learning.curriculum_metrics", _SEQLEN_METRIC),),
         description="Curriculum learning: training starts on easy samples and moves to harder ones, as data-analysis "
         "metrics define.",
     )
     dynamic_batching: DynamicBatchingConfig = option(
         default_factory=DynamicBatchingConfig,
+        requires=(("data_efficiency.data_sampling.dynamic_batching.max_tokens", 4096),),
         since="0.16.5",
         description="Variable-size batches packed up to a token budget, with the learning rate scaled to each batch.",
     )
@@ -315,21 +349,25 @@ class LayerTokenLRScheduleConfig(PassthroughSection):
 
     enabled: bool = option(
         False,
+        no_example="refused",
         description="Must stay false while random-LTD is on: the layer-token learning-rate schedule is not "
         "implemented and enabling it raises an error.",
         ds_constant=f"{_CONSTANTS}.RANDOM_LTD_LAYER_TOKEN_LR_ENABLED_DEFAULT",
     )
     total_layer_tokens: int | None = option(
         None,
+        parsed_unused=True,
         unit="tokens",
         description="Total layer-tokens of the planned schedule (not used by DeepSpeed 0.19.8).",
     )
     warmup_type: str | None = option(
         None,
+        parsed_unused=True,
         description="Warm-up shape of the planned schedule (not used by DeepSpeed 0.19.8).",
     )
     warmup_layer_tokens: int | None = option(
         None,
+        parsed_unused=True,
         unit="tokens",
         description="Layer-tokens of warm-up in the planned schedule (not used by DeepSpeed 0.19.8).",
     )

@@ -38,6 +38,7 @@ class DataTypesConfig(DictSection):
 
     grad_accum_dtype: DtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True), ("zero_optimization.stage", 2)),
         enforced=True,
         description="Data type of the buffers in which gradients are summed over micro batches before the optimizer "
         "step; null uses the training precision. fp32 with bf16 avoids the rounding error that builds up over many "
@@ -49,6 +50,8 @@ class DataTypesConfig(DictSection):
     )
     param_dtype: FloatDtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True),),
+        example="bf16",
         enforced=True,
         since="0.19.2",
         description="Declares the parameter data type you expect; it only acts as a check when the engine starts. "
@@ -58,6 +61,8 @@ class DataTypesConfig(DictSection):
     )
     buffer_dtype: DtypeName | None = option(
         None,
+        requires=(("bf16.enabled", True),),
+        example="fp32",
         enforced=True,
         since="0.19.2",
         description="Data type to cast the model's floating-point buffers to when fp16 or bf16 is enabled; null leaves "

@@ -83,6 +83,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_pattern: str | None = option(
         None,
+        example="experts",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -91,6 +92,7 @@ class ExpertParallelConfig(DictSection):
     )
     router_pattern: str | None = option(
         None,
+        example="gate",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -112,6 +114,7 @@ class ExpertParallelConfig(DictSection):
     )
     route_norm: bool | None = option(
         None,
+        example=True,
         description="Rescale the routing weights of each token's selected experts so they sum to 1; null takes the "
         "preset's (or model config's) choice, and true for a custom layout. Keep what the model was trained with, or "
         "its outputs change.",
@@ -193,6 +196,7 @@ class ExpertParallelConfig(DictSection):
     )
     num_expert_groups: int | None = option(
         None,
+        example=8,
         enforced=True,
         enforced_when="expert_parallel.enabled",
         ge=1,
@@ -202,6 +206,8 @@ class ExpertParallelConfig(DictSection):
     )
     num_limited_groups: int | None = option(
         None,
+        requires=(("expert_parallel.num_expert_groups", 8),),
+        example=4,
         enforced=True,
         enforced_when="expert_parallel.enabled",
         ge=1,
@@ -225,6 +231,7 @@ class ExpertParallelConfig(DictSection):
     )
     load_balance_coeff: None = option(
         None,
+        no_example="refused",
         enforced=True,
         description="Not supported in this AutoEP build: anything but null fails when the config is read, even "
         "with AutoEP off.",
@@ -238,6 +245,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_w1: str | None = option(
         None,
+        example="gate_proj",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -245,6 +253,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_w2: str | None = option(
         None,
+        example="down_proj",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -252,6 +261,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_w3: str | None = option(
         None,
+        example="up_proj",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -261,6 +271,7 @@ class ExpertParallelConfig(DictSection):
     )
     num_experts_attr: str | None = option(
         None,
+        example="num_local_experts",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -268,6 +279,7 @@ class ExpertParallelConfig(DictSection):
     )
     top_k_attr: str | None = option(
         None,
+        example="num_experts_per_tok",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -275,12 +287,15 @@ class ExpertParallelConfig(DictSection):
     )
     has_shared_experts: bool | None = option(
         None,
+        example=True,
         enforced=True,
         enforced_when="expert_parallel.enabled",
         description="Whether the MoE blocks also have always-active shared experts; null takes the preset's answer.",
     )
     shared_experts_pattern: str | None = option(
         None,
+        requires=(("expert_parallel.has_shared_experts", True),),
+        example="shared_expert",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -288,6 +303,8 @@ class ExpertParallelConfig(DictSection):
     )
     shared_experts_gate_pattern: str | None = option(
         None,
+        requires=(("expert_parallel.has_shared_experts", True),),
+        example="shared_expert_gate",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         min_length=1,
@@ -296,6 +313,7 @@ class ExpertParallelConfig(DictSection):
     )
     expert_activation: ExpertActivation | None = option(
         None,
+        example="swiglu",
         enforced=True,
         enforced_when="expert_parallel.enabled",
         since="0.19.8",

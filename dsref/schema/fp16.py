@@ -84,6 +84,7 @@ class FP16Config(StrictSection):
     )
     fp16_master_weights_and_grads: bool = option(
         False,
+        requires=(("zero_optimization.offload_optimizer.device", "cpu"), ("optimizer.type", "AdamW")),
         since="0.5.0",
         stages=(1, 2, 3),
         description="Keeps the optimizer's master weights and gradients in fp16 instead of fp32, halving the host "

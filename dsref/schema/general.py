@@ -73,6 +73,7 @@ class GeneralOptions(Section):
     )
     vocabulary_size: int | None = option(
         None,
+        example=32000,
         enforced=True,
         description="Your model's vocabulary size, used only for a start-up check: DeepSpeed logs a warning when it is "
         "not a multiple of 8, since sizes padded that way use tensor cores more efficiently. It changes nothing else; "

@@ -32,6 +32,7 @@ class HybridEngineConfig(StrictSection):
     )
     inference_tp_size: int = option(
         1,
+        requires=(("zero_optimization.stage", 3),),
         unit="ranks",
         description="Tensor-parallel degree used during generation: consecutive ranks form groups of this size that "
         "split each layer between them and generate for the whole group's prompts together. It takes effect with "
@@ -45,6 +46,7 @@ class HybridEngineConfig(StrictSection):
     )
     pin_parameters: bool = option(
         True,
+        requires=(("zero_optimization.stage", 3),),
         description="With ZeRO-3, gather all layers' parameters once for the whole generation instead of layer "
         "by layer; faster but needs the memory for the full model.",
     )

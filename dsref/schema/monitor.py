@@ -56,10 +56,12 @@ class WandbConfig(StrictSection):
     )
     group: str | None = option(
         None,
+        example="llama-7b-sweep",
         description="W&B group the run is filed under, to collect related runs together; null means no group.",
     )
     team: str | None = option(
         None,
+        example="my-team",
         description="W&B team (entity) that owns the run; null uses the logged-in user's default entity.",
     )
     project: str = option(
@@ -120,28 +122,35 @@ class CometConfig(StrictSection):
     )
     project: str | None = option(
         None,
+        example="my-project",
         description="Comet project name; null leaves it to Comet's configuration (COMET_PROJECT_NAME).",
     )
     workspace: str | None = option(
         None,
+        example="my-workspace",
         description="Comet workspace name; null leaves it to Comet's configuration (COMET_WORKSPACE).",
     )
     api_key: str | None = option(
         None,
+        example="your-comet-api-key",
         description="Comet API key; null leaves it to Comet's configuration (COMET_API_KEY), which keeps the secret "
         "out of the config file.",
     )
     experiment_name: str | None = option(
         None,
+        example="llama-7b-zero3",
         description="Display name given to the Comet experiment; null keeps Comet's generated name.",
     )
     experiment_key: str | None = option(
         None,
+        requires=(("comet.mode", "get"),),
+        example="0123456789abcdef0123456789abcdef",
         description="Key of the Comet experiment to log to (Comet requires 32 to 50 alphanumeric characters); "
         "use it with mode 'get' to continue an existing experiment.",
     )
     online: bool | None = option(
         None,
+        example=False,
         description="True logs to the Comet server, false stores an offline experiment locally; null lets Comet "
         "decide (online).",
     )

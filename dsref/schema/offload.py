@@ -17,6 +17,17 @@ class OffloadDevice(str, Enum):
     nvme = "nvme"
 
 
+_PARAM_NVME = (
+    ("zero_optimization.offload_param.device", "nvme"),
+    ("zero_optimization.offload_param.nvme_path", "/local_nvme"),
+)
+"""What the NVMe keys of `offload_param` need beside them to take effect."""
+_OPTIMIZER_NVME = (
+    ("zero_optimization.offload_optimizer.device", "nvme"),
+    ("zero_optimization.offload_optimizer.nvme_path", "/local_nvme"),
+)
+"""What the NVMe keys of `offload_optimizer` need beside them (NVMe optimizer offload is stage 3 only)."""
+
 _DEVICE_DOCS = (
     ("none", "No offload: the tensors stay in GPU memory."),
     ("cpu", "Host memory, ideally pinned; the usual choice when GPU memory runs short."),
@@ -46,6 +57,7 @@ class OffloadParamConfig(StrictSection):
     )
     nvme_path: Path | None = option(
         None,
+        requires=_PARAM_NVME,
         docs_default="/local_nvme",
         hf_auto=HfAuto(by=("accelerate",), source="offload_param_nvme_path of the accelerate config"),
         description="Directory on a fast local NVMe drive for parameter swap files; required when `device` is nvme. "
@@ -55,6 +67,7 @@ class OffloadParamConfig(StrictSection):
     )
     buffer_count: int = option(
         5,
+        requires=_PARAM_NVME,
         ge=0,
         description="Number of pinned staging buffers, each `buffer_size` elements, through which parameters move "
         "between NVMe and the GPU. More buffers allow more parameters in flight (prefetched) at once and cost "
@@ -63,6 +76,7 @@ class OffloadParamConfig(StrictSection):
     )
     buffer_size: int = option(
         100_000_000,
+        requires=_PARAM_NVME,
         ge=0,
         unit="elements",
         description="Size of each NVMe staging buffer, in elements of the model's dtype. Every parameter partition "
@@ -71,6 +85,7 @@ class OffloadParamConfig(StrictSection):
     )
     max_in_cpu: int = option(
         1_000_000_000,
+        requires=_PARAM_NVME,
         ge=0,
         unit="elements",
         description="With NVMe parameter offload at stage 3, how many elements of this rank's 16-bit parameter "
@@ -108,6 +123,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     nvme_path: Path | None = option(
         None,
+        requires=_OPTIMIZER_NVME,
         docs_default="/local_nvme",
         hf_auto=HfAuto(by=("accelerate",), source="offload_optimizer_nvme_path of the accelerate config"),
         description="Directory on a fast local NVMe drive for optimizer-state swap files; required when `device` is "
@@ -117,6 +133,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     buffer_count: int = option(
         4,
+        requires=_OPTIMIZER_NVME,
         ge=0,
         description="Number of pinned host buffers that stream optimizer state between NVMe and the CPU optimizer, "
         "each as large as the largest `sub_group_size` sub-group in the master-weight dtype (normally fp32). It must "
@@ -132,6 +149,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     pipeline_read: bool = option(
         False,
+        requires=_OPTIMIZER_NVME,
         stages=(3,),
         description="With NVMe optimizer offload at stage 3, reads the next sub-group's optimizer state from NVMe "
         "while the current sub-group is being stepped, hiding read latency. It may need a larger `buffer_count`; "
@@ -139,6 +157,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     pipeline_write: bool = option(
         False,
+        requires=_OPTIMIZER_NVME,
         stages=(3,),
         description="With NVMe optimizer offload at stage 3, writes the previous sub-group's updated optimizer state "
         "back to NVMe while the current sub-group is being stepped, hiding write latency. It may need a larger "
@@ -146,6 +165,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     fast_init: bool = option(
         False,
+        requires=_PARAM_NVME + _OPTIMIZER_NVME,
         stages=(3,),
         description="Speeds up start-up when both parameters and optimizer states are offloaded to NVMe at stage 3: "
         "the fp32 master weights are built from the NVMe-resident 16-bit parameters in batches, straight into the "
@@ -153,6 +173,7 @@ class OffloadOptimizerConfig(StrictSection):
     )
     ratio: float = option(
         1.0,
+        example=0.3,
         ge=0.0,
         le=1.0,
         since="0.12.3",

@@ -13,6 +13,17 @@ _ONE_BIT_REMOVAL = (
 )
 
 
+_ADAM = (("optimizer.type", "Adam"),)
+_MUON = (("optimizer.type", "Muon"),)
+_LAMB = (("optimizer.type", "Lamb"),)
+_CPU_OPTIMIZER = (
+    ("optimizer.type", "AdamW"),
+    ("zero_optimization.stage", 2),
+    ("zero_optimization.offload_optimizer.device", "cpu"),
+)
+"""What a key read by one optimizer needs beside it: that optimizer (with offload, DeepSpeed's CPU AdamW)."""
+
+
 class OptimizerParams(PassthroughSection):
     """Keyword arguments handed unchanged to the optimizer's constructor.
 
@@ -46,6 +57,7 @@ class OptimizerParams(PassthroughSection):
     )
     eps: float = option(
         1e-8,
+        example=1e-06,
         description="Small constant added to the denominator of Adam-style updates so that parameters with a "
         "near-zero variance estimate do not take huge steps. The default rarely needs changing; some low-precision "
         "runs raise it to about 1e-6 for stability. Lion takes no `eps` and rejects it; under Muon it applies only to "
@@ -73,6 +85,7 @@ class OptimizerParams(PassthroughSection):
     )
     adam_w_mode: bool = option(
         True,
+        requires=_ADAM,
         description="For type Adam and Muon's auxiliary Adam: true applies weight decay decoupled from the gradient, "
         "as AdamW does; false adds it to the gradient as a classic L2 penalty. Leave it true unless you need to "
         "reproduce original-Adam results; it only matters when `weight_decay` is non-zero, and type AdamW ignores it.",
@@ -80,6 +93,7 @@ class OptimizerParams(PassthroughSection):
     )
     torch_adam: bool = option(
         False,
+        requires=_ADAM,
         description="For type Adam, AdamW and Muon's auxiliary Adam: builds torch.optim.Adam or AdamW instead of "
         "DeepSpeed's fused GPU Adam or, with ZeRO optimizer offload, its CPU Adam. Useful when DeepSpeed's Adam "
         "extension cannot be built on your system; with optimizer offload the torch version runs the step on the CPU "
@@ -87,6 +101,8 @@ class OptimizerParams(PassthroughSection):
     )
     foreach: bool | None = option(
         None,
+        requires=(*_ADAM, ("optimizer.params.torch_adam", True)),
+        example=True,
         description="Chooses torch's multi-tensor (foreach) implementation for torch optimizers: Adam or AdamW with "
         "`torch_adam`, or a torch.optim class named in `type` such as SGD. null leaves the choice to torch, which "
         "uses foreach on GPUs; false forces the per-parameter loop, which needs less temporary memory. DeepSpeed's "
@@ -94,6 +110,7 @@ class OptimizerParams(PassthroughSection):
     )
     fp32_optimizer_states: bool = option(
         True,
+        requires=_CPU_OPTIMIZER,
         description="With ZeRO optimizer offload, keeps the CPU optimizer's states (Adam's moments, Lion's momentum, "
         "Adagrad's sums) in fp32; false stores them in the dtype of the weights the optimizer updates. That only "
         "saves memory when those weights are 16-bit (`bf16.bf16_master_weights_and_grads` or "
@@ -102,12 +119,14 @@ class OptimizerParams(PassthroughSection):
     )
     max_grad_norm: float | None = option(
         None,
+        no_example="refused",
         use_instead="gradient_clipping",
         description="Refused: DeepSpeed raises an error when it builds the optimizer with this key present; clip "
         "with the top-level gradient_clipping instead.",
     )
     momentum: float = option(
         0.95,
+        requires=_MUON,
         description="Momentum coefficient: for Muon, the decay of the momentum buffer its orthogonalised updates are "
         "built from, where 0.95 usually works; for a torch.optim class named in `type`, such as SGD or RMSprop, "
         "passed on unchanged. Adam, AdamW, Lamb, Lion and Adagrad reject the key; Adam-style optimizers take their "
@@ -116,6 +135,8 @@ class OptimizerParams(PassthroughSection):
     )
     muon_lr: float | None = option(
         None,
+        requires=_MUON,
+        example=0.02,
         description="For Muon: learning rate of the parameters Muon itself updates, the weights with two or more "
         'dimensions whose names contain neither "embed" nor "lm_head". Muon\'s orthogonalised steps need a much '
         "larger rate than Adam's (its own defaults are 0.02 against 3e-4), so set both `muon_lr` and `adam_lr` rather "
@@ -124,6 +145,8 @@ class OptimizerParams(PassthroughSection):
     )
     adam_lr: float | None = option(
         None,
+        requires=_MUON,
+        example=0.0003,
         description="For Muon: learning rate of the parameters its auxiliary Adam updates, every tensor with fewer "
         'than two dimensions (biases, norm weights) and the weights whose names contain "embed" or "lm_head". '
         "Usually far smaller than `muon_lr` (Muon's own defaults are 3e-4 against 0.02); a parameter group passed "
@@ -132,6 +155,7 @@ class OptimizerParams(PassthroughSection):
     )
     ns_method: Literal["gram", "standard"] = option(
         "gram",
+        requires=_MUON,
         description="For Muon: which Newton-Schulz iteration orthogonalises each matrix update. gram, the default, is "
         "about twice as fast on rectangular matrices and normally computes in fp16; standard is the original quintic "
         "iteration, normally computed in bf16. Any other value stops Muon with an assertion error.",
@@ -142,12 +166,14 @@ class OptimizerParams(PassthroughSection):
     )
     max_coeff: float = option(
         10.0,
+        requires=_LAMB,
         description="For Lamb: upper limit of the per-layer trust ratio, the factor (weight norm over update norm) by "
         "which Lamb rescales each layer's step. Together with `min_coeff` it bounds how far a layer's effective "
         "learning rate can move from `lr`; lower it if some layers take too large steps.",
     )
     min_coeff: float = option(
         0.01,
+        requires=_LAMB,
         description="For Lamb: lower limit of the per-layer trust ratio, so that layers with very small weights still "
         "move by at least this fraction of the plain step. See `max_coeff` for the upper limit.",
     )
@@ -267,12 +293,14 @@ class OptimizerConfig(DictSection):
     )
     params: OptimizerParams | None = option(
         None,
+        requires=(("optimizer.type", "AdamW"),),
         description="Keyword arguments for the optimizer named in `type`, such as `lr`, `betas` and `weight_decay`; "
         "each optimizer accepts its own set, and an unknown key stops the engine at start-up with a TypeError.",
         default_note="When absent, the optimizer is built with its own defaults.",
     )
     legacy_fusion: bool = option(
         False,
+        no_example="refused",
         description="Makes the fp16 optimizer wrapper take an old fused-Adam code path that hands gradients and the "
         "loss scale to the optimizer's step; leave it false. It only matters without ZeRO, in fp16 or bf16 mixed "
         "precision with a fused Adam, and DeepSpeed's current FusedAdam raises an error on that path.",

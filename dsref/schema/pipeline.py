@@ -66,6 +66,7 @@ class PipelineConfig(PassthroughSection):
     )
     use_reentrant: bool | None = option(
         True,
+        requires=(("pipeline.activation_checkpoint_interval", 1),),
         since="0.10.3",
         description="Chooses the activation-checkpoint function the pipeline uses: true keeps DeepSpeed's reentrant "
         "`checkpoint`, false switches to its non-reentrant variant built on torch's saved-tensor hooks. The "

@@ -12,6 +12,17 @@ from ._meta import HfAuto, option
 _PositiveInt = Annotated[int, Field(gt=0)]
 
 
+_WARMUP_DECAY = (("scheduler.type", "WarmupDecayLR"),)
+_WARMUP_COSINE = (("scheduler.type", "WarmupCosineLR"), ("scheduler.params.total_num_steps", 10000))
+_LR_RANGE_TEST = (("scheduler.type", "LRRangeTest"),)
+_ONE_CYCLE = (
+    ("scheduler.type", "OneCycle"),
+    ("scheduler.params.cycle_min_lr", 0.00001),
+    ("scheduler.params.cycle_max_lr", 0.0001),
+)
+"""What a key read by one scheduler needs beside it: that scheduler, and the keys it cannot do without."""
+
+
 class SchedulerParams(PassthroughSection):
     """Keyword arguments handed unchanged to the scheduler's constructor.
 
@@ -54,6 +65,7 @@ class SchedulerParams(PassthroughSection):
     )
     warmup_type: Literal["log", "linear"] = option(
         "log",
+        example="linear",
         description="WarmupLR, WarmupDecayLR, WarmupCosineLR: shape of the warm-up curve. log climbs fast and then "
         "flattens (halfway to the peak after about the square root of `warmup_num_steps` steps), while linear climbs "
         "evenly, as Hugging Face schedules do. An unknown value falls back to log with a warning.",
@@ -64,6 +76,7 @@ class SchedulerParams(PassthroughSection):
     )
     total_num_steps: int | None = option(
         None,
+        requires=_WARMUP_DECAY,
         enforced=True,
         unit="steps",
         description="WarmupDecayLR, WarmupCosineLR (required there): total number of optimizer steps of the run, at "
@@ -76,6 +89,7 @@ class SchedulerParams(PassthroughSection):
     )
     warmup_min_ratio: float = option(
         0.0,
+        requires=_WARMUP_COSINE,
         unit="ratio",
         description="WarmupCosineLR: learning rate at the start of warm-up, as a fraction of the optimizer's `lr`; 0 "
         "starts from zero. WarmupCosineLR has no absolute learning-rate keys: its peak is the optimizer's `lr` "
@@ -83,6 +97,7 @@ class SchedulerParams(PassthroughSection):
     )
     cos_min_ratio: float = option(
         0.0001,
+        requires=_WARMUP_COSINE,
         unit="ratio",
         description="WarmupCosineLR: learning rate at the end of the cosine decay, as a fraction of the optimizer's "
         "`lr`; it stays there after `total_num_steps`. 0.1 (a tenth of the peak) and values near 0 are common "
@@ -90,12 +105,14 @@ class SchedulerParams(PassthroughSection):
     )
     lr_range_test_min_lr: float | list[float] = option(
         0.001,
+        requires=_LR_RANGE_TEST,
         description="LRRangeTest: learning rate the test starts from; every later rate is a multiple of it. Pick a "
         "value well below any rate you expect to work and watch the loss as the rate grows: the point where it starts "
         "to diverge bounds the usable range.",
     )
     lr_range_test_step_size: _PositiveInt = option(
         2000,
+        requires=_LR_RANGE_TEST,
         enforced=True,
         unit="steps",
         description="LRRangeTest: length in optimizer steps of one increase interval; after each interval the rate "
@@ -104,28 +121,35 @@ class SchedulerParams(PassthroughSection):
     )
     lr_range_test_step_rate: float = option(
         1.0,
+        requires=_LR_RANGE_TEST,
         description="LRRangeTest: growth per `lr_range_test_step_size` interval, as a multiple of "
         "`lr_range_test_min_lr`. The growth is linear: after k intervals the rate is `lr_range_test_min_lr` × (1 + "
         "rate × k).",
     )
     lr_range_test_staircase: bool = option(
         False,
+        requires=_LR_RANGE_TEST,
         description="LRRangeTest: holds the learning rate constant within each `lr_range_test_step_size` interval and "
         "raises it in one jump at the interval's end, instead of a little at every step.",
     )
     cycle_min_lr: float | list[float] | None = option(
         None,
+        requires=_ONE_CYCLE,
+        example=0.00001,
         description="OneCycle (required): lowest learning rate of the cycle, used at its start and end and as the "
         "base of the decay that follows. A tenth to a twenty-fifth of `cycle_max_lr` is a common choice.",
     )
     cycle_max_lr: float | list[float] | None = option(
         None,
+        requires=_ONE_CYCLE,
+        example=0.0001,
         description="OneCycle (required): peak learning rate, reached at the end of the cycle's first half. An "
         "LRRangeTest run is the usual way to find it: take a value somewhat below the rate at which the loss starts "
         "to diverge.",
     )
     decay_lr_rate: float = option(
         0.0,
+        requires=_ONE_CYCLE,
         enforced=True,
         description="OneCycle: how fast the learning rate keeps falling after the cycle; it becomes `cycle_min_lr` / "
         "(1 + rate × steps since the cycle ended / `decay_step_size`). 0 keeps it at `cycle_min_lr`, and so does a "
@@ -133,6 +157,7 @@ class SchedulerParams(PassthroughSection):
     )
     cycle_first_step_size: _PositiveInt = option(
         2000,
+        requires=_ONE_CYCLE,
         enforced=True,
         unit="steps",
         description="OneCycle: number of optimizer steps in the first half of the cycle, in which the learning rate "
@@ -141,6 +166,8 @@ class SchedulerParams(PassthroughSection):
     )
     cycle_second_step_size: int | None = option(
         None,
+        requires=_ONE_CYCLE,
+        example=2000,
         enforced=True,
         ge=0,
         unit="steps",
@@ -151,17 +178,21 @@ class SchedulerParams(PassthroughSection):
     )
     cycle_first_stair_count: int = option(
         0,
+        requires=_ONE_CYCLE,
         description="OneCycle: splits the first half of the cycle into this many flat stairs, changing the learning "
         "rate and momentum only at each stair boundary; 0 changes them smoothly at every step.",
     )
     cycle_second_stair_count: int | None = option(
         None,
+        requires=_ONE_CYCLE,
+        example=0,
         description="OneCycle: number of flat stairs in the second half of the cycle, as `cycle_first_stair_count` "
         "does for the first; 0 changes the values smoothly at every step.",
         default_note="When absent, it equals cycle_first_stair_count.",
     )
     decay_step_size: int = option(
         0,
+        requires=_ONE_CYCLE,
         enforced=True,
         unit="steps",
         description="OneCycle: number of optimizer steps that make one decay interval after the cycle; "
@@ -170,6 +201,7 @@ class SchedulerParams(PassthroughSection):
     )
     cycle_momentum: bool = option(
         True,
+        requires=_ONE_CYCLE,
         description="OneCycle: moves the optimizer's beta1 opposite to the learning rate, from `cycle_max_mom` down "
         "to `cycle_min_mom` while the rate rises and back while it falls. It also sets beta2 to 0.99 for the whole "
         "run, overriding `optimizer.params.betas`; for optimizers without betas, such as SGD, it is switched off with "
@@ -177,16 +209,19 @@ class SchedulerParams(PassthroughSection):
     )
     cycle_min_mom: float | list[float] = option(
         0.8,
+        requires=_ONE_CYCLE,
         description="OneCycle with `cycle_momentum`: lowest beta1 of the cycle, used while the learning rate is at "
         "its peak.",
     )
     cycle_max_mom: float | list[float] = option(
         0.9,
+        requires=_ONE_CYCLE,
         description="OneCycle with `cycle_momentum`: highest beta1 of the cycle, used while the learning rate is at "
         "its lowest and as the base of the momentum decay after the cycle.",
     )
     decay_mom_rate: float = option(
         0.0,
+        requires=_ONE_CYCLE,
         enforced=True,
         description="OneCycle with `cycle_momentum`: how beta1 changes after the cycle; it becomes `cycle_max_mom` × "
         "(1 + rate × steps since the cycle ended / `decay_step_size`), so a positive rate raises it. 0 keeps it at "
@@ -228,10 +263,12 @@ class SchedulerConfig(DictSection):
         "arguments and is stepped once per optimizer step too.",
         enum_docs=_SCHEDULER_TYPES,
         example="WarmupLR",
+        requires=(("scheduler.params", {"warmup_num_steps": 1000}),),
         ds_constant="deepspeed.runtime.constants.SCHEDULER_TYPE_DEFAULT",
     )
     params: SchedulerParams | None = option(
         None,
+        requires=(("scheduler.type", "WarmupLR"),),
         description="Constructor arguments of the chosen scheduler; needed whenever type is set, even if empty "
         "({}), since DeepSpeed unpacks it without a fallback.",
     )

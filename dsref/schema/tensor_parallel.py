@@ -59,6 +59,7 @@ class TPGroupConfig(StrictSection):
     )
     tp_group: Any = option(
         None,
+        no_example="set_in_code",
         description="The torch process group to shard over, a Python object set by DeepSpeed or tp_model_init; "
         "in a JSON config leave it out or null, as any other value breaks AutoTP set-up.",
     )
@@ -99,10 +100,12 @@ class TPLayerSpecConfig(DictSection):
     )
     partition_dim: int | None = option(
         None,
+        example=0,
         description="Dimension (of shape, if given) that is split; null means 0 for column and 1 for row layers.",
     )
     model_types: list[str] | None = option(
         None,
+        example=["llama"],
         description="Apply the rule only to models whose config.model_type is in this list (compared without "
         "regard to case); null applies it to every model.",
     )
@@ -191,6 +194,7 @@ class TensorParallelConfig(StrictSection):
     )
     vocab_parallel_lm_head: bool | None = option(
         None,
+        example=True,
         since="0.19.8",
         description="Split the lm_head along the vocabulary: true requires it, false forbids it, null uses it "
         "when a Hugging Face model with tied embeddings supports it.",
@@ -223,6 +227,7 @@ class TensorParallelConfig(StrictSection):
     )
     dtype: TorchDtype = option(
         TorchDtype("torch.float16"),
+        no_example="set_in_code",
         description="Model data type for AutoTP, a torch.dtype that only Python code can set: DeepSpeed rejects "
         'every JSON value except "auto" (which it drops). Training precision comes from fp16/bf16 instead.',
     )
@@ -250,5 +255,6 @@ class TensorParallelOptions(Section):
 
     tensor_parallel: TensorParallelConfig = option(
         default_factory=TensorParallelConfig,
+        requires=(("tensor_parallel.autotp_size", 4),),
         since="0.16.4",
     )

@@ -82,6 +82,7 @@ class ZenFlowConfig(StrictSection):
     )
     pt_reserved_cores_perc: float = option(
         0.5,
+        requires=(("zero_optimization.zenflow.overlap_step", True),),
         ge=0.0,
         le=1.0,
         since="0.17.6",
@@ -92,6 +93,7 @@ class ZenFlowConfig(StrictSection):
     )
     steps_per_epoch: int | None = option(
         None,
+        no_example="filled_in",
         description="Filled in by DeepSpeed with the length of the training data loader, to turn epoch-based "
         "selection into steps; leave it out of the config.",
     )

@@ -41,6 +41,7 @@ class LeafModuleConfig(StrictSection):
 
     classes: StrOrStrList = option(
         default_factory=lambda: list(_MOE_LEAF_CLASSES),
+        example=["MixtralSparseMoeBlock"],
         description="Class names whose instances become leaves, either fully qualified (module path plus class name) "
         "or just the class name; subclasses do not match. Setting the key replaces the default list (the MoE blocks "
         "of Mixtral, Qwen2-MoE and Qwen3-MoE), so repeat those if you still want them; an empty list turns the "
@@ -48,12 +49,14 @@ class LeafModuleConfig(StrictSection):
     )
     names: StrOrStrList = option(
         default_factory=list,
+        example=["model.layers.0.mlp"],
         description="Exact module names, as model.named_modules() reports them for the model given to "
         "deepspeed.initialize (for example model.layers.0.mlp), whose modules become leaves. Names that match no "
         "module only log a warning.",
     )
     name_suffixes: StrOrStrList = option(
         default_factory=list,
+        example=[".experts"],
         description="Name endings: every module whose named_modules() name ends with one of these strings becomes a "
         "leaf, for example .experts to catch the expert block of every layer. The match is plain string comparison, "
         "so include the leading dot to avoid matching longer names such as shared_experts; suffixes that match "
@@ -171,6 +174,7 @@ class ZeroConfig(StrictSection):
         True,
         since="0.19.7",
         stages=(1, 2),
+        requires=(("gradient_clipping", 0.0),),
         description="Computes the global gradient norm at every optimizer step at stages 1-2, which gradient "
         "clipping and get_global_grad_norm() rely on. False skips that work to save a little time; DeepSpeed rejects "
         "it at stages 0 and 3 and together with `gradient_clipping` above 0, optimizer offload, ZenFlow, or stage 1 "
@@ -178,6 +182,7 @@ class ZeroConfig(StrictSection):
     )
     load_from_fp32_weights: bool = option(
         True,
+        requires=(("zero_optimization.stage", 2),),
         since="0.3.0",
         stages=(1, 2, 3),
         description="When resuming from a ZeRO checkpoint, restores the fp32 master weights from the fp32 copies "
@@ -199,12 +204,14 @@ class ZeroConfig(StrictSection):
         None,
         since="0.3.15",
         stages=(3,),
+        requires=(("zero_optimization.offload_param.device", "cpu"),),
         description="Moves stage-3 parameter partitions to CPU memory or NVMe (ZeRO-Infinity); lower stages ignore it.",
     )
     offload_optimizer: OffloadOptimizerConfig | None = option(
         None,
         since="0.3.15",
         stages=(1, 2, 3),
+        requires=(("zero_optimization.offload_optimizer.device", "cpu"), ("optimizer.type", "AdamW")),
         description="Moves the optimizer states and the optimizer step to the CPU (ZeRO-Offload), or at stage 3 to "
         "NVMe; works at stages 1-3.",
     )
@@ -212,12 +219,14 @@ class ZeroConfig(StrictSection):
         None,
         since="0.17.5",
         stages=(1, 2, 3),
+        requires=(("zero_optimization.offload_optimizer.device", "cpu"), ("optimizer.type", "AdamW")),
         description="Turns on ZenFlow, which applies the most important gradients on the GPU at once and the rest "
         "later on the CPU, so that optimizer offload stalls the GPU less; it is used together with "
         "`offload_optimizer`.",
     )
     sub_group_size: int = option(
         1_000_000_000,
+        example=100_000_000,
         ge=0,
         since="0.3.12",
         stages=(3,),
@@ -381,6 +390,7 @@ class ZeroConfig(StrictSection):
         False,
         since="0.4.0",
         stages=(1,),
+        no_example="refused",
         description="Asks for the ZeRO stage 1 implementation that DeepSpeed removed in 0.5.9; true makes engine "
         "start-up fail with an error. Leave it false or out.",
     )
@@ -495,6 +505,7 @@ class ZeroConfig(StrictSection):
     leaf_module: LeafModuleConfig | None = option(
         default_factory=LeafModuleConfig,
         since="0.18.0",
+        stages=(3,),
         default_note="null is read as an empty section, so the default classes apply.",
     )
 
@@ -542,6 +553,7 @@ class ZeroOptions(Section):
     zero_optimization: ZeroConfig = option(
         default_factory=ZeroConfig,
         deprecated_forms=("bool",),
+        requires=(("zero_optimization.stage", 2),),
         replacement=((True, '{"zero_optimization": {"stage": 1}}'), (False, "")),
         description="The ZeRO optimizer settings; `stage` is the key that matters most. The old form true or false "
         "instead of an object still works but is deprecated: true means stage 1 with the top-level `allgather_size` "

@@ -21,10 +21,9 @@ from __future__ import annotations
 import inspect
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
 from ..explain.render import M as LABELS
-from ..explain.render import _bounds, _nest, _with_human
+from ..explain.render import _bounds, _with_human, json_lines
 from ..text.i18n import Lang, messages, option_text, translate
 from ..text.units import UNITS
 from ..tree.index import Entry, OptionIndex
@@ -58,7 +57,6 @@ M = messages(
     docs_only_ignored_box="Ignored by DeepSpeed {target}",
     docs_only_ignored_body="DeepSpeed's documentation lists this key, but DeepSpeed {target} never reads it: it has "
     "no effect.",
-    example_removed="as it was written (DeepSpeed {target} refuses it)",
     values="values",
     map_entry="`<{name}>` is a name you choose; each entry is a section with the options below.",
     list_entry="`[]` is one entry of a list; each entry is a section with the options below.",
@@ -241,13 +239,13 @@ def _option(entry: Entry, depth: int, lang: Lang, index: OptionIndex) -> list[st
         lines += [paragraph(description), ""]
     lines += _facts(entry, lang, index)
     if entry["enum_docs"]:
-        lines += [f"{_capital(M.text('values', lang))}:", ""]
+        lines += [_lead(M.text("values", lang), lang), ""]
         for value, text in entry["enum_docs"]:
             meaning = option_text(entry.path, text, lang, f"enum:{value}") or ""
             lines.append(f"- {code(json_value(value))}: {paragraph(meaning)}")
         lines.append("")
-    if entry["has_example"]:
-        lines += _example(entry, lang, target)
+    if entry["example_config"] is not None:
+        lines += _example(entry, lang)
     if entry.is_section:
         lines += _children(entry, lang, index)
     return lines
@@ -282,6 +280,11 @@ def glossary_terms(key: str) -> list[str]:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _lead(label: str, lang: Lang) -> str:
+    """A label that introduces the block below it: ``Example:``, ``示例：`` (a full-width colon after Chinese)."""
+    return _capital(label) + ("：" if lang == "zh" else ":")
 
 
 def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
@@ -353,45 +356,16 @@ def _link(path: str, here: Entry, index: OptionIndex) -> str:
     return f"[{code(path)}]({page}#{anchor(path)})"
 
 
-def _fragment_of(entry: Entry) -> tuple[str, Any]:
-    """Where the example goes (the nearest plain dotted section above the option) and what goes there."""
-    nested = _nest(entry, entry["example"])
-    steps: list[str] = []
-    for step in entry.path.replace("[]", ".[]").split(".")[:-1]:
-        if step == "[]" or step.startswith("<"):
-            break
-        steps.append(step)
-    for step in steps:
-        nested = nested[step]
-    return ".".join(steps), nested
-
-
-def _example(entry: Entry, lang: Lang, target: str) -> list[str]:
-    # A removed option is shown whole from the top: DeepSpeed refuses its top-level key (DS302 is reported there).
-    where, value = ("", _nest(entry, entry["example"])) if entry["removed_in"] else _fragment_of(entry)
-    words = ["fragment", where] if where else ["fragment"]
-    if entry["removed_in"]:
-        words += ["expect", "DS302"]
-    elif entry["deprecated"]:
-        words += ["expect", "DS301"]
-    label = _capital(LABELS.text("example", lang))
-    if entry["removed_in"]:
-        label += " — " + M.text("example_removed", lang, target=target)
+def _example(entry: Entry, lang: Lang) -> list[str]:
+    """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one."""
     return [
-        f"{label}:",
+        _lead(LABELS.text("example", lang), lang),
         "",
-        f"<!-- dsref-check: {' '.join(words)} -->",
         "```json",
-        *json_dumps(value).splitlines(),
+        *json_lines(entry["example_config"]),
         "```",
         "",
     ]
-
-
-def json_dumps(value: Any) -> str:
-    import json
-
-    return json.dumps(value, ensure_ascii=False, indent=2)
 
 
 def _children(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:

@@ -115,8 +115,8 @@ class Option:
 
     def to_json(self) -> dict[str, Any]:
         """This option's facts as JSON data: the record of ``dsref options --format json`` less the fields written
-        per language (``default_human``, ``docs_default_human``), which :func:`dsref.generator.index.dump_record`
-        adds."""
+        per language (``default_human``, ``docs_default_human``) and the whole example config (``example_config``),
+        which :func:`dsref.generator.index.dump_record` adds."""
         m = self.meta
         record: dict[str, Any] = {
             "path": self.path,
