@@ -98,12 +98,13 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
         if char in "}]" and comma >= 0 and strict:
             return Mistake("trailing_comma", comma, comma + 1, ",")
         comma = -1
+        closing = {"key": "}", "value": "]"}[expect]  # an empty object or array, or one after a trailing comma
+        if char == closing and stack and stack[-1] == {"}": "{", "]": "["}[closing]:
+            stack.pop()
+            expect, line_of_last = "after", line
+            pos += 1
+            continue
         if expect == "key":
-            if char == "}" and stack:
-                stack.pop()
-                expect, line_of_last = "after", line
-                pos += 1
-                continue
             if char in "\"'":
                 end = _string_end(text, pos)
                 if end is None or (char == "'" and strict):
@@ -125,11 +126,6 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
             stack.append(char)
             pos += 1
             expect = "key" if char == "{" else "value"
-            continue
-        if char == "]" and stack and stack[-1] == "[":  # an empty array, or a trailing comma in one
-            stack.pop()
-            expect, line_of_last = "after", line
-            pos += 1
             continue
         if char in "\"'":
             end = _string_end(text, pos)

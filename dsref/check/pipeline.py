@@ -70,10 +70,7 @@ def check_file(
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
-    loaded = load(path, profile)
-    if isinstance(loaded, LoadError):
-        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
-    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+    return _report(load(path, profile), path, world_size, deepspeed_version)
 
 
 STDIN = "-"
@@ -91,10 +88,7 @@ def check_bytes(
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
     """Findings for a file's bytes, read already (standard input): decoded and parsed as :func:`check_file` would."""
-    loaded = load_bytes(data, profile, path=path)
-    if isinstance(loaded, LoadError):
-        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
-    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+    return _report(load_bytes(data, profile, path=path), path, world_size, deepspeed_version)
 
 
 def check_text(
@@ -106,7 +100,11 @@ def check_text(
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
     """Findings for ``text`` read as if from the file ``path`` (stdin, an editor's buffer, a file being fixed)."""
-    loaded = load_text(text, profile, path=path)
+    return _report(load_text(text, profile, path=path), path, world_size, deepspeed_version)
+
+
+def _report(loaded: LoadedConfig | LoadError, path: str, world_size: int | None, deepspeed_version: str) -> FileReport:
+    """The findings of a file as read: its load error alone, or everything check finds in it."""
     if isinstance(loaded, LoadError):
         return FileReport(path, None, loaded, [_load_error_finding(loaded)])
     return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
