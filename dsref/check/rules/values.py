@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..findings import Example, Severity
+from ..validation import short_repr
 from . import Context, Hit, rule
 from ._common import known, mapping, related
 from .optimizer import _calls, _type_of
@@ -101,7 +102,7 @@ def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
     for key, value, problem, path in _impossible_params(ctx):
         refusing = [c.cls for c in _calls(ctx) if _refused_by_torch(c.cls, key, problem)]
         if refusing:
-            yield Hit(ctx.where(path), path, {"key": key, "value": _shown(value), "optimizer": refusing[0]})
+            yield Hit(ctx.where(path), path, {"key": key, "value": short_repr(value), "optimizer": refusing[0]})
 
 
 @rule(
@@ -154,7 +155,7 @@ def optimizer_value_impossible(ctx: Context) -> Iterator[Hit]:
         if refusing:
             continue  # DS585
         unchecked = [c.cls for c in calls if c.cls not in refusing] or [calls[0].cls]
-        args = {"key": key, "value": _shown(value), "optimizer": " / ".join(unchecked), "effect": problem}
+        args = {"key": key, "value": short_repr(value), "optimizer": " / ".join(unchecked), "effect": problem}
         yield Hit(ctx.where(path), path, args)
 
 
@@ -168,12 +169,6 @@ def _impossible_params(ctx: Context) -> Iterator[tuple[str, Any, str, str]]:
         problem = _problem(key, value)
         if problem is not None:
             yield key, value, problem, path
-
-
-def _shown(value: Any) -> str:
-    import json
-
-    return json.dumps(value)
 
 
 # DeepSpeed's warmup schedulers (deepspeed/runtime/lr_schedules.py) set the optimizer's rate themselves, from
@@ -236,10 +231,15 @@ def scheduler_value_impossible(ctx: Context) -> Iterator[Hit]:
         low = 0.0 if not ctx.is_set(f"{base}.warmup_min_lr") else low
         for key, value in (("warmup_min_lr", low), ("warmup_max_lr", high)):
             if _number(value) and value < 0 and ctx.is_set(f"{base}.{key}"):
-                args = {"scheduler": scheduler, "problem": "negative_lr", "key": key, "value": _shown(value)}
+                args = {"scheduler": scheduler, "problem": "negative_lr", "key": key, "value": short_repr(value)}
                 yield Hit(ctx.where(f"{base}.{key}"), f"{base}.{key}", args)
         if _number(low) and _number(high) and high < low and ctx.is_set(f"{base}.warmup_max_lr"):
-            args = {"scheduler": scheduler, "problem": "falling_warmup", "low": _shown(low), "high": _shown(high)}
+            args = {
+                "scheduler": scheduler,
+                "problem": "falling_warmup",
+                "low": short_repr(low),
+                "high": short_repr(high),
+            }
             where = related(ctx, f"{base}.warmup_min_lr")
             yield Hit(ctx.where(f"{base}.warmup_max_lr"), f"{base}.warmup_max_lr", args, where)
     if scheduler in DECAY_SCHEDULERS:
