@@ -123,8 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args is None:
         import gc
 
-        gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
         first = next((a for a in args_list if not a.startswith("-")), None)
+        if first != "server":  # the server turns it on once its imports are done (cli/server.py)
+            gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
         args = _parser(first if first in COMMANDS else None, args_list).parse_args(args_list)
     try:
         status = int(importlib.import_module(COMMANDS[args.command][0]).run(args))

@@ -24,6 +24,13 @@ def run(args: argparse.Namespace) -> int:
         said = CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", _fallback())
         print("dsref: " + said, file=sys.stderr)
         return 2
+    import gc
+
+    # python -m dsref starts with the collector off; importing pygls and lsprotocol (a thousand attrs classes) with
+    # it off saves about 15 ms of the start. What was imported lives as long as the server: frozen, the collections
+    # to come never walk it.
     from ..server.app import main
 
+    gc.freeze()
+    gc.enable()
     return main(tcp=(args.host, args.port) if args.tcp else None)
