@@ -61,10 +61,20 @@ async def _open(client: LanguageClient, name: str, text: str, version: int = 1) 
     return await _diagnostics_of(client, uri)
 
 
-async def _diagnostics_of(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
-    """The next diagnostics published for ``uri`` (others, such as those of a closed file, are passed over)."""
+async def _diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> list[lsp.Diagnostic]:
+    """The next diagnostics published for ``uri`` (others, such as those of a closed file, are passed over).
+
+    The notification can be read before ``wait_for_notification`` starts waiting (its task is scheduled after the
+    data already received), so the wait is short and the client's record is looked at again after each one.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
     while uri not in client.diagnostics:
-        await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=30)
+        try:
+            await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=0.5)
+        except TimeoutError:
+            if loop.time() > deadline:
+                raise AssertionError(f"no diagnostics for {uri} in {timeout} s") from None
     return list(client.diagnostics[uri])
 
 
