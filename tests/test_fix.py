@@ -532,3 +532,14 @@ def _texts_once() -> list[tuple[str, str]]:
     if not _TEXTS:
         _TEXTS.extend(_real_texts())
     return _TEXTS
+
+
+def test_a_comment_aligned_after_a_fixed_value_keeps_its_column() -> None:
+    text = (
+        '{\n  "train_batch_size": 8,\n  "gradient_clipping": "auto",   # clip\n  "steps_per_print": 10   # print\n}\n'
+    )
+    result = fix_text(text, "ds.json", unsafe=True)
+    assert result.changed
+    before, after = text.splitlines()[2], result.text.splitlines()[2]
+    assert after.index("# clip") == before.index("# clip"), (before, after)
+    assert after.startswith('  "gradient_clipping": 1.0,')

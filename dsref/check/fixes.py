@@ -23,6 +23,7 @@ finding; :mod:`dsref.check.fixer` applies them.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -168,9 +169,34 @@ def with_fixes(findings: list[Finding], loaded: LoadedConfig, *, world_size: int
 
 
 def located(fix: Fix, loaded: LoadedConfig) -> Fix:
-    """``fix`` with the lines and columns of its edits in ``loaded``."""
-    edits = tuple(replace(e, span=loaded.positions.span(e.start, e.end)) for e in fix.edits)
+    """``fix`` with the lines and columns of its edits in ``loaded``, each keeping the column of a comment after it."""
+    text = loaded.text
+    edits = tuple(_keep_comment_column(e, text) for e in fix.edits)
+    edits = tuple(replace(e, span=loaded.positions.span(e.start, e.end)) for e in edits)
     return replace(fix, edits=edits)
+
+
+_ALIGNED_COMMENT = re.compile(r"(,?)( {2,})(?=#|//|/\*)")
+"""What follows a value whose comment is aligned with spaces: ``,    # the learning rate``."""
+
+
+def _keep_comment_column(edit: Edit, text: str) -> Edit:
+    """``edit`` widened over the spaces before a comment aligned after it, so that the comment stays in its column
+    when the value grows or shrinks (``"auto"`` → ``0.001``); the edit itself when there is no such comment.
+
+    >>> text = '"lr": "auto",   # rate'
+    >>> e = _keep_comment_column(Edit(6, 12, "0.001"), text)
+    >>> text[: e.start] + e.replacement + text[e.end :]
+    '"lr": 0.001,    # rate'
+    """
+    if "\n" in edit.replacement or "\n" in text[edit.start : edit.end]:
+        return edit
+    change = len(edit.replacement) - (edit.end - edit.start)
+    after = _ALIGNED_COMMENT.match(text, edit.end) if change else None
+    if after is None:
+        return edit
+    spaces = " " * max(1, len(after.group(2)) - change)
+    return replace(edit, end=after.end(), replacement=edit.replacement + after.group(1) + spaces)
 
 
 def fix_for(
