@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What tests/test_site.py needs besides the Python packages: Debian's Chromium and CJK fonts (installed only when
-# missing), and the playwright Python package. Playwright drives the system Chromium (/usr/bin/chromium); its own
-# `playwright install` would download a browser build, which this project never does.
+# missing). The playwright Python package that drives it comes from requirements/test.in (scripts/test.sh); it drives
+# the system Chromium (/usr/bin/chromium): its own `playwright install` would download a browser build, which this
+# project never does.
 #
 #   bash scripts/install_test_deps.sh        (as root, or with sudo available)
 set -euo pipefail
@@ -17,5 +18,3 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-
-python -m pip install -q "playwright>=1.45"

@@ -1,14 +1,49 @@
 #!/usr/bin/env bash
 # Install everything the tests need and run the whole suite (the README's second command; .ci/run calls it).
-#   - Python: a CPU build of PyTorch 2.13.0 and DeepSpeed 0.19.8 (the schema is compared with them), dsref[test]
-#   - node packages for the editor-schema test (VS Code's JSON language service) and the VS Code extension
-#   - Debian's Chromium and CJK fonts, and playwright, for the site test
+#
+#   bash scripts/test.sh [PYTEST ARGS…]            the locked environment: requirements/test.lock as constraints
+#   bash scripts/test.sh --latest [PYTEST ARGS…]   the newest releases the same ranges admit, to meet an upstream
+#                                                  change on purpose (torch and DeepSpeed stay at requirements/test.in's
+#                                                  pins: the CPU build on disk, and the release dsref describes)
+#
+#   - Python: a CPU build of PyTorch 2.13.0 and DeepSpeed 0.19.8 (the schema is compared with them), dsref[test],
+#     playwright (requirements/test.in)
+#   - node packages for the editor-schema test (VS Code's JSON language service) and the VS Code extension, from their
+#     package-lock.json files
+#   - Debian's Chromium and CJK fonts for the site test (scripts/install_test_deps.sh, only when missing)
+#
+# `python -m pytest -m "not slow"` is the fast tier, once this has installed everything (CONTRIBUTING says when).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+mode=locked
+if [ "${1:-}" = "--latest" ]; then
+  mode=latest
+  shift
+fi
+lock=requirements/test.lock
+
 command -v node >/dev/null && command -v npm >/dev/null || { echo "scripts/test.sh: tests need node >= 20 and npm" >&2; exit 1; }
-python -m pip install torch==2.13.0
-python -m pip install -e ".[test]" deepspeed==0.19.8
-npm ci --prefix tests/editor --no-audit --no-fund
-npm ci --prefix editors/vscode --no-audit --no-fund
+[ -f "$lock" ] || { echo "scripts/test.sh: $lock is missing; write it with: bash scripts/lock.sh" >&2; exit 1; }
+
+if [ "$mode" = locked ]; then
+  # torch first, on its own: DeepSpeed's build looks for an installed torch
+  python -m pip install -c "$lock" torch==2.13.0
+  if ! python -m pip install -c "$lock" -e ".[test]" -r requirements/test.in; then
+    echo "scripts/test.sh: the locked environment does not install; if pyproject.toml or requirements/test.in" \
+      "changed, refresh the lock: bash scripts/lock.sh" >&2
+    exit 1
+  fi
+  npm ci --prefix tests/editor --no-audit --no-fund
+  npm ci --prefix editors/vscode --no-audit --no-fund
+else
+  python -m pip install torch==2.13.0
+  python -m pip install --upgrade --upgrade-strategy eager -e ".[test]" -r requirements/test.in
+  # the newest releases package.json's ranges admit, without writing them into package-lock.json
+  npm install --prefix tests/editor --no-audit --no-fund --no-save --no-package-lock
+  npm install --prefix editors/vscode --no-audit --no-fund --no-save --no-package-lock
+fi
 bash scripts/install_test_deps.sh
+
+export DSREF_TEST_ENV="$mode"  # tests/test_environment.py compares the installed packages with the lock when locked
 python -m pytest "$@"

@@ -1,15 +1,24 @@
-"""Shared fixtures: the option tree, the ../shared/ folder and DeepSpeed, when present."""
+"""Shared fixtures (the option tree, the ../shared/ folder, DeepSpeed) and what holds every run to the same rules.
+
+* In CI (``CI`` set, as ``.ci/run`` sets it) a skipped test fails, unless it is marked
+  ``@pytest.mark.skip_allowed_in_ci(reason)``: CI can never go green by skipping. ``tests/needs.py`` is how a test
+  says what it needs beyond dsref's requirements.
+* When a run fails and the installed packages are not the ones ``requirements/test.lock`` pins, the summary names
+  each of them and the commands to test against the lock or to refresh it.
+"""
 
 from __future__ import annotations
 
 import json
-import os
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dsref.tree.options import OptionTree, option_tree
+
+from . import lockfile, needs
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
@@ -26,10 +35,18 @@ def shared_path(*parts: str) -> Path:
     """
     path = SHARED.joinpath(*parts)
     if not path.exists():
-        if os.environ.get("CI"):
-            pytest.fail(f"{path} is missing in CI; .ci/run expects ../shared/ beside the checkout")
+        if needs.in_ci():
+            pytest.fail(f"{path} is missing in CI; .ci/run expects ../shared/ beside the checkout", pytrace=False)
         pytest.skip(f"{path} not found: ../shared/ is absent in this clone")
     return path
+
+
+@pytest.fixture(scope="session")
+def generated() -> dict[Path, bytes]:
+    """Every generated file as the generator writes it now (about 1.5 s to build; read-only for the tests)."""
+    from dsref.generator.files import generated_files
+
+    return generated_files()
 
 
 @pytest.fixture(scope="session")
@@ -39,13 +56,7 @@ def inventory() -> list[dict[str, Any]]:
 
 def require_deepspeed() -> Any:
     """Import DeepSpeed 0.19.8 or skip; in CI its absence is a failure."""
-    try:
-        import deepspeed
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail("deepspeed is not installed; .ci/run installs torch==2.13.0 and deepspeed==0.19.8")
-        pytest.skip("deepspeed is not installed (pip install torch==2.13.0 deepspeed==0.19.8)")
-    return deepspeed
+    return needs.module("deepspeed")
 
 
 @pytest.fixture(autouse=True)
@@ -53,3 +64,52 @@ def _english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests see no locale variables unless they set them, so output does not depend on the runner's LANG."""
     for name in ("LC_ALL", "LC_MESSAGES", "LANG", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """In CI a skip is a failure, unless the test is marked ``skip_allowed_in_ci`` (with the reason it may skip)."""
+    outcome = yield
+    report = outcome.get_result()
+    if not (report.skipped and needs.in_ci()) or hasattr(report, "wasxfail"):
+        return
+    if item.get_closest_marker("skip_allowed_in_ci") is not None:
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = (
+        f"skipped in CI ({reason}); CI runs every test: install what it needs in scripts/test.sh, "
+        "or mark the test skip_allowed_in_ci with the reason it may skip"
+    )
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    """A whole module that skips when collected (``pytest.importorskip`` at its top) fails in CI too."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and needs.in_ci():
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.outcome = "failed"
+        report.longrepr = f"{collector.nodeid} skipped in CI ({reason}); CI runs every test"
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int) -> None:
+    """After a failed run, name the installed packages that are not what the lock pins: a newer release of one of
+    them is the first suspect, and the commands say how to rule it out or to take it on."""
+    if exitstatus in (0, pytest.ExitCode.NO_TESTS_COLLECTED) or not lockfile.LOCK.exists():
+        return
+    try:
+        found = lockfile.differences(lockfile.read_lock())
+    except ValueError as error:
+        terminalreporter.write_line(str(error))
+        return
+    if not found:
+        return
+    terminalreporter.section("packages that are not the locked ones")
+    for difference in found:
+        terminalreporter.write_line(f"  {difference}")
+    terminalreporter.write_line(
+        "If a failure above comes from one of them: bash scripts/test.sh runs the suite against the lock; to take "
+        f"the new release on, fix what it broke, then refresh the lock: {lockfile.REFRESH} --upgrade-package NAME"
+    )

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import io
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from babel.messages.pofile import read_po
 
 from dsref.text import catalog as cat
+from dsref.text.i18n import MoCatalog
 
 
 def test_catalog_is_complete_and_in_sync() -> None:
@@ -58,3 +61,37 @@ def test_check_script_passes() -> None:
 def test_stats() -> None:
     done, total = cat.stats("zh")
     assert done == total > 800
+
+
+def test_the_mo_is_compared_by_what_it_says_not_by_who_compiled_it(tmp_path: Path) -> None:
+    """A .mo that differs from a fresh compile only in its Generated-By line is current; one translation, or a
+    header field that changes how it is read, makes it stale."""
+    po = cat.read_catalog(cat.po_path("zh"), "zh_CN")
+    fresh = cat.compile_mo(po)
+    texts = MoCatalog(fresh).messages()
+    header = texts[(None, "")]
+    assert re.search(r"^Generated-By: Babel ", header, re.M), header
+    other = tmp_path / "dsref.mo"
+
+    texts[(None, "")] = re.sub(r"^Generated-By: Babel .*$", "Generated-By: Babel 9.99.0", header, flags=re.M)
+    other.write_bytes(cat.mo_bytes(texts))
+    assert other.read_bytes() != fresh
+    assert cat.mo_problem(other, po) is None
+
+    key = next(k for k in texts if k[0] == "explain.wrote")
+    texts[key] = texts[key] + "！"
+    other.write_bytes(cat.mo_bytes(texts))
+    problem = cat.mo_problem(other, po)
+    assert (
+        problem is not None and "explain.wrote" in problem.problem and "scripts/catalog.py compile" in problem.problem
+    )
+
+    texts[key] = MoCatalog(fresh).messages()[key]
+    texts[(None, "")] = header + "Plural-Forms: nplurals=2; plural=(n != 1);\n"
+    other.write_bytes(cat.mo_bytes(texts))
+    problem = cat.mo_problem(other, po)
+    assert problem is not None and "Plural-Forms" in problem.problem
+
+    other.write_bytes(b"not a catalog at all")
+    problem = cat.mo_problem(other, po)
+    assert problem is not None and "cannot be read" in problem.problem

@@ -224,6 +224,7 @@ def _corpus() -> list[Path]:
     return sorted(p for p in shared_path("corpus", "real").iterdir() if p.suffix == ".json")
 
 
+@pytest.mark.slow
 def test_whole_corpus_checks_without_exception() -> None:
     counts = {s: 0 for s in Severity}
     for path in _corpus():
@@ -233,6 +234,7 @@ def test_whole_corpus_checks_without_exception() -> None:
     assert counts[Severity.error] > 0 and counts[Severity.warning] > 0
 
 
+@pytest.mark.slow
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
 )
@@ -313,6 +315,7 @@ def test_check_for_another_release_says_once_what_it_follows(tmp_path: Path) -> 
     assert [f.code for f in older] == ["DS584"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_several_processes_print_what_one_prints(fmt: str) -> None:
     """Byte for byte, with the exit status, over real files (readable, broken and unreadable alike)."""
@@ -356,6 +359,7 @@ def test_how_many_processes() -> None:
     assert workers_for(None, FILES_PER_WORKER - 1) == 1  # too few files to pay for a second process
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) -> None:
     import signal
     import time

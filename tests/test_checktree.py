@@ -90,6 +90,7 @@ def _corpus() -> list[Path]:
     return files
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["deepspeed", "hf"])
 def test_real_configs_get_the_same_findings_from_both_trees(profile: str) -> None:
     full = option_tree()

@@ -35,6 +35,8 @@ from dsref.check.validation import validate
 
 from .conftest import require_deepspeed, shared_path
 
+pytestmark = pytest.mark.slow
+
 DifferenceKind = Literal["engine_start", "first_step", "dsref_stricter", "dsref_misses"]
 
 

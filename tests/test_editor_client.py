@@ -10,8 +10,6 @@ Without node and npm the tests skip, except in CI (``CI`` set), where they fail.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,30 +19,20 @@ import pytest
 from dsref.tree.links import option_url, schema_url
 from dsref.tree.options import OptionTree
 
+from . import needs
+
 ROOT = Path(__file__).resolve().parents[1]
 EDITOR = ROOT / "tests" / "editor"
 SCHEMAS = ROOT / "schemas"
 DEPRECATED = 2  # vscode-json-languageservice ErrorCode.Deprecated
 
 
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what}; .ci/run must provide node >= 18 and npm, then run: npm ci --prefix tests/editor")
-    pytest.skip(what)
-
-
 @pytest.fixture(scope="module")
 def node() -> str:
-    exe = shutil.which("node")
-    if exe is None:
-        _missing("node is not installed")
-    assert exe is not None
+    exe = needs.program("node")
     packages = ("vscode-json-languageservice", "ajv", "prettier")
     if not all((EDITOR / "node_modules" / package).is_dir() for package in packages):
-        npm = shutil.which("npm")
-        if npm is None:
-            _missing("npm is not installed")
-        assert npm is not None
+        npm = needs.program("npm")
         proc = subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund"], cwd=EDITOR, capture_output=True, text=True, timeout=600
         )

@@ -19,8 +19,20 @@ import pytest
 from dsref.estimate.activations import saved_activations
 from dsref.estimate.model import architecture_from_hf
 
-torch = pytest.importorskip("torch")
-transformers = pytest.importorskip("transformers")
+from . import needs
+
+pytestmark = pytest.mark.slow  # builds and runs 60 small models on the CPU
+
+torch: Any = None  # imported when the first test runs, not when the suite is collected (about 2.5 s)
+transformers: Any = None
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _libraries() -> None:
+    global torch, transformers
+    torch = needs.module("torch")
+    transformers = needs.module("transformers")
+
 
 TOLERANCE = 0.05
 

@@ -37,6 +37,9 @@ def test_the_matrix_covers_what_the_issue_asks() -> None:
     assert all(p > 0 for p in predictions)
 
 
+@pytest.mark.skip_allowed_in_ci(
+    "the table is measured on a GPU, which CI does not have; the task that is lent one commits it"
+)
 def test_estimate_within_10_percent_of_the_measured_peak() -> None:
     script = _script()
     if not script.TABLE.exists():

@@ -265,6 +265,7 @@ def test_a_model_folder_and_a_text_config(tmp_path: pathlib.Path) -> None:
     assert json.loads(proc.stdout)["model"]["params"] == PARAMS["qwen2-7b"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("model_json", "args", "needle"),
     [

@@ -352,6 +352,7 @@ def quiet_deepspeed() -> Any:
     logger.setLevel(level)
 
 
+@pytest.mark.slow
 def test_safe_fixes_build_the_same_deepspeed_config_on_every_real_file(quiet_deepspeed: Any) -> None:
     texts = _real_texts()
     assert len(texts) > 300
@@ -377,6 +378,7 @@ def test_safe_fixes_build_the_same_deepspeed_config_on_every_real_file(quiet_dee
     assert changed > 20 and proven > 10, (changed, proven)
 
 
+@pytest.mark.slow
 def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
     problems = []
     for name, text in _real_texts():
@@ -508,6 +510,7 @@ _MUTATIONS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_fixing_mutated_real_configs_parses_is_idempotent_and_adds_nothing(data: st.DataObject) -> None:

@@ -41,6 +41,7 @@ def no_traceback(proc: subprocess.CompletedProcess[bytes]) -> None:
 SURROGATES = '{"train_batch_size": 8, "x\\ud800": 1, "fp16": {"enabled": "\\udcff"}}'
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", ["text", "json", "github"])
 def test_lone_surrogates_in_keys_and_values_are_reported_in_every_format(tmp_path: Path, fmt: str) -> None:
     (tmp_path / "ds_config.json").write_text(SURROGATES, encoding="utf-8")
@@ -58,6 +59,7 @@ def test_lone_surrogates_in_keys_and_values_are_reported_in_every_format(tmp_pat
         assert "x\\ud800" in out and "\\udcff" in out
 
 
+@pytest.mark.slow
 def test_file_names_that_are_not_utf8_keep_the_output_valid(tmp_path: Path) -> None:
     folder = os.fsencode(tmp_path)
     name = os.path.join(folder, b"bad\xff.json")
@@ -96,6 +98,7 @@ def test_an_integer_too_long_to_print() -> None:
     assert shown["train_batch_size"] == "≈1.0e+5000"
 
 
+@pytest.mark.slow
 def test_stdout_closed_full_or_ascii(tmp_path: Path) -> None:
     config = tmp_path / "ds.json"
     config.write_text('{"train_batch_size": 8, "零": 1}', encoding="utf-8")
@@ -122,6 +125,7 @@ def test_stdout_closed_full_or_ascii(tmp_path: Path) -> None:
     assert "\\u" in ascii_.stdout.decode("ascii")
 
 
+@pytest.mark.slow
 def test_a_fifo_is_refused_not_waited_for(tmp_path: Path) -> None:
     fifo = tmp_path / "pipe.json"
     os.mkfifo(fifo)
@@ -202,6 +206,7 @@ def test_an_unreadable_directory_says_permission_denied(
     assert "无法读取这个目录：权限不足" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("encoding", "named"),
     [("utf-16-le", "UTF-16LE"), ("utf-16-be", "UTF-16BE"), ("utf-16", "UTF-16"), ("utf-32", "UTF-32")],
@@ -259,6 +264,7 @@ def test_values_in_messages_are_written_as_json(config: dict[str, object], said:
 # -- item 3: many files stream -------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_findings_stream_in_order_and_ctrl_c_keeps_them(tmp_path: Path) -> None:
     import signal
 

@@ -42,6 +42,7 @@ def _copy_of_the_package(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("module", "line", "contract"),
     [

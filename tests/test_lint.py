@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import shutil
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -13,8 +13,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def _tool(name: str) -> list[str]:
-    if shutil.which(name) is None:
-        pytest.fail(f"{name} is not installed; pip install -e '.[test]'")
+    """``python -m name`` with this interpreter: the tool installed beside the tests, whatever is on PATH."""
+    if importlib.util.find_spec(name) is None:
+        pytest.fail(f"{name} is not installed for {sys.executable}; pip install -e '.[test]'", pytrace=False)
     return [sys.executable, "-m", name]
 
 

@@ -442,6 +442,7 @@ def corpus_texts() -> tuple[str, ...]:
     return tuple(p.read_bytes().decode("utf-8", "replace") for p in corpus())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", ["deepspeed", "hf"])
 def test_corpus_loads_with_positions_for_every_entry(profile: Profile) -> None:
     paths = corpus()
@@ -457,6 +458,7 @@ def test_corpus_loads_with_positions_for_every_entry(profile: Profile) -> None:
     assert loaded >= (320 if profile == "deepspeed" else 270)
 
 
+@pytest.mark.slow
 def test_corpus_agrees_with_deepspeeds_own_loader() -> None:
     require_deepspeed()
     from deepspeed.runtime.tensor_parallel.init_utils import load_ds_config
@@ -473,6 +475,7 @@ def test_corpus_agrees_with_deepspeeds_own_loader() -> None:
             assert isinstance(ours, LoadedConfig) and same(ours.data, expected), path
 
 
+@pytest.mark.slow
 def test_corpus_agrees_with_json_load() -> None:
     for path in corpus():
         try:
@@ -516,6 +519,7 @@ def check_against_reader(text: str, profile: Profile) -> None:
     check_positions(result)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), profile=st.sampled_from(["deepspeed", "hf"]))
 def test_mutated_corpus_files_agree_with_the_reader(data: st.DataObject, profile: Profile) -> None:
@@ -614,6 +618,7 @@ def hjson_document(draw: st.DrawFn) -> tuple[str, Any]:
     return text, tree
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(document=hjson_document())
 def test_generated_hjson_documents(document: tuple[str, Any]) -> None:

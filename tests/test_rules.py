@@ -577,6 +577,7 @@ def test_odd_inputs_raise_nothing(tree: OptionTree, config: Any) -> None:
             list(r.check(ctx))
 
 
+@pytest.mark.slow
 def test_every_rule_runs_on_the_real_corpus(tree: OptionTree) -> None:
     corpus = shared_path("corpus", "real")
     checked = 0
@@ -628,6 +629,7 @@ def test_config_time_near_misses_build(code: str, config: dict[str, Any]) -> Non
     assert _deepspeed_config(config) is None
 
 
+@pytest.mark.slow
 def test_name_tables_match_deepspeed_and_torch() -> None:
     require_deepspeed()
     import inspect
@@ -749,6 +751,7 @@ OPTIMIZER_PARAMS: list[tuple[dict[str, Any], str | None]] = [
 ]
 
 
+@pytest.mark.slow
 def test_optimizer_params_against_deepspeed_initialize() -> None:
     """Each key DS549 reports makes deepspeed.initialize fail with a TypeError naming it; the near misses get past
     the constructor's arguments."""
@@ -763,6 +766,7 @@ def test_optimizer_params_against_deepspeed_initialize() -> None:
             assert result.get("error") == "TypeError" and key in result["message"], (config, result)
 
 
+@pytest.mark.slow
 def test_scheduler_steps_against_deepspeed_initialize() -> None:
     """A float warmup_num_steps stops the engine (DS582, read as JSON); the integer builds."""
     adam = {"type": "AdamW", "params": {"lr": 1e-3, "torch_adam": True}}
@@ -780,6 +784,7 @@ def test_scheduler_steps_against_deepspeed_initialize() -> None:
     assert [f.code for f in found("DS582", bad, "hf")] == ["DS582"] and found("DS582", good, "hf") == []
 
 
+@pytest.mark.slow
 def test_bf16_path_against_deepspeed_initialize() -> None:
     """bf16 + stage 1 + fp32 accumulation builds BF16_Optimizer (DS583 warns: it runs); bf16 accumulation does not."""
     keys = {"reduce_bucket_size": 2e8, "overlap_comm": True, "round_robin_gradients": True}
@@ -798,6 +803,7 @@ def test_bf16_path_against_deepspeed_initialize() -> None:
     assert found("DS583", zero_path) == []
 
 
+@pytest.mark.slow
 def test_optimizer_signatures_match_deepspeed_and_torch() -> None:
     """The constructor keywords DS549 checks against are those of the installed DeepSpeed 0.19.8 and torch."""
     require_deepspeed()
@@ -856,6 +862,7 @@ def test_scheduler_integer_checks_match_deepspeed() -> None:
     assert checked == {k: set(v) for k, v in INTEGER_CHECKED_SCHEDULER_PARAMS.items()}
 
 
+@pytest.mark.slow
 def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> None:
     """DS583: every stage-1 ZeRO key it reports is read in engine.py only inside _configure_zero_optimizer."""
     require_deepspeed()

@@ -13,11 +13,12 @@ import json
 import subprocess
 from typing import Any
 
+import jsonschema
 import pytest
 
 from dsref.check.findings import Severity
 from dsref.check.pipeline import check_text
-from dsref.editor.schemastore import FILE_MATCH, SCHEMA_NAME, VSCODE_KEYWORDS
+from dsref.editor.schemastore import FILE_MATCH, SCHEMA_NAME, SCHEMA_URL, VSCODE_KEYWORDS
 
 from .test_editor_client import EDITOR, ROOT, SCHEMAS, node  # noqa: F401  (the fixture)
 
@@ -73,12 +74,73 @@ def _sorted_everywhere(value: Any) -> bool:
     return True
 
 
+# SchemaStore's rules for a catalog entry, as its repository states them (facts, written here in our own form):
+# `cli.js check` looks for each schema file's entry by `url`, which must be one of these prefixes followed by the
+# file's name; `src/schemas/json/schema-catalog.json` is the schema of the catalog file the entry joins.
+SCHEMASTORE_URL_PREFIXES = (
+    "https://www.schemastore.org/",
+    "https://raw.githubusercontent.com/SchemaStore/schemastore/master/src/schemas/json/",
+)
+CATALOG_SCHEMA: dict[str, Any] = {
+    "$schema": "http://json-schema.org/draft-07/schema#",
+    "type": "object",
+    "required": ["schemas", "version", "$schema"],
+    "additionalProperties": False,
+    "properties": {
+        "$schema": {
+            "type": "string",
+            "enum": [
+                "https://www.schemastore.org/schema-catalog.json",
+                "https://json.schemastore.org/schema-catalog.json",
+            ],
+        },
+        "version": {"type": "number"},
+        "schemas": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["name", "url", "description"],
+                "additionalProperties": False,
+                "properties": {
+                    "fileMatch": {"type": "array", "uniqueItems": True, "items": {"type": "string"}},
+                    "url": {"type": "string", "format": "uri"},
+                    "name": {"type": "string"},
+                    "description": {"type": "string"},
+                    "versions": {"type": "object", "additionalProperties": {"type": "string", "format": "uri"}},
+                },
+            },
+        },
+    },
+}
+
+
+def _entry() -> dict[str, Any]:
+    return json.loads((SUBMISSION / "src" / "api" / "json" / "catalog-entry.json").read_text("utf-8"))
+
+
+def test_the_catalog_entry_has_the_url_schemastores_check_looks_for() -> None:
+    """cli.js check fails with "Expected schema file ... to have a corresponding entry" unless the entry's url is a
+    SchemaStore prefix followed by the schema's file name (json.schemastore.org is no longer one)."""
+    url = _entry()["url"]
+    schema_file = f"{SCHEMA_NAME}.json"
+    assert (SUBMISSION / "src" / "schemas" / "json" / schema_file).is_file()
+    assert any(url == prefix + schema_file for prefix in SCHEMASTORE_URL_PREFIXES), url
+    assert not url.startswith("https://json.schemastore.org/")
+
+
+def test_the_catalog_entry_is_valid_in_schemastores_catalog() -> None:
+    catalog = {"$schema": "https://www.schemastore.org/schema-catalog.json", "version": 1, "schemas": [_entry()]}
+    validator = jsonschema.Draft7Validator(CATALOG_SCHEMA, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    assert [error.message for error in validator.iter_errors(catalog)] == []
+    broken = {**catalog, "schemas": [{**_entry(), "fileMatch": ["a.json", "a.json"], "homepage": "x"}]}
+    assert len(list(validator.iter_errors(broken))) == 2  # the rules above can fail: a repeated match, a stray key
+
+
 def test_it_follows_schemastore_conventions() -> None:
     schema = json.loads((SUBMISSION / "src" / "schemas" / "json" / f"{SCHEMA_NAME}.json").read_text("utf-8"))
-    entry = json.loads((SUBMISSION / "src" / "api" / "json" / "catalog-entry.json").read_text("utf-8"))
     assert list(schema)[:2] == ["$schema", "$id"]
-    assert schema["$id"] == entry["url"] == f"https://json.schemastore.org/{SCHEMA_NAME}.json"
-    assert list(entry) == ["name", "description", "fileMatch", "url"]
+    assert schema["$id"] == _entry()["url"] == SCHEMA_URL
+    assert list(_entry()) == ["name", "description", "fileMatch", "url"]
     # every description of the root ends with a line holding the documentation's address
     for path in [*SCHEMAS.glob("*.json"), SUBMISSION / "src" / "schemas" / "json" / f"{SCHEMA_NAME}.json"]:
         last = json.loads(path.read_text("utf-8"))["description"].splitlines()[-1]

@@ -114,6 +114,7 @@ def _got(diagnostics: list[lsp.Diagnostic]) -> list[tuple[Any, ...]]:
     ]
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_diagnostics_are_check_findings_for_every_real_config(client: LanguageClient) -> None:
     files = sorted(shared_path("corpus", "real").glob("*.json"))
@@ -152,6 +153,7 @@ async def test_diagnostics_link_their_rule_and_update_on_every_change(client: La
     assert await _diagnostics_of(client, "file:///work/ds_config.json") == []
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_positions_are_utf16_units_after_chinese_comments_and_emoji(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8, // 批量 🚀\n  /* 优化 🚀 */ "bfloat16": {"enabled": true}\n}\n'
@@ -163,6 +165,7 @@ async def test_positions_are_utf16_units_after_chinese_comments_and_emoji(client
     assert units == start + 1  # the emoji is two UTF-16 units
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_duplicates_point_at_the_other_key(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "steps_per_print": 10,\n  "steps_per_print": 100\n}\n'
@@ -189,6 +192,7 @@ async def test_hover_shows_explain_in_english(client: LanguageClient) -> None:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_hover_shows_explain_in_chinese(zh_client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 3}\n}\n'
@@ -222,6 +226,7 @@ async def test_completion_inside_zero_optimization(client: LanguageClient) -> No
     assert [i.label for i in values.items] == ["0", "1", "2", "3"]
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_completion_offers_section_skeletons_at_the_top(client: LanguageClient) -> None:
     await _open(client, "ds_config.json", "{\n  \n}\n")
@@ -270,6 +275,7 @@ async def test_a_code_action_applied_leaves_a_file_check_accepts(client: Languag
     assert any("DS202" in m.message for m in client.messages)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_configuration_changes_and_bad_settings(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 16,\n  "train_micro_batch_size_per_gpu": 4\n}\n'
@@ -284,11 +290,13 @@ async def test_configuration_changes_and_bad_settings(client: LanguageClient) ->
     assert any("dsref.profile" in m.message and "megatron" in m.message for m in client.messages)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_other_json_files_are_left_alone(client: LanguageClient) -> None:
     assert await _open(client, "package.json", '{"name": "x", "version": "1.0.0"}') == []
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "text",
@@ -383,6 +391,7 @@ def _sources() -> list[str]:
     return _SOURCES
 
 
+@pytest.mark.slow
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), which=st.integers(0, 10**6))
 def test_random_typing_never_kills_the_server(seed: int, which: int) -> None:
@@ -416,6 +425,7 @@ def _until_id(stream: Any, wanted: int | None) -> dict[str, Any]:
             return message
 
 
+@pytest.mark.slow
 def test_malformed_requests_get_lsp_errors_and_the_server_carries_on() -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "dsref", "server"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
@@ -447,6 +457,7 @@ def test_malformed_requests_get_lsp_errors_and_the_server_carries_on() -> None:
         proc.communicate(timeout=30)
 
 
+@pytest.mark.slow
 def test_tcp_for_debugging_listens_on_loopback() -> None:
     import socket
     import time

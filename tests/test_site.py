@@ -28,21 +28,17 @@ from dsref.site.linkcheck import check_site
 from dsref.tree.index import OptionIndex
 from dsref.tree.links import SITE, option_url
 
+from . import needs
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
 BASE_PATH = urlsplit(SITE).path  # "/dsref/"
 
 
 def _require(module: str) -> Any:
-    try:
-        return __import__(module)
-    except ImportError:
-        if os.environ.get("CI"):
-            pytest.fail(
-                f"{module} is not installed; .ci/run installs it (pip install -e '.[test]', "
-                "bash scripts/install_test_deps.sh)"
-            )
-        pytest.skip(f"{module} is not installed (pip install -e '.[test]'; bash scripts/install_test_deps.sh)")
+    return needs.module(module)
 
 
 @dataclass
@@ -211,10 +207,7 @@ def served(build: Build, tmp_path_factory: pytest.TempPathFactory) -> Iterator[s
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        if os.environ.get("CI"):
-            pytest.fail(f"{CHROMIUM} is missing; .ci/run must call: bash scripts/install_test_deps.sh")
-        pytest.skip(f"{CHROMIUM} is missing: bash scripts/install_test_deps.sh")
+    needs.program("chromium", CHROMIUM)
     _require("playwright")
     from playwright.sync_api import sync_playwright
 

@@ -209,6 +209,7 @@ def _corpus() -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.suffix == ".json")
 
 
+@pytest.mark.slow
 def test_real_configs_never_raise() -> None:
     """All 340 real configs: no exception, and every finding points into the file's own keys."""
     parsed = 0

@@ -11,6 +11,7 @@ import pytest
 from dsref.check.rules import get_rule, run_rules
 from dsref.check.rules.values import OPTIMIZER_PARAMS, TORCH_CHECKS, TORCH_REFUSES_ZERO
 
+from . import needs
 from .conftest import require_deepspeed
 
 BAD = {"lr": -1e-3, "eps": -1e-8, "weight_decay": -0.01, "betas": [0.9, 1.5], "momentum": -0.9}
@@ -21,7 +22,7 @@ def codes(config: dict[str, Any]) -> list[tuple[str, str | None]]:
 
 
 def torch_refuses(cls_name: str, key: str, value: Any) -> bool:
-    import torch
+    torch = needs.module("torch")
 
     cls = getattr(torch.optim, cls_name.rsplit(".", 1)[1])
     if key not in inspect.signature(cls).parameters:

@@ -7,8 +7,6 @@ Without node and npm the tests skip, except in CI (``CI`` set), where they fail.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 import zipfile
 from pathlib import Path
@@ -16,27 +14,19 @@ from typing import Any
 
 import pytest
 
+from . import needs
+
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSION = ROOT / "editors" / "vscode"
 
 
-def _missing(what: str) -> None:
-    if os.environ.get("CI"):
-        pytest.fail(f"{what}; .ci/run must provide node >= 20 and npm, then run: npm ci --prefix editors/vscode")
-    pytest.skip(what)
-
-
 @pytest.fixture(scope="module")
 def node() -> str:
-    exe = shutil.which("node")
-    if exe is None:
-        _missing("node is not installed")
-    assert exe is not None
+    exe = needs.program("node")
     if not (EXTENSION / "node_modules" / "@vscode" / "vsce").is_dir():
-        npm = shutil.which("npm")
-        if npm is None:
-            _missing("npm is not installed")
-        assert npm is not None
+        npm = needs.program("npm")
         proc = subprocess.run(
             [npm, "ci", "--no-audit", "--no-fund"], cwd=EXTENSION, capture_output=True, text=True, timeout=600
         )

@@ -1,6 +1,6 @@
 """The submission of dsref's editor schema to SchemaStore (https://www.schemastore.org), kept in step with the schema.
 
-SchemaStore serves a schema at ``https://json.schemastore.org/<name>.json`` and lists it in its catalog, from which
+SchemaStore serves a schema at ``https://www.schemastore.org/<name>.json`` and lists it in its catalog, from which
 editors (VS Code's YAML and TOML extensions, JetBrains IDEs, Neovim's SchemaStore.nvim, Zed, …) pick the schema by
 file name. A submission is a schema file, a catalog entry, the keywords SchemaStore's Ajv (strict mode) must be
 told about, and positive and negative test files, laid out as in SchemaStore's repository under
@@ -19,10 +19,27 @@ from typing import Any
 from .jsonschema import build_schema
 from .prettier_json import format_json
 
-__all__ = ["CATALOG_NAME", "FILE_MATCH", "NEGATIVE_TESTS", "POSITIVE_TESTS", "SCHEMA_NAME", "submission_files"]
+__all__ = [
+    "CATALOG_NAME",
+    "FILE_MATCH",
+    "NEGATIVE_TESTS",
+    "POSITIVE_TESTS",
+    "SCHEMASTORE_URL",
+    "SCHEMA_NAME",
+    "SCHEMA_URL",
+    "submission_files",
+]
 
 SCHEMA_NAME = "ds-config"
 """The schema's name at SchemaStore: ``src/schemas/json/ds-config.json``, served as ``ds-config.json``."""
+
+SCHEMASTORE_URL = "https://www.schemastore.org/"
+"""Where SchemaStore serves the schemas it hosts. Its ``cli.js check`` finds a schema's catalog entry by this prefix
+(or its raw GitHub folder) and the file name: an entry under the older ``https://json.schemastore.org/`` fails with
+"Expected schema file … to have a corresponding entry in the catalog file"."""
+
+SCHEMA_URL = f"{SCHEMASTORE_URL}{SCHEMA_NAME}.json"
+"""The catalog entry's ``url`` and the schema's ``$id``."""
 
 CATALOG_NAME = "DeepSpeed config"
 
@@ -84,7 +101,7 @@ NEGATIVE_TESTS: dict[str, dict[str, Any]] = {
 def schema() -> dict[str, Any]:
     """The schema as SchemaStore hosts it: dsref's Hugging Face schema with SchemaStore's ``$id``."""
     built = build_schema("en", "hf")
-    return {**built, "$id": f"https://json.schemastore.org/{SCHEMA_NAME}.json"}
+    return {**built, "$id": SCHEMA_URL}
 
 
 def catalog_entry() -> dict[str, Any]:
@@ -93,7 +110,7 @@ def catalog_entry() -> dict[str, Any]:
         "name": CATALOG_NAME,
         "description": "DeepSpeed training configuration (ds_config.json), as DeepSpeed and Hugging Face read it",
         "fileMatch": list(FILE_MATCH),
-        "url": f"https://json.schemastore.org/{SCHEMA_NAME}.json",
+        "url": SCHEMA_URL,
     }
 
 

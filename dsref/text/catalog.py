@@ -22,12 +22,15 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
-from .i18n import DOMAIN, LOCALE_DIRS, LOCALES, Lang, registered_messages
+from .i18n import DOMAIN, LOCALE_DIRS, LOCALES, Lang, MoCatalog, registered_messages
 
 __all__ = [
     "CatalogProblem",
+    "MoMeaning",
     "compile_mo",
     "extract",
+    "mo_meaning",
+    "mo_problem",
     "option_messages",
     "po_path",
     "pot_path",
@@ -166,6 +169,62 @@ def mo_bytes(texts: dict[tuple[str | None, str], str]) -> bytes:
     return header + struct.pack(f"<{4 * count}I", *originals, *translations) + bytes(blob)
 
 
+# The header fields that change how a catalog is read. The others say who wrote the file and when
+# (Generated-By names the Babel release that compiled it), so two .mo files that differ only there mean the same.
+MEANINGFUL_HEADERS = ("Language", "Content-Type", "Plural-Forms")
+
+
+@dataclass(frozen=True)
+class MoMeaning:
+    """What a ``.mo`` says: every translation keyed by ``(msgctxt, msgid)`` (a plural message keeps its forms,
+    NUL-separated, in both), and the header fields of :data:`MEANINGFUL_HEADERS`."""
+
+    messages: frozenset[tuple[str | None, str, str]]
+    header: tuple[tuple[str, str], ...]
+
+
+def mo_meaning(data: bytes) -> MoMeaning:
+    """The meaning of a ``.mo`` file, for comparing a committed one with a fresh compile whatever wrote either.
+
+    >>> old = mo_bytes({(None, ""): "Language: zh_CN\\nGenerated-By: Babel 2.18.0\\n", ("a", "Yes"): "是"})
+    >>> new = mo_bytes({(None, ""): "Language: zh_CN\\nGenerated-By: Babel 2.19.0\\n", ("a", "Yes"): "是"})
+    >>> mo_meaning(old) == mo_meaning(new), mo_meaning(old).header
+    (True, (('Language', 'zh_CN'),))
+
+    Raises ``ValueError`` when ``data`` is not a ``.mo`` file.
+    """
+    messages = MoCatalog(data).messages()
+    fields: dict[str, str] = {}
+    for line in messages.pop((None, ""), "").splitlines():
+        name, separator, value = line.partition(":")
+        if separator and name.strip() in MEANINGFUL_HEADERS:
+            fields[name.strip()] = value.strip()
+    return MoMeaning(
+        messages=frozenset((context, msgid, text) for (context, msgid), text in messages.items()),
+        header=tuple(sorted(fields.items())),
+    )
+
+
+def mo_problem(mo: Path, catalog: Catalog) -> CatalogProblem | None:
+    """Why the committed ``.mo`` does not say what the ``.po`` says, or None when it does."""
+    if not mo.exists():
+        return CatalogProblem(None, "", f"{mo} is missing; run scripts/catalog.py compile")
+    try:
+        committed = mo_meaning(mo.read_bytes())
+    except ValueError as error:
+        return CatalogProblem(None, "", f"{mo} cannot be read ({error}); run scripts/catalog.py compile")
+    fresh = mo_meaning(compile_mo(catalog))
+    if committed == fresh:
+        return None
+    changed = sorted({f"{context}: {msgid}" for context, msgid, _ in committed.messages ^ fresh.messages}, key=str)
+    if committed.header != fresh.header:
+        changed.insert(0, "header " + ", ".join(name for name, _ in set(committed.header) ^ set(fresh.header)))
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return CatalogProblem(
+        None, "", f"{mo} is out of date ({'; '.join(changed[:3])}{more}); run scripts/catalog.py compile"
+    )
+
+
 def _placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
@@ -226,9 +285,8 @@ def problems(lang: Lang, template: Catalog | None = None, *, translated: Catalog
             )
     for context, msgid in sorted(set(by_key) - wanted, key=str):
         found.append(CatalogProblem(context, msgid, "stale in the .po; run scripts/catalog.py update"))
-    mo = path.with_suffix(".mo")
-    if translated is None and (not mo.exists() or mo.read_bytes() != compile_mo(catalog)):
-        found.append(CatalogProblem(None, "", f"{mo} is out of date; run scripts/catalog.py compile"))
+    if translated is None and (stale := mo_problem(path.with_suffix(".mo"), catalog)) is not None:
+        found.append(stale)
     return found
 
 

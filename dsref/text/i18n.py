@@ -99,6 +99,20 @@ class MoCatalog:
         length, offset = self._words[table + 2 * i], self._words[table + 2 * i + 1]
         return self._data[offset : offset + length]
 
+    def messages(self) -> dict[tuple[str | None, str], str]:
+        """Every ``(msgctxt, msgid) → translation`` the file holds, the header (msgid ``""``) included.
+
+        >>> from dsref.text.catalog import mo_bytes
+        >>> MoCatalog(mo_bytes({("a.b", "Hello"): "你好", (None, ""): "Language: zh_CN"})).messages()
+        {(None, ''): 'Language: zh_CN', ('a.b', 'Hello'): '你好'}
+        """
+        found: dict[tuple[str | None, str], str] = {}
+        for i in range(self._count):
+            context, separator, msgid = self._string(self._originals, i).decode("utf-8").partition("\x04")
+            key = (context, msgid) if separator else (None, context)
+            found[key] = self._string(self._translations, i).decode("utf-8")
+        return found
+
     def get(self, context: str | None, msgid: str) -> str | None:
         """The translation of ``msgid`` in ``context``; None when the catalog has none."""
         key = (msgid if context is None else f"{context}\x04{msgid}").encode("utf-8")
