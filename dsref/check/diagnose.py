@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .positions import LineIndex
+
 __all__ = ["Mistake", "first_mistake"]
 
 
@@ -37,11 +39,13 @@ _STRING = {'"': re.compile(r'"(?:[^"\\\n]|\\.)*"'), "'": re.compile(r"'(?:[^'\\\
 _TEMPLATE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}", re.S)
 
 
-def first_mistake(text: str, *, strict: bool) -> Mistake | None:
+def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) -> Mistake | None:
     """The first token no config means, or None when nothing stands out (the reader's own error then stands).
 
     ``strict``: the text is meant as JSON (Hugging Face's ``json.load``), so single quotes and bare words are
-    mistakes too; otherwise Hjson's quoteless values are allowed where they end their line.
+    mistakes too; otherwise Hjson's quoteless values are allowed where they end their line. ``lines``: the text's
+    line index when the caller has one (else one is built); each token's line is looked up in it, so the walk stays
+    linear in the length of the text.
 
     >>> first_mistake('{"fp16": {"enabled": True}}', strict=False)
     Mistake(reason='python_literal', pos=21, end=25, word='True', fix='true')
@@ -54,6 +58,7 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
     >>> first_mistake('{"a": [1, 2,], "b": 1}', strict=True).pos, first_mistake('{"a": [1, 2,]}', strict=False)
     (11, None)
     """
+    line_of = (lines if lines is not None and lines.text is text else LineIndex(text)).line_of
     stack: list[str] = []  # "{" or "["
     expect = "value"  # value | key | colon | after (a comma or a closing bracket)
     line_of_last = -1
@@ -68,7 +73,7 @@ def first_mistake(text: str, *, strict: bool) -> Mistake | None:
             pos = space.end()
         if pos >= n:
             return None
-        line = text.count("\n", 0, pos)
+        line = line_of(pos)
         char = text[pos]
         if expect == "after":
             if char == ",":

@@ -31,7 +31,8 @@ from typing import Any
 
 from ..text.i18n import Lang, messages
 from .findings import Finding, Kind, Location, Severity
-from .loader import LoadedConfig, Span
+from .loader import LoadedConfig
+from .positions import Extent, Span, Written
 
 __all__ = ["NOTES", "TITLES", "Applicability", "Edit", "Fix", "fix_for", "fix_note", "with_fixes"]
 
@@ -225,22 +226,31 @@ class _Source:
 
     def __init__(self, loaded: LoadedConfig) -> None:
         self.loaded = loaded
+        self.lines = loaded.positions.index
         self.text = loaded.text
         self.data = loaded.data
         self._children: dict[Location, list[Location]] | None = None
-        self._line_starts: list[int] | None = None
 
-    def entry(self, location: Location) -> tuple[str, int, int, int, int]:
-        entry = self.loaded.positions.offsets(tuple(location))
-        if entry is None:
+    def written(self, location: Location) -> Written:
+        """How ``location`` is written; no fix when it is not."""
+        found = self.loaded.positions.written(tuple(location))
+        if found is None:
             raise _NoFix
-        return entry
+        return found
+
+    def key(self, location: Location) -> Extent:
+        """Where the key of ``location`` is written; no fix for the root or a list item, which have none."""
+        key = self.written(location).key
+        if key is None:
+            raise _NoFix
+        return key
+
+    def value(self, location: Location) -> Extent:
+        return self.written(location).value
 
     def key_text(self, location: Location) -> str:
-        _, ks, ke, _, _ = self.entry(location)
-        if ks < 0:
-            raise _NoFix
-        return self.text[ks:ke]
+        key = self.key(location)
+        return self.text[key.start : key.end]
 
     def children(self, location: Location) -> list[Location]:
         """The members and items written in the object or array at ``location``, in file order."""
@@ -250,7 +260,7 @@ class _Source:
                 if loc:
                     found.setdefault(loc[:-1], []).append(loc)
             for members in found.values():
-                members.sort(key=lambda loc: self.entry(loc)[3])
+                members.sort(key=lambda loc: self.value(loc).start)
             self._children = found
         return [loc for loc in self._children.get(tuple(location), []) if isinstance(loc[-1], str)]
 
@@ -259,17 +269,11 @@ class _Source:
         assert self._children is not None
         return self._children.get(tuple(location), [])
 
-    def offset(self, line: int, col: int) -> int:
-        if self._line_starts is None:
-            self._line_starts = [0, *(i + 1 for i, ch in enumerate(self.text) if ch == "\n")]
-        return self._line_starts[line - 1] + col - 1 + (1 if line == 1 and self.loaded.positions.bom else 0)
-
     def line_start(self, pos: int) -> int:
-        return self.text.rfind("\n", 0, pos) + 1
+        return self.lines.line_start(pos)
 
     def line_end(self, pos: int) -> int:
-        end = self.text.find("\n", pos)
-        return len(self.text) if end < 0 else end
+        return self.lines.line_end(pos)
 
     def indent_of(self, pos: int) -> str:
         start = self.line_start(pos)
@@ -307,15 +311,13 @@ def _blank_or_comment(fragment: str) -> bool:
 def remove_member(src: _Source, location: Location) -> list[Edit]:
     """Edits that delete the member at ``location`` with the comma that separated it, and its line when it has one
     of its own (a comment after it on that line goes with it)."""
-    _, ks, _, _, ve = src.entry(location)
-    if ks < 0:
-        raise _NoFix
+    ks, ve = src.key(location).start, src.value(location).end
     parent = tuple(location[:-1])
-    _, _, _, ps, pe = src.entry(parent) if parent else ("object", -1, -1, *_root_span(src))
+    container = src.value(parent)
     siblings = src.children(parent)
     i = siblings.index(tuple(location))
-    prev_end = src.entry(siblings[i - 1])[4] if i > 0 else ps + 1
-    next_start = src.entry(siblings[i + 1])[1] if i + 1 < len(siblings) else pe - 1
+    prev_end = src.value(siblings[i - 1]).end if i > 0 else container.start + 1
+    next_start = src.key(siblings[i + 1]).start if i + 1 < len(siblings) else container.end - 1
     text = src.text
     comma_after = _comma_in(text, ve, next_start)
     comma_before = _comma_in(text, prev_end, ks) if i > 0 else None
@@ -338,15 +340,11 @@ def remove_member(src: _Source, location: Location) -> list[Edit]:
     return [Edit(start, end, "")]
 
 
-def _root_span(src: _Source) -> tuple[int, int]:
-    _, _, _, vs, ve = src.entry(())
-    return vs, ve
-
-
 def insert_member(src: _Source, target: Location, member: str) -> list[Edit]:
     """Edits that add ``member`` (``"key": value`` as it should read, its later lines indented as at the top level)
     as the last member of the object at ``target``."""
-    _, _, _, vs, ve = src.entry(target) if target else ("object", -1, -1, *_root_span(src))
+    container = src.value(target)
+    vs, ve = container.start, container.end
     text = src.text
     if not (0 <= vs < ve <= len(text) and text[vs] == "{" and text[ve - 1] == "}"):
         raise _NoFix  # a root without braces (Hjson allows it): leave it to the user
@@ -359,8 +357,8 @@ def insert_member(src: _Source, target: Location, member: str) -> list[Edit]:
             indent = outer + _unit(src)
             return [Edit(vs + 1, close, "\n" + indent + _reindent(member, indent) + "\n" + outer)]
         return [Edit(vs + 1, close, member)]
-    last_end = src.entry(children[-1])[4]
-    last_start = src.entry(children[-1])[1]
+    last_end = src.value(children[-1]).end
+    last_start = src.key(children[-1]).start
     comma = _comma_in(text, last_end, close)
     after = comma + 1 if comma is not None else last_end
     sep = "" if comma is not None else ","
@@ -387,7 +385,7 @@ def _reindent(member: str, indent: str) -> str:
 
 def member_text(src: _Source, location: Location) -> str:
     """The member at ``location`` as written (``"key": value``), its later lines relative to its own indentation."""
-    _, ks, _, _, ve = src.entry(location)
+    ks, ve = src.key(location).start, src.value(location).end
     own = src.indent_of(ks)
     lines = src.text[ks:ve].split("\n")
     return "\n".join([lines[0], *(line[len(own) :] if line.startswith(own) else line for line in lines[1:])])
@@ -426,8 +424,9 @@ def _coerced(finding: Finding, src: _Source, world_size: int | None) -> Fix:
 
 
 def _value_fix(src: _Source, location: Location, new: str, applicability: Applicability) -> Fix:
-    _, _, _, vs, ve = src.entry(location)
-    return Fix("literal", applicability, (Edit(vs, ve, new),), {"old": src.text[vs:ve], "new": new})
+    value = src.value(location)
+    old = src.text[value.start : value.end]
+    return Fix("literal", applicability, (Edit(value.start, value.end, new),), {"old": old, "new": new})
 
 
 _PYTHON_LITERALS = {"True": True, "False": False, "None": None, "true": True, "false": False, "null": None}
@@ -483,9 +482,9 @@ def _deprecated(finding: Finding, src: _Source, world_size: int | None) -> Fix:
         if new_key in siblings and new_key != key:
             return _merge_into(src, finding, location, new_key, new_value)
         written = src.key_text(location)
-        _, ks, _, _, ve = src.entry(location)
+        start, end = src.key(location).start, src.value(location).end
         new = f"{_quoted_like(written, new_key)}: {_literal(new_value)}"
-        return Fix("replace_deprecated", Applicability.safe, (Edit(ks, ve, new),), {"old": key, "new": new})
+        return Fix("replace_deprecated", Applicability.safe, (Edit(start, end, new),), {"old": key, "new": new})
     use_instead = finding.args.get("use_instead") or ""
     if not use_instead or any(isinstance(step, int) for step in location):
         raise _NoFix
@@ -517,14 +516,12 @@ def _rename(src: _Source, location: Location, new_key: str, applicability: Appli
     parent = tuple(location[:-1])
     if any(str(loc[-1]) == new_key for loc in src.children(parent)):
         raise _NoFix  # both names written (DS305): which value wins is the user's call
-    _, ks, ke, _, _ = src.entry(location)
-    if ks < 0:
-        raise _NoFix
-    written = src.text[ks:ke]
+    key = src.key(location)
+    written = src.text[key.start : key.end]
     return Fix(
         "rename",
         applicability,
-        (Edit(ks, ke, _quoted_like(written, new_key)),),
+        (Edit(key.start, key.end, _quoted_like(written, new_key)),),
         {"old": str(location[-1]), "new": new_key},
     )
 
@@ -581,10 +578,9 @@ def _duplicate(finding: Finding, src: _Source, world_size: int | None) -> Fix:
     dup = next((d for d in src.loaded.duplicates if d.location == location), None)
     if dup is None:
         raise _NoFix
-    # the first occurrence: its key starts at dup.first; the scanner keeps only the later entry, so find its end by
-    # parsing the value that follows the first key with the same scanner offsets of the later one's shape
-    first_start = _offset(src, dup.first.line, dup.first.col)
-    later_start = _offset(src, dup.later.line, dup.later.col)
+    # the first occurrence: its key starts at dup.first_key; the scanner keeps only the later entry, so find its end
+    # by parsing the value that follows the first key
+    first_start, later_start = dup.first_key.start, dup.later_key.start
     end = _member_end(text, first_start, later_start)
     if end is None:
         raise _NoFix
@@ -602,11 +598,6 @@ def _duplicate(finding: Finding, src: _Source, world_size: int | None) -> Fix:
     return Fix(
         "remove_duplicate", Applicability.unsafe, (Edit(start, stop, ""),), {"key": str(location[-1]), "line": line}
     )
-
-
-def _offset(src: _Source, line: int, col: int) -> int:
-    """The offset of a 1-based line and column (a BOM takes no column)."""
-    return src.offset(line, col)
 
 
 def _member_end(text: str, key_start: int, limit: int) -> int | None:
@@ -648,8 +639,8 @@ def _auto_unfilled(finding: Finding, src: _Source, world_size: int | None) -> Fi
     if entry is None or not entry["has_default"] or entry["default"] is None or isinstance(entry["default"], dict):
         raise _NoFix
     new = _literal(entry["default"])
-    _, _, _, vs, ve = src.entry(finding.location)
-    return Fix("replace_auto", Applicability.unsafe, (Edit(vs, ve, new),), {"new": new})
+    value = src.value(finding.location)
+    return Fix("replace_auto", Applicability.unsafe, (Edit(value.start, value.end, new),), {"new": new})
 
 
 def _ignored_at_stage(finding: Finding, src: _Source, world_size: int | None) -> Fix:
@@ -683,11 +674,11 @@ def _batch_arithmetic(finding: Finding, src: _Source, world_size: int | None) ->
     if not (_written(src.data, location) and _written(src.data, ("train_micro_batch_size_per_gpu",))):
         raise _NoFix  # only a written micro batch says what the user meant per GPU
     new = str(micro * gas * world)
-    _, _, _, vs, ve = src.entry(location)
+    value = src.value(location)
     return Fix(
         "train_batch_size",
         Applicability.unsafe,
-        (Edit(vs, ve, new),),
+        (Edit(value.start, value.end, new),),
         {"new": new, "micro": micro, "gas": gas, "world": world},
     )
 
@@ -726,13 +717,14 @@ def _trailing_commas(src: _Source) -> Iterator[int]:
     positions = src.loaded.positions
     text = src.text
     for location in positions:
-        form, _, _, vs, ve = src.entry(location)
-        if form not in ("object", "array") or vs >= len(text) or text[vs] not in "{[":
+        written = src.written(location)
+        vs, ve = written.value.start, written.value.end
+        if written.form not in ("object", "array") or vs >= len(text) or text[vs] not in "{[":
             continue
         children = src.items(location)
         if not children:
             continue
-        last_end = max(src.entry(loc)[4] for loc in children)
+        last_end = max(src.value(loc).end for loc in children)
         comma = _comma_in(text, last_end, ve - 1)
         if comma is not None:
             yield comma

@@ -38,15 +38,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import shlex
 import stat
-from bisect import bisect_right
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 import hjson
 from hjson.scanner import HjsonDecodeError
@@ -55,7 +53,8 @@ from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
 from ..tree.profiles import PROFILES, Profile
 from .findings import Location
-from .scanner import Entry, Scan, scan_hjson, scan_json, scan_valid_json
+from .positions import Extent, LineIndex, Span, Written
+from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [
     "MAX_BYTES",
@@ -143,68 +142,44 @@ M = messages(
 )
 
 
-class Span(NamedTuple):
-    """A stretch of the file: 1-based line and column of its first character and of the character after its last.
-
-    Columns count characters (a tab is one); a BOM is not counted.
-    """
-
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-
-class Spans(NamedTuple):
+@dataclass(frozen=True)
+class Spans:
     """Where one entry is written: its key (``None`` for the root and for list items) and its value."""
 
     key: Span | None
     value: Span
     form: str
-    """How the value is written: ``object``, ``array``, ``string`` (quoted), ``multiline_string`` (``'''``),
-    ``quoteless_string`` (Hjson, no quotes: ``True`` or ``1e-3x`` are strings), ``number``, ``boolean`` or ``null``."""
+    """How the value is written (see :class:`~dsref.check.positions.Written`)."""
 
 
-class Duplicate(NamedTuple):
+@dataclass(frozen=True)
+class Duplicate:
     """A key written twice in the same object. The reader keeps the later value (DeepSpeed refuses the file)."""
 
     location: Location
     first: Span
     later: Span
-
-
-class _LineIndex:
-    """Offsets into the text → lines and columns (the BOM, if any, takes no column)."""
-
-    def __init__(self, text: str) -> None:
-        self.starts = [0, *(m.end() for m in re.finditer("\n", text))]
-        self.bom = 1 if text.startswith("\ufeff") else 0
-
-    def point(self, pos: int) -> tuple[int, int]:
-        line = bisect_right(self.starts, pos)
-        col = pos - self.starts[line - 1] + 1
-        if line == 1:
-            col = max(1, col - self.bom)
-        return line, col
-
-    def span(self, start: int, end: int) -> Span:
-        return Span(*self.point(start), *self.point(end))
+    first_key: Extent = field(compare=False, default=Extent(-1, -1))
+    """Where the first key stands, as offsets into the text (what a fix edits)."""
+    later_key: Extent = field(compare=False, default=Extent(-1, -1))
 
 
 class Positions(Mapping[Location, Spans]):
     """Location (keys and list indices, as in :class:`dsref.check.findings.Location`) → :class:`Spans`.
 
-    Built from the scanner's offsets; lines and columns are worked out when an entry is looked up.
+    Built from the scanner's offsets and the text's :class:`~dsref.check.positions.LineIndex`; lines and columns are
+    worked out when an entry is looked up.
     """
 
-    def __init__(self, entries: Mapping[Location, Entry], index: _LineIndex) -> None:
+    def __init__(self, entries: Mapping[Location, Written], index: LineIndex) -> None:
         self._entries = entries
-        self._index = index
+        self.index = index
+        """The line index of the text the reader parsed (built once; fixes and the server use it too)."""
 
     def __getitem__(self, location: Location) -> Spans:
-        form, ks, ke, vs, ve = self._entries[location]
-        key = self._index.span(ks, ke) if ks >= 0 else None
-        return Spans(key, self._index.span(vs, ve), form)
+        written = self._entries[location]
+        key = None if written.key is None else self.index.span(written.key.start, written.key.end)
+        return Spans(key, self.index.span(written.value.start, written.value.end), written.form)
 
     def __iter__(self) -> Iterator[Location]:
         return iter(self._entries)
@@ -215,19 +190,18 @@ class Positions(Mapping[Location, Spans]):
     def __repr__(self) -> str:
         return f"Positions({len(self)} entries)"
 
-    def offsets(self, location: Location) -> Entry | None:
-        """Where ``location`` is written, as offsets into the text: ``(form, key start, key end, value start, value
-        end)``, the key's being -1 for the root and list items; None when the location is not written."""
+    def written(self, location: Location) -> Written | None:
+        """Where ``location`` is written, as offsets into the text; None when it is not written."""
         return self._entries.get(location)
 
     def span(self, start: int, end: int) -> Span:
         """The lines and columns of ``text[start:end]``."""
-        return self._index.span(start, end)
+        return self.index.span(start, end)
 
     @property
     def bom(self) -> bool:
         """Whether the text starts with a byte-order mark (offset 0; it takes no column)."""
-        return bool(self._index.bom)
+        return self.index.bom
 
 
 @dataclass(frozen=True, eq=False)
@@ -247,8 +221,8 @@ class LoadedConfig:
     @property
     def text(self) -> str:
         """The text the reader parsed: the file's text with line ends read as ``\\n`` (offsets of
-        :meth:`Positions.offsets` point into it)."""
-        return ("\ufeff" if self.positions.bom else "") + "\n".join(self.source_lines)
+        :meth:`Positions.written` point into it)."""
+        return self.positions.index.text
 
     @property
     def accepted_by_reader(self) -> bool:
@@ -471,7 +445,7 @@ def _undecodable(data: bytes, exc: UnicodeDecodeError, profile: Profile, where: 
     if b"\x00" in data[:_BINARY_SNIFF]:
         return LoadError(LoadErrorKind.binary, "binary", profile, where)
     before = _universal_newlines(data[: exc.start].decode("utf-8"))
-    line, col = _LineIndex(before).point(len(before))
+    line, col = LineIndex(before).point(len(before))
     byte = f"0x{data[exc.start]:02x}"
     return LoadError(LoadErrorKind.encoding, "encoding", profile, where, line, col, {"byte": byte}, source_lines=lines)
 
@@ -527,9 +501,9 @@ class _Failure(Exception):
 
 
 def _parse(text: str, profile: Profile, where: Path | None) -> Loaded:
-    index = _LineIndex(text)
+    index = LineIndex(text)
     try:
-        data, scan = _read_hjson(text) if profile == "deepspeed" else _read_json(text)
+        data, scan = _read_hjson(text, index) if profile == "deepspeed" else _read_json(text, index)
     except _Failure as failure:
         kind = failure.kind
         if kind is LoadErrorKind.syntax and "\x00" in text:
@@ -551,7 +525,16 @@ def _parse(text: str, profile: Profile, where: Path | None) -> Loaded:
             hint_args,
             _source_lines(text),
         )
-    duplicates = tuple(Duplicate(loc, index.span(*first), index.span(*later)) for loc, first, later in scan.duplicates)
+    duplicates = tuple(
+        Duplicate(
+            d.location,
+            index.span(d.first.start, d.first.end),
+            index.span(d.later.start, d.later.end),
+            d.first,
+            d.later,
+        )
+        for d in scan.duplicates
+    )
     return LoadedConfig(data, Positions(scan.entries, index), duplicates, profile, where, _source_lines(text))
 
 
@@ -567,7 +550,7 @@ def _scan_failure(scan: Scan) -> _Failure | None:
     return None
 
 
-def _read_hjson(text: str) -> tuple[Any, Scan]:
+def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``hjson.loads`` as DeepSpeed calls it, duplicates kept (last value wins) so the rest can still be checked."""
     fast = _strict_json_as_hjson(text)
     if fast is not None:
@@ -581,7 +564,7 @@ def _read_hjson(text: str) -> tuple[Any, Scan]:
     except HjsonDecodeError as exc:
         detail = exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1]))
         failure = _Failure(LoadErrorKind.syntax, "syntax_hjson", exc.pos, detail=detail)
-        if not _first_mistake(failure, text, strict=False) and scan.suspect is not None and scan.suspect[0] <= exc.pos:
+        if not _first_mistake(failure, index, strict=False) and scan.suspect is not None and scan.suspect[0] <= exc.pos:
             failure.hint, failure.hint_pos = "hint_quoteless", scan.suspect[0]
         raise failure from None
     except RecursionError:
@@ -626,7 +609,7 @@ def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
     return data, scan
 
 
-def _read_json(text: str) -> tuple[Any, Scan]:
+def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``json.loads`` as Hugging Face calls it (duplicate keys: last value wins)."""
     try:
         data = json.loads(text)
@@ -636,9 +619,9 @@ def _read_json(text: str) -> tuple[Any, Scan]:
             failure.hint = "hint_bom"
         elif _hjson_accepts(text):
             failure.hint = "hint_hjson_only"
-            _first_mistake(failure, text, strict=True)
+            _first_mistake(failure, index, strict=True)
         else:
-            _first_mistake(failure, text, strict=True)
+            _first_mistake(failure, index, strict=True)
         raise failure from None
     except RecursionError:
         scan = scan_json(text)
@@ -654,12 +637,12 @@ def _read_json(text: str) -> tuple[Any, Scan]:
     return data, scan
 
 
-def _first_mistake(failure: _Failure, text: str, *, strict: bool) -> bool:
+def _first_mistake(failure: _Failure, index: LineIndex, *, strict: bool) -> bool:
     """Move ``failure`` to the first wrong token before where the reader stopped, and say what it is
     (:mod:`dsref.check.diagnose`); False when there is none to name."""
     from .diagnose import first_mistake
 
-    mistake = first_mistake(text, strict=strict)
+    mistake = first_mistake(index.text, strict=strict, lines=index)
     if mistake is None or (failure.pos is not None and mistake.pos > failure.pos):
         return False
     failure.pos = mistake.pos

@@ -131,7 +131,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
     part = "value" if finding.kind in _VALUE_KINDS else "key"
     span = loaded.locate(finding.location, part) if finding.location else None
     if span is None and isinstance(finding.args.get("line"), int):
-        from .loader import Span
+        from .positions import Span
 
         at_line, at_col = finding.args["line"], finding.args.get("col", 1)
         span = Span(at_line, at_col, at_line, at_col + 1)

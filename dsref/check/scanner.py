@@ -14,9 +14,9 @@ Offsets are indices into the text; the loader turns them into lines and columns.
 
 >>> scan = scan_hjson('{\\n  stage: 3 // comment\\n}')
 >>> scan.entries[("stage",)]
-('number', 4, 9, 11, 12)
+Written(form='number', key=Extent(start=4, end=9), value=Extent(start=11, end=12))
 >>> scan_json('{"a": [1, "x"]}').entries[("a", 1)]
-('string', -1, -1, 10, 13)
+Written(form='string', key=None, value=Extent(start=10, end=13))
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ import json
 import json.decoder
 import json.scanner
 import re
-from collections.abc import Generator
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,8 +33,19 @@ from hjson.decoder import HjsonDecoder, getNext, mlscanstring, scanKeyName, scan
 from hjson.scanner import HjsonDecodeError
 
 from .findings import Location
+from .positions import Extent, Written
 
-__all__ = ["COST_BUDGET", "MAX_DEPTH", "Entry", "Scan", "ScanError", "scan_hjson", "scan_json", "scan_valid_json"]
+__all__ = [
+    "COST_BUDGET",
+    "MAX_DEPTH",
+    "DuplicateKey",
+    "Entries",
+    "Scan",
+    "ScanError",
+    "scan_hjson",
+    "scan_json",
+    "scan_valid_json",
+]
 
 MAX_DEPTH = 2000
 """Deepest nesting the scanners follow. hjson and json recurse and give up near 1000 levels (Python's recursion
@@ -45,10 +56,45 @@ COST_BUDGET = 250_000_000
 (about 0.25 s): copying a character costs 1/4, re-matching one as part of a number 3, and one step of
 mlscanstring's Python loop 100 (measured with hjson 3.1.0 on CPython 3.11)."""
 
-Entry = tuple[str, int, int, int, int]
-"""``(form, key_start, key_end, value_start, value_end)``; ends are exclusive, ``-1`` when there is no key (the
-root, list items). ``form`` says how the value is written: ``object``, ``array``, ``string`` (quoted),
-``multiline_string`` (``'''``), ``quoteless_string``, ``number``, ``boolean`` or ``null``."""
+_Offsets = tuple[str, int, int, int, int]
+"""Inside a scan only: ``(form, key_start, key_end, value_start, value_end)``, ``-1`` for no key; a scan hands out
+each as a :class:`~dsref.check.positions.Written`."""
+
+
+def _written(form: str, ks: int, ke: int, vs: int, ve: int) -> Written:
+    return Written(form, None if ks < 0 else Extent(ks, ke), Extent(vs, ve))
+
+
+class Entries(Mapping[Location, Written]):
+    """Location → how it is written. A scan of a large config meets thousands of entries and a check looks up a
+    few of them, so they are kept as offsets and each becomes a :class:`~dsref.check.positions.Written` when looked
+    up (a quarter of the time of a 250 KB check went into building records nobody read)."""
+
+    __slots__ = ("_offsets",)
+
+    def __init__(self, offsets: dict[Location, _Offsets] | None = None) -> None:
+        self._offsets = {} if offsets is None else offsets
+
+    def __getitem__(self, location: Location) -> Written:
+        return _written(*self._offsets[location])
+
+    def __iter__(self) -> Iterator[Location]:
+        return iter(self._offsets)
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __repr__(self) -> str:
+        return f"Entries({len(self)} locations)"
+
+
+@dataclass(frozen=True)
+class DuplicateKey:
+    """A key written a second time in one object: where the first and the later key stand."""
+
+    location: Location
+    first: Extent
+    later: Extent
 
 
 class ScanError(Exception):
@@ -69,11 +115,11 @@ class ScanError(Exception):
 
 @dataclass
 class Scan:
-    """What a scanner found: one :data:`Entry` per location, duplicate keys, nesting, or the error that stopped it."""
+    """What a scanner found: how each location is written, duplicate keys, nesting, or the error that stopped it."""
 
-    entries: dict[Location, Entry] = field(default_factory=dict)
-    duplicates: list[tuple[Location, tuple[int, int], tuple[int, int]]] = field(default_factory=list)
-    """``(location, (start, end) of the first key, (start, end) of the later key)``, in text order."""
+    entries: Entries = field(default_factory=Entries)
+    duplicates: list[DuplicateKey] = field(default_factory=list)
+    """In text order."""
     max_depth: int = 0
     deepest: int = 0
     """Offset of the bracket that opened the deepest container."""
@@ -135,7 +181,10 @@ class _Walker:
     def result(self, root: _Node) -> Scan:
         return Scan(
             entries=_flatten(root),
-            duplicates=[((*_location(p), k), first, later) for p, k, first, later in self.duplicates],
+            duplicates=[
+                DuplicateKey((*_location(p), k), Extent(*first), Extent(*later))
+                for p, k, first, later in self.duplicates
+            ],
             max_depth=self.max_depth,
             deepest=self.deepest,
             suspect=self.suspect,
@@ -168,15 +217,15 @@ def _child(step: _Step) -> Generator[Any, Any, tuple[_Node, int]]:
     return step
 
 
-def _flatten(root: _Node) -> dict[Location, Entry]:
-    out: dict[Location, Entry] = {}
+def _flatten(root: _Node) -> Entries:
+    out: dict[Location, _Offsets] = {}
     stack: list[tuple[Location, _Node]] = [((), root)]
     while stack:
         loc, node = stack.pop()
         out[loc] = (node.form, node.ks, node.ke, node.vs, node.ve)
         if node.children:
             stack.extend(((*loc, k), c) for k, c in reversed(node.children.items()))
-    return out
+    return Entries(out)
 
 
 def _location(node: _Node) -> Location:
@@ -436,7 +485,7 @@ def scan_hjson(text: str) -> Scan:
     """Positions of every key and value as ``hjson.loads(text)`` reads them, or why and where it stops.
 
     >>> scan_hjson("a: 1\\nb: [\\n  x\\n  'y'\\n]").entries[("b", 0)]
-    ('quoteless_string', -1, -1, 12, 13)
+    Written(form='quoteless_string', key=None, value=Extent(start=12, end=13))
 
     A quoteless value runs to the end of the line, so ``[x, y]`` is the string ``"x, y]"`` and the array never
     closes; ``suspect`` points at such a value:
@@ -571,7 +620,7 @@ def scan_json(text: str) -> Scan:
     """Positions of every key and value as ``json.loads(text)`` reads them, or why and where it stops.
 
     >>> scan_json('{"a": 1, "a": 2}').duplicates
-    [(('a',), (1, 4), (9, 12))]
+    [DuplicateKey(location=('a',), first=Extent(start=1, end=4), later=Extent(start=9, end=12))]
     """
     walker = _Json(text)
     try:
@@ -607,9 +656,9 @@ def scan_valid_json(text: str) -> Scan:
     with the hjson scanner).
 
     >>> scan_valid_json('{"a": [1, "x"], "a": null}').entries[("a",)]
-    ('null', 16, 19, 21, 25)
+    Written(form='null', key=Extent(start=16, end=19), value=Extent(start=21, end=25))
     """
-    entries: dict[Location, Entry] = {}
+    entries: dict[Location, _Offsets] = {}
     duplicates: list[tuple[Location, tuple[int, int], tuple[int, int]]] = []
     stack: list[_Frame] = []
     max_depth = deepest = 0
@@ -664,4 +713,9 @@ def scan_valid_json(text: str) -> Scan:
             duplicates.append(duplicate)
         if top is not None and top.is_object:
             top.key = None
-    return Scan(entries=entries, duplicates=duplicates, max_depth=max_depth, deepest=deepest)
+    return Scan(
+        entries=Entries(entries),
+        duplicates=[DuplicateKey(loc, Extent(*first), Extent(*later)) for loc, first, later in duplicates],
+        max_depth=max_depth,
+        deepest=deepest,
+    )

@@ -1,7 +1,8 @@
 """One open document checked as ``dsref check`` checks a file: its findings as LSP diagnostics, its fixes as edits.
 
 Positions: dsref counts lines and columns from 1 in characters; LSP from 0 in UTF-16 code units (a Chinese
-character is one, an emoji two). :func:`lsp_position` converts on the document's own lines.
+character is one, an emoji two). :func:`lsp_position` converts with the document's
+:class:`~dsref.check.positions.LineIndex`, built once per version of the text.
 
 >>> a = analyse("file:///w/ds_config.json", '{"train_batch_size": 8, "bfloat16": {"enabled": true}}', Settings(), "en")
 >>> [(d.code, d.range.start.character, d.range.end.character) for d in a.diagnostics]
@@ -19,6 +20,7 @@ from lsprotocol import types as lsp
 from ..check.findings import Finding, Severity
 from ..check.fixes import Fix
 from ..check.pipeline import FileReport, check_text
+from ..check.positions import LineIndex
 from ..check.report import Rendered, rendered
 from ..text.i18n import Lang
 from ..tree.links import page_url
@@ -33,7 +35,6 @@ _SEVERITY = {
     Severity.warning: lsp.DiagnosticSeverity.Warning,
     Severity.info: lsp.DiagnosticSeverity.Information,
 }
-_LINES = re.compile(r"\r\n|\r|\n")
 _AUTO = re.compile(r"""["']auto["']""")
 _NAMES = re.compile(r"(^ds_config.*|.*deepspeed.*|^zero.*)\.json$", re.IGNORECASE)
 _KEYS = re.compile(
@@ -51,19 +52,19 @@ class Analysis:
     lang: Lang
     profile: Profile
     report: FileReport
+    lines: LineIndex
     diagnostics: list[lsp.Diagnostic] = field(default_factory=list)
     fixes: list[tuple[lsp.Diagnostic, Rendered, Fix]] = field(default_factory=list)
     """Each diagnostic that has a fix, with the fix."""
 
     def edits(self, fix: Fix) -> list[lsp.TextEdit]:
         """The fix's edits in LSP terms, for this document."""
-        lines = _LINES.split(self.text)
         out = []
         for edit in fix.edits:
             if edit.span is None:
                 continue
-            start = lsp_position(lines, edit.span.line, edit.span.col, self.text)
-            end = lsp_position(lines, edit.span.end_line, edit.span.end_col, self.text)
+            start = lsp_position(self.lines, edit.span.line, edit.span.col)
+            end = lsp_position(self.lines, edit.span.end_line, edit.span.end_col)
             out.append(lsp.TextEdit(lsp.Range(start, end), edit.replacement))
         return out
 
@@ -77,19 +78,10 @@ def looks_like_config(uri: str, text: str) -> bool:
     return bool(_NAMES.match(name)) or len(set(_KEYS.findall(text[:65536]))) >= 2
 
 
-def lsp_position(lines: list[str], line: int, col: int, text: str = "") -> lsp.Position:
+def lsp_position(lines: LineIndex, line: int, col: int) -> lsp.Position:
     """dsref's 1-based line and character column → LSP's 0-based line and UTF-16 column (a byte-order mark, which
     dsref does not count, is one unit on the first line)."""
-    index = max(0, line - 1)
-    if index >= len(lines):
-        return lsp.Position(len(lines) - 1, _units(lines[-1])) if lines else lsp.Position(0, 0)
-    written = lines[index]
-    chars = max(0, col - 1) + (1 if index == 0 and text.startswith("\ufeff") else 0)
-    return lsp.Position(index, _units(written[:chars]))
-
-
-def _units(text: str) -> int:
-    return len(text.encode("utf-16-le", "surrogatepass")) // 2
+    return lsp.Position(*lines.utf16(line, col))
 
 
 def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang) -> Analysis:
@@ -99,10 +91,10 @@ def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang) -> Analy
     target = settings.deepspeed_version or DEEPSPEED_VERSION
     path = unquote(urlparse(uri).path) or uri
     report = check_text(text, path, profile=profile, world_size=settings.world_size, deepspeed_version=target)
-    analysis = Analysis(uri, text, lang, profile, report)
-    lines = _LINES.split(text)
+    lines = LineIndex(text)
+    analysis = Analysis(uri, text, lang, profile, report, lines)
     for finding, shown in zip(report.findings, rendered(report, lang, target), strict=True):
-        diagnostic = _diagnostic(finding, shown, lines, text, report, uri, lang)
+        diagnostic = _diagnostic(finding, shown, lines, report, uri, lang)
         analysis.diagnostics.append(diagnostic)
         if shown.fix is not None:
             analysis.fixes.append((diagnostic, shown, shown.fix))
@@ -110,10 +102,10 @@ def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang) -> Analy
 
 
 def _diagnostic(
-    finding: Finding, shown: Rendered, lines: list[str], text: str, report: FileReport, uri: str, lang: Lang
+    finding: Finding, shown: Rendered, lines: LineIndex, report: FileReport, uri: str, lang: Lang
 ) -> lsp.Diagnostic:
-    start = lsp_position(lines, shown.line, shown.column, text)
-    end = lsp_position(lines, shown.end_line, shown.end_column, text)
+    start = lsp_position(lines, shown.line, shown.column)
+    end = lsp_position(lines, shown.end_line, shown.end_column)
     message = "\n".join([shown.message, *shown.help])
     return lsp.Diagnostic(
         range=lsp.Range(start, end),
@@ -122,13 +114,13 @@ def _diagnostic(
         code=shown.code,
         code_description=lsp.CodeDescription(href=page_url(f"rules/{shown.code}/", lang)),
         source="dsref",
-        related_information=_related(finding, lines, text, report, uri) or None,
+        related_information=_related(finding, lines, report, uri) or None,
         data={"code": shown.code, "where": shown.where},
     )
 
 
 def _related(
-    finding: Finding, lines: list[str], text: str, report: FileReport, uri: str
+    finding: Finding, lines: LineIndex, report: FileReport, uri: str
 ) -> list[lsp.DiagnosticRelatedInformation]:
     """The other places a finding is about: the first of two duplicate keys, the other key of a conflict."""
     loaded = report.loaded
@@ -140,8 +132,6 @@ def _related(
     spans += [loaded.locate(location) for location in finding.related]
     out = []
     for span in spans:
-        where = lsp.Range(
-            lsp_position(lines, span.line, span.col, text), lsp_position(lines, span.end_line, span.end_col, text)
-        )
+        where = lsp.Range(lsp_position(lines, span.line, span.col), lsp_position(lines, span.end_line, span.end_col))
         out.append(lsp.DiagnosticRelatedInformation(lsp.Location(uri, where), finding.code))
     return out

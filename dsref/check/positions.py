@@ -1,0 +1,138 @@
+"""Where things are in a config's text: offsets, lines and columns, and the one index that converts between them.
+
+Three ways of saying "where" meet in dsref, and this module is the only place that converts between them:
+
+* an **offset** into the text as its reader parsed it (every line end read as ``\\n``; a byte-order mark, if any, is
+  offset 0), which the scanners find and the fixes edit: :class:`Extent` (a stretch), :class:`Written` (a key and
+  its value as written);
+* a **line and column**, counted from 1 in code points (a tab is one column, a byte-order mark takes none), which
+  dsref prints (``file:line:col``): :class:`Span`;
+* an **LSP position**, counted from 0 in UTF-16 code units (an emoji is two, a byte-order mark one), which editors
+  speak: :meth:`LineIndex.utf16`.
+
+:class:`LineIndex` is built once per text, in one pass over it, and answers each question in logarithmic time (the
+line of an offset) or in the length of one line (UTF-16 units, only on lines that hold a character outside the BMP).
+
+>>> index = LineIndex('\\ufeff{\\n  "a": "😀x"\\n}')
+>>> index.span(10, 13)
+Span(line=2, col=8, end_line=2, end_col=11)
+>>> index.offset(2, 8), index.utf16(2, 10), index.utf16(1, 1)
+(10, (1, 10), (0, 1))
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+__all__ = ["Extent", "LineIndex", "Span", "Written"]
+
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class Span:
+    """A stretch of the text: the 1-based line and column of its first character and of the character after its
+    last. Columns count code points (a tab is one); a byte-order mark takes no column."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Extent:
+    """``text[start:end]``: offsets into the text as its reader parsed it (``end`` exclusive)."""
+
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class Written:
+    """How one entry of a config is written: its key (None for the root and for list items), its value, and the
+    value's form: ``object``, ``array``, ``string`` (quoted), ``multiline_string`` (Hjson's ``'''``),
+    ``quoteless_string`` (Hjson, no quotes: ``True`` or ``1e-3x`` are strings), ``number``, ``boolean`` or
+    ``null``."""
+
+    form: str
+    key: Extent | None
+    value: Extent
+
+
+class LineIndex:
+    """Offsets of one text ↔ lines and columns (dsref's) ↔ LSP positions. Any of ``\\r\\n``, ``\\r`` and ``\\n``
+    ends a line, as for ``open()`` in text mode and for LSP."""
+
+    __slots__ = ("_astral", "bom", "starts", "text")
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.starts = [0, *(match.end() for match in _LINE_END.finditer(text))]
+        """The offset at which each line starts; ``starts[0]`` is line 1."""
+        self.bom = text.startswith("\ufeff")
+        self._astral: dict[int, bool] | None = {} if _ASTRAL.search(text) else None
+
+    @property
+    def lines(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        """The 1-based line ``offset`` is on (an offset at a line end is on that line)."""
+        return bisect_right(self.starts, offset)
+
+    def point(self, offset: int) -> tuple[int, int]:
+        """The 1-based line and column of ``offset``."""
+        line = bisect_right(self.starts, offset)
+        col = offset - self.starts[line - 1] + 1
+        if line == 1 and self.bom:
+            col = max(1, col - 1)
+        return line, col
+
+    def span(self, start: int, end: int) -> Span:
+        """The lines and columns of ``text[start:end]``."""
+        return Span(*self.point(start), *self.point(end))
+
+    def offset(self, line: int, col: int) -> int:
+        """The offset of a 1-based line and column (the inverse of :meth:`point`)."""
+        line = min(max(line, 1), len(self.starts))
+        return self.starts[line - 1] + col - 1 + (1 if line == 1 and self.bom else 0)
+
+    def line_start(self, offset: int) -> int:
+        """The offset at which the line holding ``offset`` starts."""
+        return self.starts[bisect_right(self.starts, offset) - 1]
+
+    def line_end(self, offset: int) -> int:
+        """The offset of the line end after ``offset`` (the text's length on the last line)."""
+        found = _LINE_END.search(self.text, offset)
+        return len(self.text) if found is None else found.start()
+
+    def line_text(self, line: int) -> str:
+        """Line ``line`` (1-based) without its line end."""
+        start = self.starts[line - 1]
+        return self.text[start : self.line_end(start)]
+
+    def utf16(self, line: int, col: int) -> tuple[int, int]:
+        """dsref's 1-based line and column → LSP's 0-based line and UTF-16 column (a byte-order mark, which dsref
+        does not count, is one unit on the first line); a place beyond the text is its end."""
+        if line > len(self.starts):
+            last = len(self.starts)
+            return last - 1, self._units(last, len(self.line_text(last)))
+        line = max(line, 1)
+        chars = max(0, col - 1) + (1 if line == 1 and self.bom else 0)
+        return line - 1, self._units(line, min(chars, len(self.line_text(line))))
+
+    def _units(self, line: int, chars: int) -> int:
+        """UTF-16 code units in the first ``chars`` code points of ``line``."""
+        if self._astral is None:  # nothing outside the BMP anywhere: one unit per code point
+            return chars
+        has = self._astral.get(line)
+        if has is None:
+            has = self._astral[line] = bool(_ASTRAL.search(self.line_text(line)))
+        if not has:
+            return chars
+        start = self.starts[line - 1]
+        return chars + len(_ASTRAL.findall(self.text, start, start + chars))
