@@ -2,7 +2,7 @@
 
 * Each kind of fix, on a small file: the exact text it leaves (comments, order, quoting, line ends kept).
 * The command line: ``--fix``, ``--unsafe-fixes``, ``--diff``, ``-``, exit status, summary, read-only files,
-  permissions and atomic writes.
+  permissions and atomic writes (what the write keeps and refuses to overwrite: ``tests/test_fix_write.py``).
 * Every real config of ``../shared/corpus/real/`` and the seed configs: the fixed file parses, has no more findings,
   a second ``--fix`` changes nothing, and where DeepSpeed 0.19.8 built the original, ``DeepSpeedConfig`` of the
   file after the safe fixes equals the original's, field by field.
@@ -27,9 +27,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsref.check.fixer import apply_edits, fix_text, write_atomically
+from dsref.check.fixer import Original, apply_edits, fix_text, read_original
 from dsref.check.fixes import Applicability
 from dsref.check.pipeline import check_text
+from dsref.check.writer import write_fixed
 
 from .conftest import require_deepspeed, shared_path
 
@@ -285,13 +286,15 @@ def test_an_unparsable_file_gets_no_edits(tmp_path: Path) -> None:
 def test_an_interrupted_write_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "ds.json"
     path.write_text("old", encoding="utf-8")
+    original = read_original(str(path))
+    assert isinstance(original, Original)
 
     def interrupted(*args: Any) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(os, "replace", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        write_atomically(str(path), "new")
+        write_fixed(original.snapshot, "new")
     assert path.read_text(encoding="utf-8") == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["ds.json"]
 

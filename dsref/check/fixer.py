@@ -6,8 +6,8 @@ not parse, or has more findings than the text it started from, is tried again fi
 things worse is dropped. Edits are made on the text as written: its line ends (``\\r\\n`` stays ``\\r\\n``), its
 byte-order mark, comments and layout stay as they are except where an edit goes.
 
-:func:`write_atomically` writes the result beside the file and renames it over, keeping the file's permissions: a
-file is either wholly old or wholly new.
+:func:`read_original` reads a file with the :class:`~dsref.check.writer.Snapshot` that
+:func:`~dsref.check.writer.write_fixed` compares before it writes the result back.
 
 >>> result = fix_text('{\\n  "bfloat16": {"enabled": "true"}, // mixed precision\\n}\\n', "ds.json")
 >>> print(result.text, end="")
@@ -21,7 +21,6 @@ file is either wholly old or wholly new.
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding
 from .fixes import Edit, Fix
 from .pipeline import FileReport, check_text
+from .writer import Snapshot
 
 if TYPE_CHECKING:
     from ..tree.profiles import Profile
@@ -38,11 +38,12 @@ __all__ = [
     "MAX_PASSES",
     "TEXTS",
     "FixResult",
+    "Original",
     "apply_edits",
     "fix_text",
+    "read_original",
     "read_text",
     "unified_diff",
-    "write_atomically",
 ]
 
 TEXTS = messages(
@@ -54,6 +55,8 @@ TEXTS = messages(
     files="{n} files",
     files_one="1 file",
     not_written="cannot write {path}: {reason}; the file is unchanged",
+    changed="{path} changed after dsref read it, so the fixes were not written; the file is left as it is now: "
+    "run dsref check --fix again",
     stdin_many="'-' (standard input) cannot be fixed together with other files",
 )
 """What ``check --fix`` and ``--diff`` say besides the report (the ``fixer.*`` messages)."""
@@ -212,42 +215,33 @@ def _raw(offset: int, shifts: list[int]) -> int:
     return offset + bisect_left(shifts, offset)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all: a temporary file in the same folder with the file's
-    permissions, then a rename over it. Raises ``OSError`` (nothing written) when the file or its folder is not
-    writable."""
-    import stat
+@dataclass(frozen=True)
+class Original:
+    """A file's text as read for fixing, and the snapshot a fix is written against."""
 
-    mode = os.stat(path).st_mode & 0o7777
-    # a file nobody may write is read-only to us too, even when running as root (which os.access lets through)
-    if not os.access(path, os.W_OK) or not mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH):
-        raise PermissionError(13, "Permission denied", path)
-    folder = os.path.dirname(os.path.abspath(path))
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".dsref-fix")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+    text: str
+    snapshot: Snapshot
 
 
-def read_text(path: str, data: bytes | None = None) -> str | FileReport:
-    """The text of the file at ``path`` (or of ``data``, read from it already) exactly as written (line ends and
-    byte-order mark kept), or the report of why it cannot be read (the same findings ``check`` gives)."""
-    from .loader import MAX_BYTES, LoadError, load_bytes, read_bytes
-    from .pipeline import FileReport, _load_error_finding, check_loaded
+def read_original(path: str) -> Original | FileReport:
+    """The text of the file at ``path`` with its :class:`~dsref.check.writer.Snapshot`, or the report of why it
+    cannot be read (the same findings ``check`` gives)."""
+    from .loader import LoadError, read_file
+    from .pipeline import _load_error_finding
 
-    if data is None:
-        read = read_bytes(path)
-        if isinstance(read, LoadError):
-            return FileReport(path, None, read, [_load_error_finding(read)])
-        data = read
+    read = read_file(path)
+    if isinstance(read, LoadError):
+        return FileReport(path, None, read, [_load_error_finding(read)])
+    text = read_text(path, read.data)
+    return text if isinstance(text, FileReport) else Original(text, Snapshot.of(path, read.data, read.status))
+
+
+def read_text(path: str, data: bytes) -> str | FileReport:
+    """The text of ``data`` (read from ``path``) exactly as written (line ends and byte-order mark kept), or the
+    report of why it cannot be read (the same findings ``check`` gives)."""
+    from .loader import MAX_BYTES, LoadError, load_bytes
+    from .pipeline import _load_error_finding, check_loaded
+
     if len(data) <= MAX_BYTES:
         try:
             return data.decode("utf-8")

@@ -59,6 +59,7 @@ from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
 __all__ = [
     "MAX_BYTES",
     "Duplicate",
+    "FileBytes",
     "LoadError",
     "LoadErrorKind",
     "Loaded",
@@ -70,6 +71,7 @@ __all__ = [
     "load_bytes",
     "load_text",
     "read_bytes",
+    "read_file",
 ]
 
 
@@ -325,6 +327,24 @@ def read_bytes(
     >>> read_bytes("/dev/null").reason
     'not_a_file'
     """
+    read = read_file(path, profile, max_bytes=max_bytes)
+    return read if isinstance(read, LoadError) else read.data
+
+
+@dataclass(frozen=True)
+class FileBytes:
+    """What :func:`read_file` read: the bytes, and the status of the file they were read from (``fstat`` of the
+    descriptor read, so a symbolic link's target)."""
+
+    data: bytes
+    """At most ``max_bytes`` + 1: more than ``max_bytes`` means the file was not read whole."""
+    status: os.stat_result
+
+
+def read_file(
+    path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES
+) -> FileBytes | LoadError:
+    """:func:`read_bytes` with the file's status as it was read (what ``check --fix`` compares before writing)."""
     where = Path(os.fspath(path))
 
     def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
@@ -340,9 +360,9 @@ def read_bytes(
         # Opened without waiting (a FIFO would block until a writer came), then refused unless a regular file.
         fd = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with open(fd, "rb") as handle:
-            mode = os.fstat(fd).st_mode
-            if not stat.S_ISREG(mode):
-                return fail(LoadErrorKind.unreadable, "not_a_file", what=_special(mode))
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
+                return fail(LoadErrorKind.unreadable, "not_a_file", what=_special(status.st_mode))
             data = handle.read(max_bytes + 1)
     except (FileNotFoundError, NotADirectoryError):
         return fail(LoadErrorKind.not_found, "not_found")
@@ -352,7 +372,7 @@ def read_bytes(
         return fail(LoadErrorKind.unreadable, "unreadable", detail=_reason(exc), errno=exc.errno)
     except ValueError as exc:  # e.g. a NUL character in the path
         return fail(LoadErrorKind.unreadable, "unreadable", detail=str(exc))
-    return data
+    return FileBytes(data, status)
 
 
 def load_bytes(

@@ -1,6 +1,7 @@
 """``dsref check FILE...``: everything wrong with DeepSpeed config files, before the cluster launch.
 
-Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read (or, with ``--fix``, written).
+Exit status: 0 no errors, 1 errors, 2 usage problem or a file that cannot be read (or, with ``--fix``, written, or
+that changed while it was being fixed).
 With ``--fix`` the status is that of what remains; with ``--diff``, 1 when there is something to fix.
 """
 
@@ -138,10 +139,11 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
 
 def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
-    from ..check.fixer import TEXTS, counted, fix_text, read_text, unified_diff, write_atomically
+    from ..check.fixer import TEXTS, Original, counted, fix_text, read_original, read_text, unified_diff
     from ..check.loader import MAX_BYTES
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.report import render
+    from ..check.writer import FileChanged, write_fixed
     from .explain import use_color
     from .texts import CLI
 
@@ -156,15 +158,15 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     fixed = changed = 0
     status = 0
     for path in paths:
-        text = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_text(path)
+        read = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_original(path)
         shown = "<stdin>" if path == "-" else display_path(path)
-        if not isinstance(text, str):
-            text.path = shown
-            reports.append(text)
+        if isinstance(read, FileReport):
+            read.path = shown
+            reports.append(read)
             status = 2
             continue
         result = fix_text(
-            text,
+            read.text if isinstance(read, Original) else read,
             shown,
             unsafe=args.unsafe_fixes,
             profile=args.profile,
@@ -179,9 +181,14 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
             continue
         if args.diff:
             sys.stdout.write(unified_diff(result.original, result.text, shown))
-        elif path != "-":
+        elif isinstance(read, Original):
             try:
-                write_atomically(path, result.text)
+                write_fixed(read.snapshot, result.text)
+            except FileChanged:
+                print("dsref: " + TEXTS.text("changed", lang, path=shown), file=sys.stderr)
+                reports.append(result.before)
+                status = 2
+                continue
             except OSError as exc:
                 from ..text.oserror import os_reason
 
