@@ -45,6 +45,7 @@ def outputs(corpus: Path) -> Iterator[tuple[str, str]]:
         for lang in ("en", "zh"):
             yield f"check {profile} text {lang}", run([*common, "--lang", lang, *files])
         yield f"check {profile} json", run([*common, "--format", "json", *files])
+        yield f"check {profile} diff", run([*common, "--diff", *files])
         yield f"check {profile} diff unsafe", run([*common, "--diff", "--unsafe-fixes", *files])
     from dsref.tree.options import option_tree
 
@@ -96,7 +97,7 @@ def main() -> int:
         import difflib
 
         diff = difflib.unified_diff(old.splitlines(), new.splitlines(), "before", "after", lineterm="", n=1)
-        print(f"== {name}\n" + "\n".join(list(diff)[:40]))
+        print(f"== {name}\n" + "\n".join(line[:160] for line in list(diff)[:40]))
     print(f"{len(differ)} of {len(record)} outputs differ")
     return 1 if differ else 0
 

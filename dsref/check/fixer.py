@@ -1,10 +1,12 @@
 """Apply fixes: ``dsref check --fix``, ``--unsafe-fixes`` and ``--diff``.
 
 :func:`fix_text` checks a text, applies the fixes its findings carry (safe ones, and unsafe ones when asked) that do
-not overlap, and repeats on the result until nothing changes (a bounded number of passes). A pass whose result does
-not parse, or has more findings than the text it started from, is tried again fix by fix, and a fix that makes
-things worse is dropped. Edits are made on the text as written: its line ends (``\\r\\n`` stays ``\\r\\n``), its
-byte-order mark, comments and layout stay as they are except where an edit goes.
+not overlap, and repeats on the result until nothing changes (a bounded number of passes). Each result is checked
+again and judged by :func:`dsref.check.proof.judge` (it parses, no finding got more severe, no new error and, for
+safe fixes, DeepSpeed builds the same config); a pass that fails is tried again fix by fix, and a fix that fails on
+its own is not applied: :attr:`FixResult.refused` says which and why, for the user to review. Edits are made on
+the text as written: its line ends (``\\r\\n`` stays ``\\r\\n``), its byte-order mark, comments and layout stay
+as they are except where an edit goes.
 
 :func:`read_original` reads a file with the :class:`~dsref.check.writer.Snapshot` that
 :func:`~dsref.check.writer.write_fixed` compares before it writes the result back.
@@ -21,7 +23,7 @@ byte-order mark, comments and layout stay as they are except where an edit goes.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from ..text.i18n import Lang, messages
@@ -29,6 +31,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding
 from .fixes import Edit, Fix
 from .pipeline import FileReport, check_text
+from .proof import Refusal, judge
 from .writer import Snapshot
 
 if TYPE_CHECKING:
@@ -39,10 +42,12 @@ __all__ = [
     "TEXTS",
     "FixResult",
     "Original",
+    "Refused",
     "apply_edits",
     "fix_text",
     "read_original",
     "read_text",
+    "refusal_text",
     "unified_diff",
 ]
 
@@ -58,8 +63,23 @@ TEXTS = messages(
     changed="{path} changed after dsref read it, so the fixes were not written; the file is left as it is now: "
     "run dsref check --fix again",
     stdin_many="'-' (standard input) cannot be fixed together with other files",
+    refused="{where}: {code}: the fix was not applied ({title}): {why}; make the change by hand if it is what you "
+    "meant",
+    why_unreadable="the file would no longer parse",
+    why_severity="a finding would become more severe, or a new error would appear",
+    why_duplicate="a key would be written twice",
+    why_meaning="DeepSpeed would build a different config from the file",
 )
 """What ``check --fix`` and ``--diff`` say besides the report (the ``fixer.*`` messages)."""
+
+
+def refusal_text(refused: Refused, path: str, lang: Lang) -> str:
+    """``PATH:LINE:COL: CODE fix "TITLE" not applied: WHY; …`` in ``lang``."""
+    fix = _fix(refused.finding)
+    span = fix.edits[0].span if fix.edits else None
+    where = f"{path}:{span.line}:{span.col}" if span is not None else path
+    why = TEXTS.text(f"why_{refused.reason}", lang)
+    return TEXTS.text("refused", lang, where=where, code=refused.finding.code, title=fix.title_text(lang), why=why)
 
 
 def counted(key: str, n: int, lang: Lang) -> str:
@@ -80,15 +100,25 @@ MAX_PASSES = 10
 """Passes at most: each applies every fix that does not overlap another; a fix may uncover the next."""
 
 
+@dataclass(frozen=True)
+class Refused:
+    """A fix that was asked for and not applied, because the text it made failed :func:`~dsref.check.proof.judge`."""
+
+    finding: Finding
+    reason: Refusal
+
+
 @dataclass
 class FixResult:
-    """The text after fixing, the findings fixed, and the report of what remains."""
+    """The text after fixing, the findings fixed, the fixes refused, and the report of what remains."""
 
     before: FileReport
     after: FileReport
     text: str
     original: str
     fixed: list[Finding] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    """Fixes of findings still in :attr:`after` that were not applied: each needs a look by hand."""
 
     @property
     def changed(self) -> bool:
@@ -113,10 +143,14 @@ def fix_text(
     def check(candidate: str) -> FileReport:
         return check_text(candidate, path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
 
+    def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
+        safe = all(_fix(f).safe for f in findings)
+        return judge(previous, result, safe=safe, profile=profile, world_size=world_size)
+
     before = check(text)
     current, report = text, before
     fixed: list[Finding] = []
-    refused: set[tuple[str, str, str]] = set()
+    refused: dict[tuple[str, str, str], Refusal] = {}
     for _ in range(MAX_PASSES):
         wanted = [
             f for f in report.findings if f.fix is not None and (unsafe or f.fix.safe) and _identity(f) not in refused
@@ -126,23 +160,34 @@ def fix_text(
         chosen = _without_overlaps(wanted)
         candidate = apply_edits(current, [e for f in chosen for e in _fix(f).edits])
         checked = check(candidate)
-        if not _no_worse(checked, report):
-            # try the fixes one at a time, keeping those that do not make things worse
+        if verdict(report, checked, chosen) is not None:
+            # the fixes together fail: try them one at a time, keeping the first that passes on its own
             progressed = False
             for finding in chosen:
                 one = apply_edits(current, list(_fix(finding).edits))
                 one_checked = check(one)
-                if _no_worse(one_checked, report) and one != current:
+                reason = verdict(report, one_checked, [finding])
+                if reason is None and one != current:
                     candidate, checked, chosen, progressed = one, one_checked, [finding], True
                     break
-                refused.add(_identity(finding))
+                refused[_identity(finding)] = reason or "unreadable"
             if not progressed:
                 continue
         if candidate == current:
             break
         fixed.extend(chosen)
         current, report = candidate, checked
-    return FixResult(before, report, current, text, fixed)
+    still = [
+        Refused(f, refused[_identity(f)]) for f in report.findings if f.fix is not None and _identity(f) in refused
+    ]
+    if still:  # what remains no longer offers a fix that --fix has just refused
+        report = replace(
+            report,
+            findings=[
+                replace(f, fix=None) if f.fix is not None and _identity(f) in refused else f for f in report.findings
+            ],
+        )
+    return FixResult(before, report, current, text, fixed, still)
 
 
 def _fix(finding: Finding) -> Fix:
@@ -173,16 +218,6 @@ def _touch(edit: Edit, taken: tuple[int, int]) -> bool:
     """Overlapping, or inserting at the same place (two insertions at one offset would order arbitrarily)."""
     start, end = taken
     return (edit.start < end and start < edit.end) or edit.start == start or edit.end == end
-
-
-def _no_worse(after: FileReport, before: FileReport) -> bool:
-    """The fixed text parses, has no more findings than before, and no key written twice that was not before."""
-    if after.error is not None:
-        return False
-    duplicates = {f.location for f in after.findings if f.code == "DS003"}
-    return len(after.findings) <= len(before.findings) and duplicates <= {
-        f.location for f in before.findings if f.code == "DS003"
-    }
 
 
 def apply_edits(text: str, edits: list[Edit]) -> str:

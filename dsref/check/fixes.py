@@ -488,6 +488,11 @@ def _deprecated(finding: Finding, src: _Source, world_size: int | None) -> Fix:
     use_instead = finding.args.get("use_instead") or ""
     if not use_instead or any(isinstance(step, int) for step in location):
         raise _NoFix
+    if finding.option is not None:
+        from .checktree import check_tree
+
+        if check_tree().get(finding.option).meta.replacement:
+            raise _NoFix  # the successor has another shape and no form of it matches this value: not a rename
     head, _, new_key = use_instead.rpartition(".")
     if head != ".".join(str(step) for step in location[:-1]):
         raise _NoFix  # the successor lives elsewhere: moving it is not a rename

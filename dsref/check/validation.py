@@ -401,9 +401,16 @@ class _Walker:
 
 def _replacement(opt: Option, value: Any) -> dict[str, str]:
     """The finding's ``replacement`` (JSON to write instead, or ``""``: delete) and ``section`` for a deprecated
-    value the schema knows the successor of; nothing otherwise."""
+    value the schema knows the successor of, compared as DeepSpeed converts it (``"true"``, ``"yes"`` and ``1``
+    are ``true`` to a boolean option); nothing otherwise."""
+    if not opt.meta.replacement:
+        return {}
+    try:
+        converted = coerce(opt, value)
+    except ValueError:
+        converted = value
     for written, instead in opt.meta.replacement:
-        if type(written) is type(value) and written == value:
+        if type(written) is type(converted) and written == converted:
             return {"replacement": instead, "section": opt.parent or ""}
     return {}
 

@@ -139,7 +139,16 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
 
 def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
-    from ..check.fixer import TEXTS, Original, counted, fix_text, read_original, read_text, unified_diff
+    from ..check.fixer import (
+        TEXTS,
+        Original,
+        counted,
+        fix_text,
+        read_original,
+        read_text,
+        refusal_text,
+        unified_diff,
+    )
     from ..check.loader import MAX_BYTES
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.report import render
@@ -174,10 +183,12 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
             deepspeed_version=target,
         )
         result.before.path = result.after.path = shown
+        for refused in result.refused:
+            print("dsref: " + refusal_text(refused, shown, lang), file=sys.stderr)
         if path == "-" and not args.diff:
             sys.stdout.write(result.text)
         if not result.changed:
-            reports.append(result.before)
+            reports.append(result.after)  # the same text; fixes --fix refused are no longer offered
             continue
         if args.diff:
             sys.stdout.write(unified_diff(result.original, result.text, shown))

@@ -1,0 +1,160 @@
+"""Whether a fixed text is no worse than the text it was fixed from: the check every fix of ``--fix`` must pass.
+
+:func:`judge` compares two reports of the same file, before and after some fixes:
+
+* the text after still parses (a text that did not parse before and does now passes: what is found in it now was
+  there all along, hidden behind the syntax error);
+* no new error, and no finding's severity rises: there are no more errors, no more errors and warnings, and no more
+  findings than before (an error that becomes a warning passes; two warnings that become one error fail, and so
+  does a pass where one fix clears an error while another adds warnings: its fixes are then tried one by one);
+* no key is written twice that was not before;
+* and, for safe fixes of a file with no error (one DeepSpeed accepts, as far as dsref can tell), what the file
+  means is unchanged: :func:`meaning`, the config as ``--show-effective`` computes it, after the deprecated forms
+  DeepSpeed maps are mapped and, for the ``hf`` profile, after Hugging Face has filled its ``"auto"`` values.
+
+A fix is proven per file, for the text it is applied to, never per kind of fix.
+
+>>> from dsref.check.pipeline import check_text
+>>> before = check_text('{"train_batch_size": 8, "bfloat16": {"enabled": "auto"}}', "x", profile="hf")
+>>> after = check_text('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', "x", profile="hf")
+>>> judge(before, after, safe=True, profile="hf")
+'meaning'
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from ..tree.options import OptionTree
+from ..tree.profiles import Profile
+from .findings import Severity
+from .pipeline import FileReport
+
+__all__ = ["HF_FILLED", "Refusal", "judge", "meaning"]
+
+Refusal = Literal["unreadable", "severity", "duplicate", "meaning"]
+"""Why a fixed text is refused: it no longer parses, a finding got more severe (or a new error appeared), a key is
+written twice, or what DeepSpeed builds from it changed."""
+
+HF_FILLED = "<filled by Hugging Face>"
+"""What an ``"auto"`` Hugging Face fills stands for: the value comes from the training arguments or the model, the
+same before and after a fix as long as Hugging Face still finds it."""
+
+_ORDER = (Severity.error, Severity.warning, Severity.info)
+
+
+def judge(
+    before: FileReport, after: FileReport, *, safe: bool, profile: Profile, world_size: int | None = None
+) -> Refusal | None:
+    """Why ``after`` may not replace ``before``, or None when it may."""
+    if after.error is not None or after.loaded is None:
+        return "unreadable"
+    if before.error is not None:
+        return None  # the reader refused the text before and reads it now: what it finds was there all along
+    if any(now > was for now, was in zip(_at_or_above(after), _at_or_above(before), strict=True)):
+        return "severity"
+    duplicates_before = {f.location for f in before.findings if f.code == "DS003"}
+    if any(f.code == "DS003" and f.location not in duplicates_before for f in after.findings):
+        return "duplicate"
+    accepted = before.loaded is not None and not any(f.severity is Severity.error for f in before.findings)
+    if safe and accepted:
+        assert before.loaded is not None
+        was = meaning(before.loaded.data, profile=profile, world_size=world_size)
+        if meaning(after.loaded.data, profile=profile, world_size=world_size) != was:
+            return "meaning"
+    return None
+
+
+def _at_or_above(report: FileReport) -> tuple[int, ...]:
+    """How many findings a report holds at each severity or above: errors; errors and warnings; all."""
+    found = [sum(f.severity is level for f in report.findings) for level in _ORDER]
+    return tuple(sum(found[: i + 1]) for i in range(len(found)))
+
+
+def meaning(config: Any, *, profile: Profile, world_size: int | None = None) -> Any:
+    """What DeepSpeed builds from ``config``, as far as dsref models it: the ``--show-effective`` document of the
+    config after Hugging Face's filling (``hf``) and DeepSpeed's own mapping of deprecated forms.
+
+    >>> meaning({"zero_optimization": {"stage": 2, "cpu_offload": "true"}}, profile="deepspeed") == meaning(
+    ...     {"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}, profile="deepspeed")
+    True
+    """
+    from .checktree import check_tree
+    from .show_effective import effective_document
+
+    tree = check_tree()
+    data = filled_as_hugging_face_does(config, tree) if profile == "hf" else config
+    data = _deprecations_mapped(data, tree)
+    return effective_document(data, world_size=world_size)
+
+
+def filled_as_hugging_face_does(config: Any, tree: OptionTree) -> Any:
+    """``config`` with :data:`HF_FILLED` for each ``"auto"`` Hugging Face Trainer or Accelerate fill in: an option
+    they fill, written under its own name at its own place (they look the value up key by key as written, so an
+    alias such as ``bfloat16`` for ``bf16`` is not filled and stays ``"auto"``, which DeepSpeed then drops)."""
+    if not isinstance(config, Mapping):
+        return config
+    filled = copy.deepcopy(dict(config))
+
+    def walk(node: dict[Any, Any], parent: str | None) -> None:
+        for key, value in node.items():
+            if not isinstance(key, str):
+                continue
+            path = key if parent is None else f"{parent}.{key}"
+            if path not in tree:
+                continue
+            opt = tree.get(path)
+            if value == "auto" and isinstance(value, str) and opt.hf_auto is not None:
+                node[key] = HF_FILLED
+            elif isinstance(value, dict) and opt.kind == "section" and opt.container is None:
+                walk(value, opt.path)
+
+    walk(filled, None)
+    return filled
+
+
+def _deprecations_mapped(config: Any, tree: OptionTree) -> Any:
+    """``config`` with each deprecated option whose value DeepSpeed maps onto its successor replaced by that
+    successor (``cpu_offload: true`` → ``offload_optimizer: {device: cpu}``, ``false`` → nothing), as the schema
+    records the mapping (``replacement=``), for the value DeepSpeed converts what is written to."""
+    from .validation import coerce
+
+    if not isinstance(config, Mapping):
+        return config
+    mapped = copy.deepcopy(dict(config))
+
+    def walk(node: dict[Any, Any], parent: str | None) -> None:
+        for key in list(node):
+            if not isinstance(key, str) or key not in node:
+                continue
+            hit = tree.lookup_key(parent, key)
+            if hit is None:
+                continue
+            opt, _ = hit
+            value = node[key]
+            if opt.meta.replacement:  # a deprecated option, or a deprecated form of one (zero_optimization: true)
+                try:
+                    converted = coerce(opt, value)
+                except ValueError:
+                    converted = value
+                for written, instead in opt.meta.replacement:
+                    if type(written) is type(converted) and written == converted:
+                        del node[key]
+                        successor = json.loads(instead) if instead else {}
+                        if opt.path == "zero_optimization" and parent is None and "allgather_size" in node:
+                            # DeepSpeed's read_zero_config_deprecated takes the top-level allgather_size as the
+                            # bucket size of the boolean form (deepspeed/runtime/zero/config.py)
+                            successor["zero_optimization"]["allgather_bucket_size"] = node["allgather_size"]
+                        for new_key, new_value in successor.items():
+                            node.setdefault(new_key, new_value)
+                        break
+                if key not in node or node[key] is not value:
+                    continue  # replaced by its successor
+            if isinstance(value, dict) and opt.kind == "section" and opt.container is None:
+                walk(value, tree.child_parent(opt))
+
+    walk(mapped, None)
+    return mapped
