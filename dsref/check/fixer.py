@@ -26,6 +26,7 @@ import os
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from ..text.escape import visible
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
 from .findings import Finding
@@ -88,12 +89,37 @@ def counted(key: str, n: int, lang: Lang) -> str:
 
 
 def unified_diff(before: str, after: str, path: str) -> str:
-    """The change as a unified diff (``a/path`` → ``b/path``), line ends shown as they are written."""
+    r"""The change as a unified diff (``a/path`` → ``b/path``), for a person to read in a terminal.
+
+    The file's name and text are shown :func:`visible`: a control character in them, a CR at the end of a line of a
+    CRLF file included, is written as an escape (``\r``) rather than obeyed; tabs stay, as the file's layout. The
+    lines are those of the file at its line feeds, as dsref numbers them, whatever else the text holds (U+2028,
+    form feeds), so every line of the diff is one of the file.
+
+    >>> print(unified_diff('{"a": 1}\r\n', '{"b": 1}\r\n', "ds.json"), end="")
+    --- a/ds.json
+    +++ b/ds.json
+    @@ -1 +1 @@
+    -{"a": 1}\r
+    +{"b": 1}\r
+    """
     import difflib
 
-    old, new = (path, path) if os.path.isabs(path) or path.startswith("<") else (f"a/{path}", f"b/{path}")
-    lines = difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True), old, new)
-    return "".join(line if line.endswith(("\n", "\r")) else line + "\n\\ No newline at end of file\n" for line in lines)
+    name = visible(path, name=True)
+    old, new = (name, name) if os.path.isabs(path) or path.startswith("<") else (f"a/{name}", f"b/{name}")
+    diff = difflib.unified_diff(_lines(before), _lines(after), old, new)
+    return "".join(
+        visible(line[:-1], lines=True) + "\n"
+        if line.endswith("\n")
+        else visible(line, lines=True) + "\n\\ No newline at end of file\n"
+        for line in diff
+    )
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` split at line feeds, each with its line feed (the last one may have none)."""
+    *lines, last = text.split("\n")
+    return [line + "\n" for line in lines] + ([last] if last else [])
 
 
 MAX_PASSES = 10

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
-from ..text.escape import json_surrogates_escaped, visible
+from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
 from .findings import Finding, Kind, Severity
 from .fixes import Fix
@@ -369,7 +369,7 @@ class Piece:
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
     """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
     if fmt == "json":
-        text = json_surrogates_escaped(json_lines(_json_file(report, lang, target), 2, _FILE_INDENT))
+        text = json_visible(json_lines(_json_file(report, lang, target), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
@@ -419,7 +419,7 @@ class Writer:
         self.out, self.fmt, self.lang, self.flush = out, fmt, lang, flush
         self.tally = Tally()
         if fmt == "json":
-            head = json_lines({"deepspeed": target, "lang": lang}, 1)[:-2]  # without the closing "\n}"
+            head = json_visible(json_lines({"deepspeed": target, "lang": lang}, 1)[:-2])  # without the closing "\n}"
             out.write(f'{head},\n  "files": [')
 
     def write(self, piece: Piece) -> None:

@@ -49,8 +49,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..text.escape import visible
     from ..tree.versions import DEEPSPEED_VERSION, parse_version
-    from .texts import CLI
+    from .texts import CLI, say
 
     lang = language(args)
     if lang is None:
@@ -59,20 +60,20 @@ def run(args: argparse.Namespace) -> int:
     try:
         parse_version(target)
     except ValueError:
-        print("dsref: " + CLI.text("bad_version", lang, value=target), file=sys.stderr)
+        say("dsref: " + CLI.text("bad_version", lang, value=visible(target, name=True)))
         return 2
     if args.world_size is not None and args.world_size < 1:
-        print("dsref: " + CLI.text("at_least_one", lang, option="--world-size"), file=sys.stderr)
+        say("dsref: " + CLI.text("at_least_one", lang, option="--world-size"))
         return 2
     if args.jobs is not None and args.jobs < 1:
-        print("dsref: " + CLI.text("at_least_one", lang, option="--jobs"), file=sys.stderr)
+        say("dsref: " + CLI.text("at_least_one", lang, option="--jobs"))
         return 2
 
     if "" in args.paths:
-        print("dsref: " + CLI.text("empty_name", lang), file=sys.stderr)
+        say("dsref: " + CLI.text("empty_name", lang))
         return 2
     if args.paths.count("-") > 1:
-        print("dsref: " + CLI.text("stdin_twice", lang), file=sys.stderr)
+        say("dsref: " + CLI.text("stdin_twice", lang))
         return 2
     if args.fix or args.diff:
         return _fix(args, lang, target)
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
 
     paths = list(expand_paths(args.paths))
     if not paths:
-        print("dsref: " + CLI.text("no_json", lang, paths=", ".join(args.paths)), file=sys.stderr)
+        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
     stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
     if args.show_effective:
@@ -116,7 +117,7 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
 
     from ..check.pipeline import check_bytes, check_file, display_path
     from ..check.show_effective import effective_document
-    from ..text.escape import json_surrogates_escaped
+    from ..text.escape import json_visible
 
     reports = []
     for path in paths:
@@ -130,7 +131,7 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
         if r.loaded is not None
     ]
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
-    sys.stdout.write(json_surrogates_escaped(text))
+    sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")
     if any(r.error is not None for r in reports):
         return 2
@@ -153,15 +154,16 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.report import render
     from ..check.writer import FileChanged, write_fixed
+    from ..text.escape import visible
     from .explain import use_color
-    from .texts import CLI
+    from .texts import CLI, say
 
     if "-" in args.paths and len(args.paths) > 1:
-        print("dsref: " + TEXTS.text("stdin_many", lang), file=sys.stderr)
+        say("dsref: " + TEXTS.text("stdin_many", lang))
         return 2
     paths = ["-"] if args.paths == ["-"] else list(expand_paths(args.paths))
     if not paths:
-        print("dsref: " + CLI.text("no_json", lang, paths=", ".join(args.paths)), file=sys.stderr)
+        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
     reports: list[FileReport] = []
     fixed = changed = 0
@@ -184,9 +186,9 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
         )
         result.before.path = result.after.path = shown
         for refused in result.refused:
-            print("dsref: " + refusal_text(refused, shown, lang), file=sys.stderr)
+            say("dsref: " + refusal_text(refused, visible(shown, name=True), lang))
         if path == "-" and not args.diff:
-            sys.stdout.write(result.text)
+            sys.stdout.write(result.text)  # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
         if not result.changed:
             reports.append(result.after)  # the same text; fixes --fix refused are no longer offered
             continue
@@ -196,7 +198,7 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
             try:
                 write_fixed(read.snapshot, result.text)
             except FileChanged:
-                print("dsref: " + TEXTS.text("changed", lang, path=shown), file=sys.stderr)
+                say("dsref: " + TEXTS.text("changed", lang, path=visible(shown, name=True)))
                 reports.append(result.before)
                 status = 2
                 continue
@@ -204,7 +206,7 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
                 from ..text.oserror import os_reason
 
                 reason = os_reason(exc, lang)
-                print("dsref: " + TEXTS.text("not_written", lang, path=shown, reason=reason), file=sys.stderr)
+                say("dsref: " + TEXTS.text("not_written", lang, path=visible(shown, name=True), reason=reason))
                 reports.append(result.before)
                 status = 2
                 continue
@@ -218,9 +220,16 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
         out.write(render(reports, args.format, lang, color=use_color(out) and args.format == "text", target=target))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))
-    print(said, file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)
+    print(visible(said), file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)
     if status:
         return status
     if args.diff:
         return 1 if changed else 0
     return 1 if any(not r.ok for r in reports) else 0
+
+
+def _names(paths: list[str]) -> str:
+    """The paths the user gave, as a message quotes them."""
+    from ..text.escape import visible
+
+    return ", ".join(visible(path, name=True) for path in paths)

@@ -7,6 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
+from ..text.escape import json_visible, visible
 from ..text.i18n import messages
 from .lang import add_lang_option, language
 
@@ -71,6 +72,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..estimate.quantities import EstimateError
+    from .texts import say
 
     cli = CLI
     lang = language(args)
@@ -79,10 +81,10 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, lang, cli)
     except EstimateError as exc:
-        print(cli.text("error", lang, message=exc.message(lang)), file=sys.stderr)
+        say(cli.text("error", lang, message=exc.message(lang)))
         return 2
     except _UsageError as exc:
-        print(cli.text("error", lang, message=cli.text(exc.key, lang, **exc.details)), file=sys.stderr)
+        say(cli.text("error", lang, message=cli.text(exc.key, lang, **exc.details)))
         return 2
 
 
@@ -97,7 +99,7 @@ def _float(text: str, option: str) -> float:
     try:
         return float(text)
     except ValueError:
-        raise _UsageError("not_a_number", option=option, value=text) from None
+        raise _UsageError("not_a_number", option=option, value=visible(text, name=True)) from None
 
 
 def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
@@ -192,7 +194,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             payload["fit"] = verdict.to_json()
             for record, row in zip(payload["rows"], est.rows, strict=True):
                 record["fits"] = fits(row, verdict.budget, cpu_memory)
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return 1 if nothing_fits else 0
 
     out = [title(est, lang), ""]
@@ -266,7 +268,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             out.append(M.text("suggest_order", lang))
             out.append(M.text("suggest_config", lang))
             out.append(json.dumps(verdict.config, indent=2))
-    sys.stdout.write("\n".join(out).rstrip("\n") + "\n")
+    sys.stdout.write(visible("\n".join(out).rstrip("\n"), lines=True) + "\n")
     return 1 if nothing_fits else 0
 
 
@@ -282,11 +284,11 @@ def _read_model(path: str) -> object:
             text = handle.read()
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _UsageError("model_unreadable", path=path, reason=reason) from None
+        raise _UsageError("model_unreadable", path=visible(path, name=True), reason=reason) from None
     try:
         return json.loads(text)
     except (ValueError, RecursionError) as exc:
-        raise _UsageError("model_not_json", path=path, reason=str(exc)) from None
+        raise _UsageError("model_not_json", path=visible(path, name=True), reason=str(exc)) from None
 
 
 def _read_config(path: str | None, lang: Lang) -> tuple[dict[str, object], set[str]]:
@@ -300,7 +302,8 @@ def _read_config(path: str | None, lang: Lang) -> tuple[dict[str, object], set[s
 
     loaded = load(path)
     if isinstance(loaded, LoadError):
-        where = f"{path}:{loaded.line}:{loaded.col}: " if loaded.line else f"{path}: "
+        name = visible(path, name=True)
+        where = f"{name}:{loaded.line}:{loaded.col}: " if loaded.line else f"{name}: "
         raise _UsageError("config_unreadable", reason=where + loaded.text(lang))
     eff = effective(loaded.data)
     paths = set(CONFIG_PATHS.values())
@@ -380,7 +383,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}
         payload["fit"] = None if advice is None else advice.to_json()
-        sys.stdout.write(json.dumps(payload, ensure_ascii=False, indent=1) + "\n")
+        sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return status
-    sys.stdout.write(render_peak(peak, lang, advice=advice, filled=filled))
+    sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled), lines=True))
     return status

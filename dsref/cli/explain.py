@@ -50,24 +50,29 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
     from ..tree.links import option_url
 
     if args.max_depth is not None and args.max_depth < 1:
-        from .texts import CLI
+        from .texts import CLI, say
 
-        print("dsref: " + CLI.text("at_least_one", lang, option="--max-depth"), file=sys.stderr)
+        say("dsref: " + CLI.text("at_least_one", lang, option="--max-depth"))
         return 2
     if args.search is not None:
         from ..explain.search import search  # the glossary it reads imports re: only searches pay for it
 
         found = search(args.search, lang)
         if not found:
-            said = M.text("no_matches", lang, words=args.search)
-            print("dsref: " + said, file=sys.stderr)
+            from ..text.escape import visible
+            from .texts import say
+
+            said = M.text("no_matches", lang, words=visible(args.search, name=True))
+            say("dsref: " + said)
             if args.format == "json":
                 _json_error("no_matches", said, [])
             return 1
         if args.format == "json":
             import json
 
-            sys.stdout.write(json.dumps([e.path for e in found], ensure_ascii=False, indent=2) + "\n")
+            from ..text.escape import json_visible
+
+            sys.stdout.write(json_visible(json.dumps([e.path for e in found], ensure_ascii=False, indent=2)) + "\n")
         else:
             from ..explain.render import _summary
 
@@ -79,9 +84,11 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
             args.path, recursive=args.recursive or args.max_depth is not None, max_depth=args.max_depth, lang=lang
         )
     except ExplainError as exc:
-        print(f"dsref: {exc.message}", file=sys.stderr)
+        from .texts import say
+
+        say(f"dsref: {exc.message}")
         if exc.suggestions:
-            print(M.text("did_you_mean", lang, paths=", ".join(exc.suggestions)), file=sys.stderr)
+            say(M.text("did_you_mean", lang, paths=", ".join(exc.suggestions)))
         if args.format == "json":
             _json_error("no_option", exc.message, list(exc.suggestions))
         return 2
@@ -98,7 +105,7 @@ def _json_error(code: str, message: str, suggestions: list[str]) -> None:
     output gets an answer it can parse: ``{"error": {"code": ..., "message": ..., "suggestions": [...]}}``."""
     import json
 
-    from ..text.escape import json_surrogates_escaped
+    from ..text.escape import json_visible
 
     error = {"error": {"code": code, "message": message, "suggestions": suggestions}}
-    sys.stdout.write(json_surrogates_escaped(json.dumps(error, ensure_ascii=False, indent=2)) + "\n")
+    sys.stdout.write(json_visible(json.dumps(error, ensure_ascii=False, indent=2)) + "\n")

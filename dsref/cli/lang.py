@@ -6,8 +6,6 @@ command takes is added and read here, the same way for all.
 
 from __future__ import annotations
 
-import sys
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
@@ -26,10 +24,11 @@ def language(args: argparse.Namespace) -> Lang | None:
     try:
         return resolve_language(args.lang)
     except UnknownLanguage:
-        from .texts import CLI
+        from ..text.escape import visible
+        from .texts import CLI, say
 
         # said in the environment's language, the one asked for being unknown
-        print("dsref: " + CLI.text("unknown_language", _fallback(), value=args.lang), file=sys.stderr)
+        say("dsref: " + CLI.text("unknown_language", _fallback(), value=visible(args.lang, name=True)))
         return None
 
 

@@ -47,12 +47,14 @@ def _parser(wanted: str | None, argv: Sequence[str] = ()) -> argparse.ArgumentPa
         def error(self, message: str) -> NoReturn:
             import os
 
+            from ..text.escape import visible
+
             dashed = [a for a in argv if a.startswith("-") and a != "-" and os.path.lexists(a)]
             if dashed:
                 self.print_usage(sys.stderr)
-                _say("dash_name", _lang_in(argv), name=dashed[0])
+                _say("dash_name", _lang_in(argv), name=visible(dashed[0], name=True))
                 self.exit(2)
-            super().error(message)
+            super().error(visible(message, name=True))  # argparse quotes the arguments it could not read
 
     parser = Parser(prog="dsref", description="The DeepSpeed ds_config.json reference: explain and check every option.")
     parser.add_argument(
@@ -134,10 +136,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return status
     except ModuleNotFoundError as exc:
         # A broken installation (a dependency missing from this Python), not a bug to show as a traceback.
-        print(
+        from .texts import say
+
+        say(
             f"dsref: the package {exc.name!r} is missing from this Python ({sys.executable}); "
-            "reinstall dsref with its dependencies: python -m pip install dsref",
-            file=sys.stderr,
+            "reinstall dsref with its dependencies: python -m pip install dsref"
         )
         return 2
     except KeyboardInterrupt:
@@ -179,10 +182,9 @@ def _lang_in(argv: Sequence[str]) -> str | None:
 
 def _say(key: str, lang: str | None = None, **args: object) -> None:
     """One line on standard error, in the user's language (``--lang`` when it was read, else the environment's)."""
-    from .texts import CLI
+    from .texts import CLI, say
 
-    if sys.stderr is not None:
-        print("dsref: " + CLI.text(key, _chosen(lang), **args), file=sys.stderr)
+    say("dsref: " + CLI.text(key, _chosen(lang), **args))
 
 
 def _chosen(lang: str | None) -> Lang:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from .lang import add_lang_option, language
 
@@ -37,9 +36,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     found = get_rule(wanted)
     if found is None:
-        from .texts import CLI
+        from ..text.escape import visible
+        from .texts import CLI, say
 
-        print("dsref: " + CLI.text("no_rule", lang, value=wanted), file=sys.stderr)
+        say("dsref: " + CLI.text("no_rule", lang, value=visible(wanted, name=True)))
         return 2
     print(f"{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\n")
     print(found.text("explanation", lang))

@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
         with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
             handle.write(text)
     except OSError as exc:
-        print(CLI.text("cannot_write", lang, path=args.output, reason=exc.strerror or exc), file=sys.stderr)
+        from ..text.escape import visible
+        from .texts import say
+
+        say(CLI.text("cannot_write", lang, path=visible(args.output, name=True), reason=exc.strerror or exc))
         return 1
     return 0

@@ -6,7 +6,6 @@ Exit status: 0 when the client ends the session, 2 for a usage problem.
 from __future__ import annotations
 
 import argparse
-import sys
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -19,10 +18,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     if (args.tcp and args.stdio) or not 0 < args.port < 65536:
         from .lang import _fallback
-        from .texts import CLI
+        from .texts import CLI, say
 
-        said = CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", _fallback())
-        print("dsref: " + said, file=sys.stderr)
+        say("dsref: " + CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", _fallback()))
         return 2
     import gc
 

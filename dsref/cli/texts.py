@@ -1,7 +1,11 @@
-"""What the command line itself says when it cannot start or finish a command (both languages, like every text)."""
+"""What the command line itself says when it cannot start or finish a command (both languages, like every text),
+and :func:`say`, the one way a message of the command line reaches standard error."""
 
 from __future__ import annotations
 
+import sys
+
+from ..text.escape import visible
 from ..text.i18n import messages
 
 CLI = messages(
@@ -23,3 +27,14 @@ CLI = messages(
     bad_port="--port takes a number from 1 to 65535",
 )
 """Messages of :mod:`dsref.cli`; a command's own messages live beside the library code it calls."""
+
+
+def say(line: str) -> None:
+    """Print one line of dsref's on standard error (when there is one), :func:`~dsref.text.escape.visible`.
+
+    A message quotes what the user gave (a file name, an option, a language) and what the system answered; made
+    visible as a whole, none of it can act on the terminal, whichever message it is. Pass a file name or an argument
+    through ``visible(..., name=True)`` first, so that a byte that is not UTF-8 shows as the ``\\xNN`` it is.
+    """
+    if sys.stderr is not None:
+        print(visible(line), file=sys.stderr)

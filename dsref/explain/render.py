@@ -129,8 +129,10 @@ def explain(
 
 
 def _printable(text: str, limit: int) -> str:
-    """A user-typed string made safe to print: no lone surrogates, bounded length."""
-    safe = text.encode("utf-8", "backslashreplace").decode("utf-8")
+    """A user-typed string made safe to print (:func:`~dsref.text.escape.visible`), of bounded length."""
+    from ..text.escape import visible
+
+    safe = visible(text, name=True)
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
 
 
@@ -473,6 +475,8 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
     """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children."""
     import json
 
+    from ..text.escape import json_visible
+
     payload: dict[str, Any] = {
         "query": exp.written or None,
         "resolved_via": exp.via if exp.entry is not None else None,
@@ -480,7 +484,7 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
         "option": _with_texts(exp.entry, lang, link) if exp.entry is not None else None,
         "children": [dict(_with_texts(child, lang, None), depth=depth) for depth, child in exp.rows],
     }
-    return json.dumps(payload, ensure_ascii=False, indent=2) + "\n"
+    return json_visible(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
 
 
 def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:

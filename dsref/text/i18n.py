@@ -143,8 +143,11 @@ def _catalog(lang: Lang) -> MoCatalog | None:
     except (OSError, ValueError) as exc:
         if str(path) not in _warned:
             _warned.add(str(path))
+            from .escape import visible
+
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            print(f"dsref: cannot read the catalog {path} ({reason}); showing English", file=sys.stderr)
+            said = f"dsref: cannot read the catalog {visible(path, name=True)} ({reason}); showing English"
+            print(visible(said), file=sys.stderr)
     _catalogs[lang] = catalog
     return catalog
 
