@@ -8,6 +8,7 @@ Prints medians of:
 * the same file with a Python ``True`` on its last line, which neither reader accepts, so that dsref looks for the
   first wrong character (target under 0.3 s: as fast as a valid file);
 * the same with the mistake on the first line, for comparison;
+* a one-line file of 24,000 findings, as text and as JSON (the text output should cost at most twice the JSON);
 * ``dsref server``: the diagnostics after a one-character edit to the 250 KB document, a real LSP client (pytest-lsp's)
   driving the real server over stdio (target under 50 ms).
 """
@@ -89,8 +90,13 @@ def with_python_true_at_the_start(text: str) -> str:
     return '{"fp16": {"enabled": True},' + text.lstrip()[1:]
 
 
-def check_seconds(path: Path, runs: int) -> float:
-    command = [sys.executable, "-m", "dsref", "check", "--world-size", "8", str(path)]
+def many_findings() -> str:
+    """One line of about 250 KB with 24,000 unknown keys: 24,000 findings, each showing the same source line."""
+    return json.dumps({f"k{i}": 1 for i in range(24_000)}, separators=(",", ":"))
+
+
+def check_seconds(path: Path, runs: int, *extra: str) -> float:
+    command = [sys.executable, "-m", "dsref", "check", "--world-size", "8", *extra, str(path)]
     times = []
     for _ in range(runs):
         start = time.perf_counter()
@@ -151,6 +157,13 @@ def main() -> int:
             path.write_text(content, encoding="utf-8")
             seconds = check_seconds(path, args.runs)
             print(f"dsref check, {name:32} {seconds:6.3f} s   (target 0.3 s)")
+        path = Path(folder) / "ds_config.json"
+        path.write_text(many_findings(), encoding="utf-8")
+        text, as_json = (check_seconds(path, args.runs, *extra) for extra in ((), ("--format", "json")))
+        print(
+            f"dsref check, 24,000 findings on one line: text {text:6.3f} s, JSON {as_json:6.3f} s   "
+            "(target: text within 2x of JSON)"
+        )
     for name in ("valid", "Python True on the last line"):
         edits = asyncio.run(edit_seconds(cases[name], 2 * args.runs + 1))
         print(

@@ -400,3 +400,18 @@ def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_pat
     at = caret.index("^")
     assert source[at : at + len('"stgae"')] == '"stgae"'
     assert out[-1] == "1 file checked: 1 error, 1 warning, 0 notes; 1 fixable with --fix --unsafe-fixes"
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet=st.sampled_from('ab"{}:,\x1b\u2028\u202e\t零'), min_size=1, max_size=1500),
+    st.data(),
+)
+def test_a_long_source_line_is_cut_before_it_is_escaped_with_the_same_result(line: str, data: st.DataObject) -> None:
+    """shown_source escapes only the part of a long line it shows: what it shows is what escaping the whole line
+    and then cutting it shows."""
+    from dsref.check.report import _visible_source, shown_source, source_window
+
+    column = data.draw(st.integers(1, len(line)))
+    width = data.draw(st.integers(1, len(line) - column + 1))
+    assert shown_source(line, column, width) == source_window(*_visible_source(line, column, width))
