@@ -27,8 +27,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dsref.check.edits import Applicability
 from dsref.check.fixer import Original, apply_edits, fix_text, read_original
-from dsref.check.fixes import Applicability
 from dsref.check.pipeline import check_text
 from dsref.check.writer import write_fixed
 
@@ -200,7 +200,7 @@ def test_a_fix_that_would_clash_is_not_applied() -> None:
 
 
 def test_apply_edits_maps_offsets_onto_crlf_text() -> None:
-    from dsref.check.fixes import Edit
+    from dsref.check.edits import Edit
 
     assert apply_edits("a\r\nbc\r\nd", [Edit(2, 4, "X\nY")]) == "a\r\nX\r\nY\r\nd"
 
@@ -482,8 +482,8 @@ def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspee
     hjson_texts = [t for _, t in _real_texts() if check_text(t, "x", profile="hf").error is not None]
     assert hjson_texts
     from dsref.check.fixer import apply_edits
-    from dsref.check.fixes import strict_json_fix
     from dsref.check.loader import LoadedConfig, load_text
+    from dsref.check.repairing import strict_json_fix
 
     rewritten = 0
     for text in hjson_texts:
@@ -504,7 +504,7 @@ def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspee
 
 
 def test_every_fix_kind_has_a_title_in_both_languages() -> None:
-    from dsref.check.fixes import TITLES
+    from dsref.check.edits import TITLES
 
     names = ("old", "new", "key", "target", "section", "line", "stage", "release", "micro", "gas", "world")
     args = {name: "x" for name in names}

@@ -926,3 +926,35 @@ def test_rules_follow_the_target_release() -> None:
     assert run_rules(no_norm, select={"DS522"}, deepspeed_version="0.19.6") == []
     notes = [f for f in run_rules(no_norm, deepspeed_version="0.19.6") if f.code == "DS584"]
     assert len(notes) == 1 and notes[0].args == {"version": "0.19.6", "described": "0.19.8"}
+
+
+# -- fixes declared beside the checks -------------------------------------------------------------------------------
+
+
+def _example_findings(code: str) -> list[Any]:
+    from dsref.check.pipeline import check_text
+    from dsref.site import rules as pages
+
+    example = pages.example_of(code)
+    assert example is not None, f"{code} declares a fix but has no example to show it on"
+    profile = "hf" if example.hf else "deepspeed"
+    report = check_text(example.text, "ds_config.json", profile=profile, world_size=example.world_size)
+    return [f for f in report.findings if f.code == code]
+
+
+@pytest.mark.parametrize("code", sorted(r.code for r in all_rules() if r.fix is not None))
+def test_a_rule_that_declares_a_fix_fixes_its_own_example(code: str) -> None:
+    declared = get_rule(code)
+    assert declared is not None
+    fixes = [f.fix for f in _example_findings(code) if f.fix is not None]
+    assert fixes, f"{code} declares a fix (fix=) and its example gets none"
+    assert {fix.applicability for fix in fixes} == {declared.fix}
+
+
+def test_a_rule_whose_example_gets_a_fix_declares_it() -> None:
+    undeclared = [
+        r.code
+        for r in all_rules()
+        if r.fix is None and r.example is not None and any(f.fix for f in _example_findings(r.code))
+    ]
+    assert undeclared == []

@@ -22,7 +22,7 @@ from pydantic_core import ValidationError
 
 from ..schema._meta import UNSET
 from ..tree.options import Option, OptionTree
-from .findings import Location
+from .positions import Location
 
 __all__ = ["Effective", "effective"]
 

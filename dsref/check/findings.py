@@ -17,8 +17,11 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from .positions import Location
+
 if TYPE_CHECKING:
-    from .fixes import Fix
+    from .edits import Fix
+    from .repairs import Repair
 
 __all__ = ["Example", "Finding", "Kind", "Location", "Severity", "format_location"]
 
@@ -85,10 +88,6 @@ class Kind(str, Enum):
         return self.value
 
 
-Location = tuple[str | int, ...]
-"""Keys (and list indices) from the top of the input down to the finding."""
-
-
 @dataclass(frozen=True)
 class Finding:
     """One thing wrong with, or worth saying about, a config."""
@@ -105,8 +104,12 @@ class Finding:
     rule_name: str | None = None
     related: tuple[Location, ...] = ()
     """Other places in the input the finding is about (e.g. the other of two conflicting keys)."""
+    repair: Repair | None = field(default=None, compare=False)
+    """What would repair it, as the check that found it decided from the config's values: a typed change (rename
+    this key, write this value, remove this member), not yet edits of the text."""
     fix: Fix | None = field(default=None, compare=False)
-    """How ``dsref check --fix`` repairs it, when it can (set by :func:`dsref.check.fixes.with_fixes`)."""
+    """The repair as edits of this file's text (set by :func:`dsref.check.repairing.with_fixes`), when the text
+    allows it."""
 
     @property
     def code(self) -> str:

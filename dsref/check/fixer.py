@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
+from .edits import Edit, Fix
 from .findings import Finding
-from .fixes import Edit, Fix
 from .pipeline import FileReport, check_text
 from .proof import Refusal, judge
 from .writer import Snapshot

@@ -52,8 +52,7 @@ from hjson.scanner import HjsonDecodeError
 from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
 from ..tree.profiles import PROFILES, Profile
-from .findings import Location
-from .positions import Extent, LineIndex, Span, Written
+from .positions import Extent, LineIndex, Location, Span, Written
 from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [

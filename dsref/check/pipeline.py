@@ -16,9 +16,11 @@ from pathlib import Path
 
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
+from .edits import Applicability
 from .findings import Finding, Kind, Severity
-from .fixes import located, strict_json_fix, with_fixes
 from .loader import LoadedConfig, LoadError, load, load_bytes, load_text
+from .repairing import located, strict_json_fix, with_fixes
+from .repairs import RemoveDuplicate, StrictJson
 from .rules import run_rules
 from .validation import validate
 
@@ -116,6 +118,13 @@ def check_loaded(
     """Findings for a config already loaded (also used for text given on stdin or in tests)."""
     findings: list[Finding] = []
     for duplicate in loaded.duplicates:
+        # keep the later value, as json.load does; DeepSpeed refuses the file, so which was meant is a guess (unsafe)
+        repair = RemoveDuplicate(
+            location=duplicate.location,
+            applicability=Applicability.unsafe,
+            title="remove_duplicate",
+            args={"key": str(duplicate.location[-1]), "line": duplicate.first.line},
+        )
         findings.append(
             Finding(
                 Kind.duplicate_key,
@@ -123,6 +132,7 @@ def check_loaded(
                 duplicate.location,
                 None,
                 {"profile": loaded.profile, "other_line": duplicate.first.line},
+                repair=repair,
             )
         )
     if loaded.profile == "deepspeed":
@@ -135,7 +145,10 @@ def check_loaded(
                 "col": col,
                 "bom": where == (1, 1) and loaded.positions.bom,
             }
-            findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args))
+            # a byte-order mark or trailing commas, when nothing else keeps json.load from reading the file, go
+            # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
+            strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
+            findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
     findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
     if isinstance(loaded.data, dict):
         ruled = run_rules(
@@ -151,7 +164,7 @@ def check_loaded(
         findings.extend(ruled)
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
-    return FileReport(path, loaded, None, with_fixes(findings, loaded, world_size=world_size))
+    return FileReport(path, loaded, None, with_fixes(findings, loaded))
 
 
 def _load_error_finding(error: LoadError) -> Finding:

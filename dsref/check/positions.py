@@ -26,7 +26,10 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 
-__all__ = ["Extent", "LineIndex", "Span", "Written"]
+__all__ = ["Extent", "LineIndex", "Location", "Span", "Written"]
+
+Location = tuple[str | int, ...]
+"""Where in the config's data: its keys (and list indices) from the top down, as written."""
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")

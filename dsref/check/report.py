@@ -12,8 +12,8 @@ from typing import Any, TextIO
 
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
+from .edits import Fix
 from .findings import Finding, Kind, Severity
-from .fixes import Fix
 from .messages import help_lines, message
 from .pipeline import FileReport
 from .rules import get_rule

@@ -32,8 +32,7 @@ from typing import Any
 from hjson.decoder import HjsonDecoder, getNext, mlscanstring, scanKeyName, scanstring, scantfnns
 from hjson.scanner import HjsonDecodeError
 
-from .findings import Location
-from .positions import Extent, Written
+from .positions import Extent, Location, Written
 
 __all__ = [
     "COST_BUDGET",

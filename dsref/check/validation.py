@@ -29,7 +29,10 @@ from ..tree.profiles import Profile
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
-from .findings import Finding, Kind, Location, Severity
+from . import schema_repairs as repairs
+from .findings import Finding, Kind, Severity
+from .positions import Location
+from .repairs import Repair
 
 __all__ = ["validate"]
 
@@ -172,8 +175,17 @@ class _Walker:
             node = value
         return node
 
-    def add(self, kind: Kind, severity: Severity, loc: Location, opt: Option | None, **args: Any) -> None:
-        self.findings.append(Finding(kind, severity, loc, opt.path if opt else None, args))
+    def add(
+        self,
+        kind: Kind,
+        severity: Severity,
+        loc: Location,
+        opt: Option | None,
+        *,
+        repair: Repair | None = None,
+        **args: Any,
+    ) -> None:
+        self.findings.append(Finding(kind, severity, loc, opt.path if opt else None, args, repair=repair))
 
     # -- sections -----------------------------------------------------------
     def section(
@@ -197,6 +209,7 @@ class _Walker:
                     Severity.error if strict else Severity.warning,
                     (*loc, key),
                     opt,
+                    repair=repairs.unknown_key((*loc, key), strict, [opt.key], [], self.root),
                     key=key,
                     policy=policy,
                     suggestions=[opt.key],
@@ -206,7 +219,10 @@ class _Walker:
                 continue
             seen.setdefault(opt.path, []).append(key)
             if via == "deprecated_alias":
-                self.add(Kind.deprecated, Severity.warning, (*loc, key), opt, key=key, use_instead=opt.path)
+                repair = repairs.deprecated(opt, (*loc, key), None, opt.path, self.root)
+                self.add(
+                    Kind.deprecated, Severity.warning, (*loc, key), opt, repair=repair, key=key, use_instead=opt.path
+                )
             self.option(opt, item, (*loc, key))
         for path, keys in seen.items():
             if len(keys) > 1:
@@ -233,6 +249,7 @@ class _Walker:
             severity,
             loc,
             None,
+            repair=repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root),
             key=key,
             policy=policy,
             suggestions=list(suggestions),
@@ -253,6 +270,7 @@ class _Walker:
                 Severity.error,
                 loc,
                 opt,
+                repair=repairs.removed(loc, opt.removed_in),
                 removed_in=opt.removed_in,
                 use_instead=_removal_target(self.tree, opt),
             )
@@ -261,7 +279,11 @@ class _Walker:
             self.add(Kind.too_new, Severity.error if strict else Severity.warning, loc, opt, since=opt.since)
         if meta.deprecated:
             extra = _replacement(opt, value)
-            self.add(Kind.deprecated, Severity.warning, loc, opt, key=opt.key, use_instead=meta.use_instead, **extra)
+            repair = repairs.deprecated(opt, loc, extra.get("replacement"), meta.use_instead, self.root)
+            self.add(
+                Kind.deprecated, Severity.warning, loc, opt, repair=repair, key=opt.key, use_instead=meta.use_instead,
+                **extra,
+            )  # fmt: skip
         if isinstance(value, str) and value == "auto" and not _accepts(opt, value):
             self.auto(opt, loc)
             return
@@ -276,9 +298,13 @@ class _Walker:
         if opt.validated_by_deepspeed:
             # DeepSpeed's pydantic base drops "auto" values (sections too) before validation.
             default = None if opt.default is UNSET else opt.default
-            self.add(Kind.auto_dropped, Severity.warning, loc, opt, default=default, hf_fills=opt.hf_auto)
+            repair = repairs.auto_dropped(loc)
+            self.add(
+                Kind.auto_dropped, Severity.warning, loc, opt, repair=repair, default=default, hf_fills=opt.hf_auto
+            )
         else:
-            self.add(Kind.auto_unfilled, Severity.error, loc, opt, hf_fills=opt.hf_auto)
+            repair = repairs.auto_unfilled(opt, loc)
+            self.add(Kind.auto_unfilled, Severity.error, loc, opt, repair=repair, hf_fills=opt.hf_auto)
 
     def section_value(self, opt: Option, value: Any, loc: Location) -> None:
         assert opt.unknown_keys is not None  # every section has a policy
@@ -314,15 +340,17 @@ class _Walker:
         if _accepts(opt, value, scalar=True):
             return  # the section may also be written as a plain value (e.g. datastates_ckpt: true)
         if json_type(value) in _json_kinds(opt.meta.deprecated_forms):
+            extra = _replacement(opt, value)
             self.add(
                 Kind.deprecated,
                 Severity.warning,
                 loc,
                 opt,
+                repair=repairs.deprecated(opt, loc, extra.get("replacement"), None, self.root),
                 key=opt.key,
                 form=json_type(value),
                 use_instead=None,
-                **_replacement(opt, value),
+                **extra,
             )
             return
         self.wrong_type(opt, value, loc)
@@ -376,6 +404,7 @@ class _Walker:
                 Severity.warning,
                 loc,
                 opt,
+                repair=repairs.coerced(loc, _plain(coerced)),
                 value=short_repr(value),
                 got=json_type(value),
                 expected=opt.type,
@@ -393,6 +422,7 @@ class _Walker:
             severity,
             loc,
             opt,
+            repair=repairs.retyped(opt, loc, value),
             value=short_repr(value),
             got=json_type(value),
             expected=expected or opt.type,

@@ -14,7 +14,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..check.findings import Kind
-    from ..check.fixes import fix_note
+    from ..check.fix_notes import fix_note
     from ..check.messages import explanation
     from ..check.report import S as SEVERITY
     from ..check.rules import all_rules, get_rule

@@ -17,8 +17,8 @@ from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
 
+from ..check.edits import Fix
 from ..check.findings import Finding, Severity
-from ..check.fixes import Fix
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
 from ..check.report import Rendered, rendered

@@ -165,7 +165,7 @@ def make_server() -> DsrefServer:
 
     @server.command(COMMANDS["explain_rule"])
     def explain_rule(ls: DsrefServer, code: str) -> None:
-        from ..check.fixes import fix_note
+        from ..check.fix_notes import fix_note
         from ..check.rules import get_rule
 
         rule = get_rule(str(code))

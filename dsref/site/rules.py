@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 
 from ..check.findings import Example, Kind
-from ..check.fixes import fix_note
+from ..check.fix_notes import fix_note
 from ..text.i18n import Lang, messages
 from ..tree.index import OptionIndex
 from ..tree.versions import DEEPSPEED_VERSION

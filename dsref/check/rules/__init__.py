@@ -21,8 +21,11 @@ from typing import Any
 from ...text.i18n import Lang, Messages, messages
 from ...tree.options import OptionTree
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
+from ..edits import Applicability
 from ..effective import Effective, effective
-from ..findings import Example, Finding, Location, Severity
+from ..findings import Example, Finding, Severity
+from ..positions import Location
+from ..repairs import Repair
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -35,6 +38,8 @@ class Hit:
     option: str | None = None
     args: dict[str, Any] = field(default_factory=dict)
     related: tuple[Location, ...] = ()
+    repair: Repair | None = None
+    """What would set it right, decided here from the config's values, when the rule declares a fix."""
 
 
 @dataclass
@@ -82,6 +87,8 @@ class Rule:
     texts: Messages
     example: Example | None = None
     """A config that sets it off, shown on the rule's page."""
+    fix: Applicability | None = None
+    """The fix the rule's hits carry (declared: ``tests/test_rules.py`` fails when its example gets none)."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -109,17 +116,19 @@ def rule(
     explanation: str,
     phrases: dict[str, str] | None = None,
     example: Example | None = None,
+    fix: Applicability | None = None,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
-    a whole config that sets it off."""
+    a whole config that sets it off; ``fix``: the rule's hits carry a repair of this applicability (where the
+    values allow one)."""
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
         if code in _RULES:
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix)
         _SORTED.clear()
         _BY_NAME.clear()
         return check
@@ -177,7 +186,9 @@ def run_rules(
         for hit in _safely(r, context):
             if _too_new(tree, hit.option, version):
                 continue
-            findings.append(Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related))
+            findings.append(
+                Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related, hit.repair)
+            )
     return findings
 
 

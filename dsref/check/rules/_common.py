@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ...tree.options import Option
-from ..findings import Location
+from ..positions import Location
 from . import Context
 
 __all__ = [

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..edits import Applicability
 from ..findings import Example, Severity
+from ..repairs import Repair, ReplaceValue
 from . import Context, Hit, rule
 
 TBS, MICRO, GAS = "train_batch_size", "train_micro_batch_size_per_gpu", "gradient_accumulation_steps"
@@ -98,6 +100,7 @@ def derive(tbs: int | None, micro: int | None, gas: int | None, world: int) -> t
         """,
         world_size=8,
     ),
+    fix=Applicability.unsafe,
 )
 def batch_arithmetic(ctx: Context) -> Iterator[Hit]:
     if ctx.world_size is None:
@@ -109,7 +112,20 @@ def batch_arithmetic(ctx: Context) -> Iterator[Hit]:
     d_tbs, d_micro, d_gas = derived
     if d_micro <= 0 or d_gas <= 0 or d_tbs != d_micro * d_gas * ctx.world_size:
         anchor = ctx.where(TBS) if ctx.is_set(TBS) else ctx.where(MICRO)
-        yield Hit(anchor, TBS, {"tbs": d_tbs, "micro": d_micro, "gas": d_gas, "world": ctx.world_size})
+        args = {"tbs": d_tbs, "micro": d_micro, "gas": d_gas, "world": ctx.world_size}
+        yield Hit(anchor, TBS, args, repair=_batch_repair(ctx, d_micro, d_gas, ctx.world_size))
+
+
+def _batch_repair(ctx: Context, micro: int, gas: int, world: int) -> Repair | None:
+    """train_batch_size made micro batch × accumulation steps × world size (unsafe: which of them was meant?), when
+    both it and the micro batch are written: only a written micro batch says what the user meant per GPU."""
+    if min(micro, gas, world) <= 0 or not (isinstance(ctx.config, dict) and TBS in ctx.config and MICRO in ctx.config):
+        return None
+    new = str(micro * gas * world)
+    return ReplaceValue(
+        location=(TBS,), applicability=Applicability.unsafe, title="train_batch_size", literal=new,
+        args={"new": new, "micro": micro, "gas": gas, "world": world},
+    )  # fmt: skip
 
 
 @rule(

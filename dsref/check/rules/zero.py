@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...tree.options import Option
+from ..edits import Applicability
 from ..findings import Example, Severity
+from ..repairs import RemoveMember
 from . import Context, Hit, rule
 from ._common import UNKNOWN, auto_paths, known, mapping, offload_device, related, zero_stage
 from .precision import bf16_optimizer_path
@@ -252,6 +254,7 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
         }
         """,
     ),
+    fix=Applicability.unsafe,
 )
 def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -261,7 +264,14 @@ def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
         assert opt.stages is not None
         location = ctx.where(opt.path)
         key = str(location[-1]) if location else opt.key
-        yield Hit(location, opt.path, {"written": key, "stages": _stages_text(opt.stages), "stage": stage})
+        # remove it (unsafe: the user may mean to change the stage)
+        repair = RemoveMember(
+            location=location, applicability=Applicability.unsafe, title="remove_ignored",
+            args={"key": key, "stage": stage},
+        ) if location else None  # fmt: skip
+        yield Hit(
+            location, opt.path, {"written": key, "stages": _stages_text(opt.stages), "stage": stage}, repair=repair
+        )
 
 
 @rule(

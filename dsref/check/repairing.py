@@ -1,0 +1,208 @@
+"""Turn repairs into fixes: the :class:`~dsref.check.repairs.Repair` a check decided, made into a
+:class:`~dsref.check.edits.Fix` of the text as written, with :mod:`dsref.check.members`. A repair the text does not
+allow (the key is not written there, a root without braces, the new name written already) gets no fix.
+
+>>> from dsref.check.loader import load_text
+>>> from dsref.check.pipeline import check_loaded
+>>> loaded = load_text('{\\n  "bfloat16": {"enabled": "true"}\\n}')
+>>> findings = check_loaded(loaded, "x").findings
+>>> [(f.code, f.fix.applicability.value, f.fix.title_text("en")) for f in findings if f.fix]
+[('DS301', 'safe', 'rename "bfloat16" to "bf16"'), ('DS202', 'safe', 'write true instead of "true"')]
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from functools import singledispatch
+
+from .edits import Applicability, Edit, Fix
+from .findings import Finding
+from .loader import LoadedConfig
+from .members import (
+    Members,
+    NoFix,
+    blank_or_comment,
+    comma_in,
+    indent_unit,
+    insert_member,
+    keep_comment_column,
+    literal,
+    member_end,
+    member_text,
+    quoted_like,
+    remove_member,
+)
+from .repairs import (
+    MergeInto,
+    MoveMember,
+    RemoveDuplicate,
+    RemoveMember,
+    RenameKey,
+    Repair,
+    ReplaceMember,
+    ReplaceValue,
+    StrictJson,
+)
+
+__all__ = ["fix_of", "located", "strict_json_fix", "with_fixes"]
+
+
+def with_fixes(findings: list[Finding], loaded: LoadedConfig) -> list[Finding]:
+    """``findings``, each carrying the fix of its repair where the text allows one."""
+    members = Members(loaded)
+    out = []
+    for finding in findings:
+        fix = None if finding.repair is None else fix_of(finding.repair, members)
+        out.append(finding if fix is None else replace(finding, fix=located(fix, loaded)))
+    return out
+
+
+def fix_of(repair: Repair, members: Members) -> Fix | None:
+    """The fix that makes ``repair`` in the text of ``members``, or None when the text does not allow it."""
+    try:
+        return _fix(repair, members)
+    except NoFix:
+        return None
+
+
+def located(fix: Fix, loaded: LoadedConfig) -> Fix:
+    """``fix`` with the lines and columns of its edits in ``loaded``, each keeping the column of a comment after it."""
+    text = loaded.text
+    edits = tuple(keep_comment_column(e, text) for e in fix.edits)
+    edits = tuple(replace(e, span=loaded.positions.span(e.start, e.end)) for e in edits)
+    return replace(fix, edits=edits)
+
+
+@singledispatch
+def _fix(repair: Repair, src: Members) -> Fix:
+    raise NoFix
+
+
+@_fix.register
+def _(repair: ReplaceValue, src: Members) -> Fix:
+    value = src.value(repair.location)
+    old = src.text[value.start : value.end]
+    edit = Edit(value.start, value.end, repair.literal)
+    return Fix(repair.title, repair.applicability, (edit,), {"old": old, **repair.args})
+
+
+@_fix.register
+def _(repair: RemoveMember, src: Members) -> Fix:
+    return Fix(repair.title, repair.applicability, tuple(remove_member(src, repair.location)), repair.args)
+
+
+@_fix.register
+def _(repair: RenameKey, src: Members) -> Fix:
+    key = src.key(repair.location)
+    edit = Edit(key.start, key.end, quoted_like(src.text[key.start : key.end], repair.new_key))
+    return Fix(repair.title, repair.applicability, (edit,), repair.args)
+
+
+@_fix.register
+def _(repair: ReplaceMember, src: Members) -> Fix:
+    start, end = src.key(repair.location).start, src.value(repair.location).end
+    new = f"{quoted_like(src.key_text(repair.location), repair.new_key)}: {literal(repair.value)}"
+    return Fix(repair.title, repair.applicability, (Edit(start, end, new),), {**repair.args, "new": new})
+
+
+@_fix.register
+def _(repair: MergeInto, src: Members) -> Fix:
+    written = src.key_text(repair.location)
+    edits = [
+        *remove_member(src, repair.location),
+        *insert_member(src, repair.target, f"{quoted_like(written, repair.key)}: {literal(repair.value)}"),
+    ]
+    return Fix(repair.title, repair.applicability, tuple(edits), repair.args)
+
+
+@_fix.register
+def _(repair: MoveMember, src: Members) -> Fix:
+    member = member_text(src, repair.location)
+    edits = [*remove_member(src, repair.location), *insert_member(src, repair.target, member)]
+    return Fix(repair.title, repair.applicability, tuple(edits), repair.args)
+
+
+@_fix.register
+def _(repair: RemoveDuplicate, src: Members) -> Fix:
+    """Keep the later value, as json.load does: remove the first member written with the key."""
+    text = src.text
+    dup = next((d for d in src.loaded.duplicates if d.location == repair.location), None)
+    if dup is None:
+        raise NoFix
+    # the scanner keeps only the later entry: read the first member's extent with the JSON reader
+    first_start, later_start = dup.first_key.start, dup.later_key.start
+    end = member_end(text, first_start, later_start)
+    if end is None:
+        raise NoFix
+    comma = comma_in(text, end, later_start)
+    if comma is None:
+        raise NoFix
+    stop = comma + 1
+    start = first_start
+    eol = src.line_end(stop)
+    if not text[src.line_start(start) : start].strip() and blank_or_comment(text[stop:eol]):
+        start, stop = src.line_start(start), min(eol + 1, len(text))
+    else:
+        while stop < len(text) and text[stop] in " \t":
+            stop += 1
+    return Fix(repair.title, repair.applicability, (Edit(start, stop, ""),), repair.args)
+
+
+@_fix.register
+def _(repair: StrictJson, src: Members) -> Fix:
+    fix = strict_json_fix(src.loaded, rewrite=repair.rewrite)
+    if fix is None:
+        raise NoFix
+    return fix
+
+
+def strict_json_fix(loaded: LoadedConfig, *, rewrite: bool) -> Fix | None:
+    """What makes the Hjson text of ``loaded`` strict JSON: removing a BOM and trailing commas (safe) when that is
+    enough, else (with ``rewrite``) the whole file written anew by ``json.dumps`` (unsafe: comments are lost)."""
+    src = Members(loaded)
+    text = src.text
+    edits: list[Edit] = [Edit(0, 1, "")] if text.startswith("\ufeff") else []
+    edits += [Edit(c, c + 1, "") for c in _trailing_commas(src)]
+    try:
+        json.loads(_apply_plain(text, edits))
+    except ValueError:
+        if not rewrite:
+            return None
+        return Fix("strict_json", Applicability.unsafe, (Edit(0, len(text), _as_json(src)),))
+    if not edits:
+        return None
+    return Fix(
+        "trailing_commas" if len(edits) > 1 or text[:1] != "\ufeff" else "strip_bom", Applicability.safe, tuple(edits)
+    )
+
+
+def _trailing_commas(src: Members) -> Iterator[int]:
+    """Offsets of commas after the last member of an object or the last item of an array."""
+    text = src.text
+    for location in src.loaded.positions:
+        written = src.written(location)
+        vs, ve = written.value.start, written.value.end
+        if written.form not in ("object", "array") or vs >= len(text) or text[vs] not in "{[":
+            continue
+        children = src.items(location)
+        if not children:
+            continue
+        last_end = max(src.value(loc).end for loc in children)
+        comma = comma_in(text, last_end, ve - 1)
+        if comma is not None:
+            yield comma
+
+
+def _apply_plain(text: str, edits: list[Edit]) -> str:
+    for edit in sorted(edits, key=lambda e: e.start, reverse=True):
+        text = text[: edit.start] + edit.replacement + text[edit.end :]
+    return text
+
+
+def _as_json(src: Members) -> str:
+    """The data as strict JSON, indented as the file is (two spaces when it is on one line)."""
+    unit = indent_unit(src)
+    indent: int | str = len(unit) if unit.strip(" ") == "" else unit
+    return json.dumps(src.data, ensure_ascii=False, indent=indent) + "\n"
