@@ -116,6 +116,8 @@ def workers_for(jobs: int | None, files: int) -> int:
     """How many processes to check ``files`` files with."""
     if jobs is not None:
         return max(1, min(jobs, files))
+    if files < 2 * FILES_PER_WORKER:
+        return 1  # too few to share: decided before multiprocessing is imported (8 ms of a one-file check)
     import multiprocessing
 
     if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():

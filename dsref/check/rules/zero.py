@@ -218,7 +218,9 @@ def legacy_stage1(ctx: Context) -> Iterator[Hit]:
 def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     """Written options of zero_optimization whose stages exclude ``stage``, without their descendants."""
     reported: list[str] = []
-    for opt in ctx.tree.iter_subtree(ZERO):
+    order = {opt.path: i for i, opt in enumerate(ctx.tree.iter_subtree(ZERO))}
+    written = sorted((path for path in ctx.effective.values if path in order), key=order.__getitem__)
+    for opt in map(ctx.tree.get, written):  # the written ones only, in tree order: parents before children
         if any(opt.path.startswith(p + ".") for p in reported):
             continue
         if opt.stages is None or stage in opt.stages or not ctx.is_set(opt.path):
