@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -19,12 +20,17 @@ from hypothesis import strategies as st
 
 import dsref
 from dsref.estimate.activations import activation_memory
+from dsref.estimate.advice import advise
 from dsref.estimate.fit import SUGGEST_ORDER, starting_config, suggest
+from dsref.estimate.gpus import gpu_memory
+from dsref.estimate.model import Architecture
 from dsref.estimate.model_states import SwapBuffers, zero2_model_states, zero3_model_states
+from dsref.estimate.peak import Run, check_run
 from dsref.estimate.quantities import (
     GIB,
     MAX_PARAMS,
     EstimateError,
+    Param,
     format_bytes,
     format_count,
     parse_bytes,
@@ -253,10 +259,12 @@ def test_activation_formula_with_and_without_heads() -> None:
 
 
 def test_activation_rejects_nonsense() -> None:
-    with pytest.raises(EstimateError, match="--heads"):
+    with pytest.raises(EstimateError, match=re.escape("heads (65) cannot be larger than hidden_size (64)")) as info:
         activation_memory(64, 2, 16, 1, heads=65)
-    with pytest.raises(EstimateError, match="--layers must be at least 1"):
+    assert info.value.parameter is Param.heads
+    with pytest.raises(EstimateError, match=r"^layers must be at least 1") as info:
         activation_memory(64, 0, 16, 1)
+    assert info.value.parameter is Param.layers
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -269,7 +277,7 @@ def test_activation_rejects_nonsense() -> None:
      (" 13 B ", 13 * 10**9), ("1_000", 1000), ("0.5K", 500), ("1e15", 10**15)],
 )  # fmt: skip
 def test_parse_count_accepts_what_people_write(text: str, value: int) -> None:
-    assert parse_count(text, "--params") == value
+    assert parse_count(text, Param.params) == value
 
 
 @pytest.mark.parametrize(
@@ -280,17 +288,17 @@ def test_parse_count_accepts_what_people_write(text: str, value: int) -> None:
 )  # fmt: skip
 def test_parse_count_rejects_with_a_message(text: str, message: str) -> None:
     with pytest.raises(EstimateError, match=re.escape(message)):
-        parse_count(text, "--params")
+        parse_count(text, Param.params)
 
 
 def test_parse_count_whole_refuses_fractions_and_parse_bytes_units() -> None:
     with pytest.raises(EstimateError, match="whole number"):
-        parse_count("1.5", "--nodes", whole=True)
-    assert parse_bytes("80GB", "--gpu-memory") == parse_bytes("80 GiB", "--gpu-memory") == 80 * GIB
-    assert parse_bytes("512g", "--cpu-memory") == 512 * GIB
-    assert parse_bytes("1.5TB", "--cpu-memory") == int(1.5 * 2**40)
+        parse_count("1.5", Param.nodes, whole=True)
+    assert parse_bytes("80GB", Param.gpu_memory) == parse_bytes("80 GiB", Param.gpu_memory) == 80 * GIB
+    assert parse_bytes("512g", Param.cpu_memory) == 512 * GIB
+    assert parse_bytes("1.5TB", Param.cpu_memory) == int(1.5 * 2**40)
     with pytest.raises(EstimateError, match="unknown unit"):
-        parse_bytes("80XB", "--gpu-memory")
+        parse_bytes("80XB", Param.gpu_memory)
 
 
 @pytest.mark.parametrize(
@@ -459,3 +467,94 @@ def test_cli_nothing_fits_exits_1() -> None:
     proc = run_cli("--params", "1e15", "--gpu-memory", "80GB", "--suggest")
     assert proc.returncode == 1
     assert "Nothing fits" in proc.stdout
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The library names its parameters; the command line names its flags (issue 22, item 4)
+
+SMALL_ARCH = Architecture("llama", "llama", 64, 128, 2, 2, 2, 32, 100, False)
+
+
+def _raised_keys() -> set[str]:
+    """The message of each ``raise EstimateError("key", ...)`` in dsref/estimate/."""
+    folder = pathlib.Path(dsref.__file__).parent / "estimate"
+    return {key for path in folder.glob("*.py") for key in re.findall(r'EstimateError\(\s*"(\w+)"', path.read_text())}
+
+
+def test_no_library_error_names_a_command_line_flag() -> None:
+    from dsref.estimate.messages import M
+
+    keys = _raised_keys()
+    assert {"too_small", "layer_over_params", "heads_over_hidden", "bad_choice", "model_heads_kv"} <= keys
+    assert sorted(key for key in keys if "--" in M.text(key, "en")) == []
+
+
+@pytest.mark.parametrize(
+    ("call", "parameter", "library_says", "flag_says"),
+    [
+        (lambda: estimate(7, gpus_per_node=0), Param.gpus_per_node, "gpus_per_node must be at least 1, got 0",
+         "--gpus-per-node must be at least 1, got 0"),
+        (lambda: estimate(7, largest_layer=8), Param.largest_layer,
+         "largest_layer (8) cannot be larger than params (7)",
+         "--largest-layer (8) cannot be larger than --params (7)"),
+        (lambda: estimate(7, buffer_factor=0.5), Param.buffer_factor, "buffer_factor must be at least 1, got 0.5",
+         "--buffer-factor must be at least 1, got 0.5"),
+        (lambda: suggest(estimate(7), 0), Param.gpu_memory, "gpu_memory must be at least 1, got 0",
+         "--gpu-memory must be at least 1, got 0"),
+        (lambda: suggest(estimate(7), GIB, reserve_percent=95), Param.reserve_percent,
+         "reserve_percent must be from 0 to 90, got 95", "--reserve must be from 0 to 90, got 95"),
+        (lambda: check_run(Run(seq_len=0)), Param.seq_len, "seq_len must be at least 1, got 0",
+         "--seq-len must be at least 1, got 0"),
+        (lambda: check_run(Run(attention="fast")), Param.attention,  # type: ignore[arg-type]
+         'attention must be one of eager, sdpa, flash, got the string "fast"',
+         '--attention must be one of eager, sdpa, flash, got the string "fast"'),
+        (lambda: check_run(Run(gradient_accumulation=10**7)), Param.gradient_accumulation,
+         "gradient_accumulation 10000000 is more than dsref can estimate for (at most 1e6)",
+         "gradient_accumulation_steps 10000000 is more than dsref can estimate for (at most 1e6)"),
+        (lambda: advise(SMALL_ARCH, Run(), GIB, cpu_memory=-1), Param.cpu_memory,
+         "cpu_memory must be at least 1, got -1", "--cpu-memory must be at least 1, got -1"),
+        (lambda: activation_memory(64, 2, 16, 1, heads=65), Param.heads,
+         "heads (65) cannot be larger than hidden_size (64)", "--heads (65) cannot be larger than --hidden-size (64)"),
+        (lambda: gpu_memory("H999"), Param.gpu_memory, "gpu_memory: 'H999' is neither a memory size",
+         "--gpu-memory: 'H999' is neither a memory size"),
+    ],
+)  # fmt: skip
+def test_library_errors_name_the_parameter_and_the_cli_its_flag(
+    call: Callable[[], object], parameter: Param, library_says: str, flag_says: str
+) -> None:
+    from dsref.cli.estimate import _names
+
+    with pytest.raises(EstimateError) as info:
+        call()
+    error = info.value
+    assert error.parameter is parameter
+    assert str(error).startswith(library_says) and "--" not in str(error)
+    assert error.message("en", _names()).startswith(flag_says)
+    assert error.message("zh", _names()) != error.message("en", _names())
+
+
+def test_the_cli_names_every_input_by_a_flag_it_has_or_the_option_it_reads() -> None:
+    import argparse
+
+    from dsref.cli.estimate import FLAGS, _names, configure
+    from dsref.estimate.peak import CONFIG_PATHS
+
+    parser = argparse.ArgumentParser()
+    configure(parser)
+    usage = parser.format_help()
+    assert all(f"{flag} " in usage for flag in FLAGS.values())
+    assert sorted(p.value for p in Param if p.value not in _names()) == []
+    assert _names()["gradient_accumulation"] == CONFIG_PATHS["gradient_accumulation"] == "gradient_accumulation_steps"
+
+
+def test_the_cli_says_its_flags_as_before(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.cli.main import main
+
+    for args, said in (
+        (["--params", "7B", "--largest-layer", "8B"],
+         "--largest-layer (8000000000) cannot be larger than --params (7000000000)"),
+        (["--params", "7B", "--gpu-memory", "80", "--reserve", "95"], "--reserve must be from 0 to 90, got 95"),
+        (["--params", "0"], "--params must be at least 1, got 0"),
+    ):  # fmt: skip
+        assert main(["estimate", *args, "--lang", "en"]) == 2
+        assert capsys.readouterr().err == f"dsref estimate: {said}\n"

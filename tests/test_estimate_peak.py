@@ -3,6 +3,8 @@ Hugging Face does, the fit on a named GPU and the changes that make a run fit, a
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import pathlib
 import re
@@ -325,3 +327,156 @@ def test_the_command_imports_neither_torch_nor_transformers(ds_config: str) -> N
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------------------------------
+# What a model config can get wrong, said in the config's words (issue 28, part 5)
+
+SMALL = {
+    "model_type": "llama",
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "vocab_size": 100,
+}
+
+
+@pytest.mark.parametrize(
+    ("changed", "field", "said"),
+    [
+        ({"hidden_size": "4096"}, ("hidden_size",), 'hidden_size must be a positive integer, got the string "4096"'),
+        ({"hidden_size": 4096.0}, ("hidden_size",), "hidden_size must be a positive integer, got the number 4096.0"),
+        ({"num_hidden_layers": True}, ("num_hidden_layers",), "num_hidden_layers must be a positive integer, got true"),
+        ({"vocab_size": [100]}, ("vocab_size",), "vocab_size must be a positive integer, got an array"),
+        ({"hidden_size": 0}, ("hidden_size",), "hidden_size is 0, which no model can have; it must be from 1 to 1e6"),
+        ({"vocab_size": 10**40}, ("vocab_size",), "vocab_size is a number of 41 digits, which no model can have"),
+        ({"vocab_size": 10**5000}, ("vocab_size",), "vocab_size is a number of 5,001 digits, which no model can have"),
+        ({"attention_dropout": "0.1"}, ("attention_dropout",), 'must be a number from 0 to 1, got the string "0.1"'),
+        ({"attention_dropout": 2}, ("attention_dropout",), "attention_dropout must be a number from 0 to 1, got 2"),
+        (
+            {"num_attention_heads": 7, "num_key_value_heads": 8},
+            ("num_attention_heads",),
+            "num_attention_heads (7) must be a multiple of its num_key_value_heads (8): each key-value head is shared "
+            "by the same number of attention heads; correct one of the two",
+        ),
+        (
+            {"num_attention_heads": 8, "num_key_value_heads": 3},
+            ("num_attention_heads",),
+            "num_attention_heads (8) must be a multiple of its num_key_value_heads (3)",
+        ),
+        (
+            {"num_attention_heads": 7},
+            ("hidden_size",),
+            "hidden_size (64) must be a multiple of its num_attention_heads (7): each attention head takes an equal "
+            "share of the hidden size",
+        ),
+    ],
+)
+def test_a_wrong_model_value_is_named_with_the_type_or_rule_it_breaks(
+    changed: dict[str, Any], field: tuple[str, ...], said: str
+) -> None:
+    for config, at in (
+        ({**SMALL, **changed}, ()),
+        ({"model_type": "llava", "text_config": {**SMALL, **changed}}, None),
+    ):
+        with pytest.raises(EstimateError) as info:
+            architecture_from_hf(config)
+        error = info.value
+        assert said in str(error), str(error)
+        assert error.field == (field if at is not None else ("text_config", *field))
+        zh = error.message("zh")
+        assert re.search(r"[\u4e00-\u9fff]", zh) and zh != str(error)
+
+
+def test_a_wrong_model_value_is_shown_where_it_is_written(
+    tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from dsref.cli.main import main
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({**SMALL, "hidden_size": "4096"}, indent=2))  # line 3, the value at column 18
+    assert main(["estimate", "--model", str(path), "--lang", "en"]) == 2
+    assert capsys.readouterr().err == (
+        f"dsref estimate: {path}:3:18: the model config's hidden_size must be a positive integer, got the string "
+        '"4096"; write a whole number, without quotes\n'
+    )
+    assert main(["estimate", "--model", str(path), "--lang", "zh"]) == 2
+    assert capsys.readouterr().err == (
+        f"dsref estimate：{path}:3:18：模型配置中的 hidden_size 必须是正整数，"
+        '实际是字符串 "4096"；请写成不带引号的整数\n'
+    )
+
+
+def test_a_wrong_deepspeed_value_is_shown_where_it_is_written(tmp_path: pathlib.Path) -> None:
+    config = tmp_path / "ds.json"
+    config.write_text('{\n  "zero_optimization": {\n    "stage": "three"\n  }\n}\n')
+    proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(config), "--lang", "en")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        f'dsref estimate: {config}:3:14: zero_optimization.stage is the string "three", which is not a value '
+        "DeepSpeed can train with\n"
+    )
+
+
+LLAVA = {
+    "model_type": "llava",
+    "text_config": model("llama-3-8b"),
+    "vision_config": {"model_type": "clip_vision_model", "hidden_size": 1024},
+}
+
+
+@pytest.mark.parametrize(
+    ("config", "note_en", "note_zh", "not_counted"),
+    [
+        (
+            LLAVA,
+            "estimated from text_config (the language model); the vision tower is not counted",
+            "按 text_config（语言模型）估算；视觉塔不计在内",
+            ["vision_config"],
+        ),
+        (  # Qwen2-VL and LLaVA-OneVision write a qwen2 language model the same way
+            {"model_type": "llava_onevision", "text_config": model("qwen2-7b"), "vision_config": {}},
+            "estimated from text_config (the language model); the vision tower is not counted",
+            "按 text_config（语言模型）估算；视觉塔不计在内",
+            ["vision_config"],
+        ),
+        (
+            {"model_type": "qwen2_audio", "text_config": model("qwen2-7b"), "audio_config": {}},
+            "estimated from text_config (the language model); the rest of the model is not counted",
+            "按 text_config（语言模型）估算；模型的其余部分不计在内",
+            ["audio_config"],
+        ),
+    ],
+)
+def test_a_multimodal_config_says_which_part_is_estimated(
+    tmp_path: pathlib.Path, config: dict[str, Any], note_en: str, note_zh: str, not_counted: list[str]
+) -> None:
+    from dsref.cli.main import main
+
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    arch = architecture_from_hf(config)
+    assert arch.params == architecture_from_hf(config["text_config"]).params  # the language model alone
+    for lang, note in (("en", note_en), ("zh", note_zh)):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["estimate", "--model", str(path), "--lang", lang]) == 0
+        assert out.getvalue().splitlines()[2] == note  # under the title and the run's setup
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert main(["estimate", "--model", str(path), "--lang", lang, "--format", "json"]) == 0
+        described = json.loads(out.getvalue())["model"]
+        assert described["estimated_from"] == "text_config" and described["not_counted"] == not_counted
+        assert described["note"] == note
+    plain = io.StringIO()
+    with contextlib.redirect_stdout(plain):
+        main(["estimate", "--model", str(MODELS / "qwen2-7b.json"), "--format", "json"])
+    assert "estimated_from" not in json.loads(plain.getvalue())["model"]  # one model: nothing to say
+
+
+def test_a_multimodal_config_with_an_unknown_language_model_says_which(tmp_path: pathlib.Path) -> None:
+    config = {"model_type": "qwen2_vl", "text_config": {**model("qwen2-7b"), "model_type": "qwen2_vl_text"}}
+    with pytest.raises(EstimateError, match="model_type 'qwen2_vl_text' is not a transformer") as info:
+        architecture_from_hf(config)
+    assert info.value.field == ("text_config", "model_type")

@@ -368,3 +368,132 @@ def test_the_search_for_the_first_mistake_never_fails(text: str, strict: bool) -
     if mistake is not None:
         assert 0 <= mistake.pos < mistake.end <= len(text)
         assert text[mistake.pos : mistake.end] == mistake.word
+
+
+# -- issue 28, part 5: estimate reads its two files as check reads one ----------------------------------------------
+
+MODEL = {
+    "model_type": "llama",
+    "hidden_size": 64,
+    "intermediate_size": 128,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 2,
+    "vocab_size": 100,
+}
+
+
+def _bounded(*args: str) -> subprocess.CompletedProcess[bytes]:
+    """``python -m dsref`` that can neither hang the suite (a timeout) nor take the machine's memory (2 GiB)."""
+
+    def limit_memory() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))
+
+    return subprocess.run(
+        [sys.executable, "-m", "dsref", *args], capture_output=True, timeout=60, preexec_fn=limit_memory
+    )
+
+
+def _estimate_reads(tmp_path: Path, option: str, target: str) -> list[str]:
+    """The command that reads ``target`` with ``option``, the other file (if any) being fine."""
+    model = tmp_path / "model.json"
+    model.write_text(json.dumps(MODEL), encoding="utf-8")
+    if option == "--model":
+        return ["estimate", "--model", target]
+    return ["estimate", "--model", str(model), "--config", target]
+
+
+def test_estimate_refuses_a_fifo_and_a_device_without_waiting_or_reading(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    targets = [str(fifo)] + [device for device in ("/dev/zero",) if os.path.exists(device)]
+    for target in targets:
+        check_says = load(target).text("en")  # what `dsref check` says of it
+        assert "not a regular file" in check_says
+        for option in ("--model", "--config"):
+            proc = _bounded(*_estimate_reads(tmp_path, option, target), "--lang", "en")
+            no_traceback(proc)
+            assert proc.returncode == 2 and proc.stdout == b""
+            what = "model config" if option == "--model" else "DeepSpeed config"
+            assert proc.stderr.decode() == f"dsref estimate: cannot read the {what} {target}: {check_says}\n"
+
+
+@pytest.mark.parametrize("option", ["--model", "--config"])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory", "oversized"])
+def test_estimate_says_what_check_says_of_a_file_it_cannot_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, lang: str, kind: str
+) -> None:
+    import threading
+
+    from dsref.check.loader import MAX_BYTES
+
+    if kind == "fifo":
+        target = tmp_path / "pipe.json"
+        os.mkfifo(target)
+    elif kind == "device":
+        target = Path("/dev/null")  # a device as /dev/zero is, that ends at once if a regression read it
+    elif kind == "directory":
+        target = tmp_path / "folder"
+        target.mkdir()
+    else:
+        target = tmp_path / "big.json"
+        target.write_text('{"a": "' + "x" * MAX_BYTES + '"}', encoding="utf-8")
+    unblock = None
+    if kind == "fifo":  # should dsref ever wait for a writer again, one comes: the test fails instead of hanging
+
+        def writer() -> None:
+            with open(target, "wb"):
+                pass
+
+        unblock = threading.Timer(10, writer)
+        unblock.start()
+    try:
+        status = main([*_estimate_reads(tmp_path, option, str(target)), "--lang", lang])
+    finally:
+        if unblock is not None:
+            unblock.cancel()
+    said = capsys.readouterr()
+    assert status == 2 and said.out == ""
+    lines = said.err.splitlines()
+    assert len(lines) == 1 and str(target) in lines[0], lines
+    check_says = load(target).text(lang)  # check's message, in the same language, with the same limit
+    if kind == "oversized" and option == "--model":
+        assert f"{MAX_BYTES}" in check_says and f"{MAX_BYTES}" in lines[0]
+        assert check_says not in lines[0]  # the same limit, said of a model's config.json
+    else:
+        assert lines[0].endswith(check_says), (lines[0], check_says)
+
+
+def test_estimate_reads_a_model_folder_and_standard_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(MODEL), encoding="utf-8")
+    assert main(["estimate", "--model", str(folder), "--format", "json"]) == 0
+    from_folder = json.loads(capsys.readouterr().out)
+    stdin = io.TextIOWrapper(io.BytesIO(json.dumps(MODEL).encode()))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert main(["estimate", "--model", "-", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out) == from_folder
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b'{"model_type": "llama"}')))
+    assert main(["estimate", "--model", "-", "--lang", "en"]) == 2
+    assert capsys.readouterr().err.startswith("dsref estimate: <stdin>: the llama config has no hidden_size")
+    assert main(["estimate", "--model", "-", "--config", "-", "--lang", "en"]) == 2
+    assert "standard input can be read only once" in capsys.readouterr().err
+
+
+def test_a_number_too_long_to_convert_is_refused_in_words(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "model.json"
+    path.write_text(json.dumps(MODEL)[:-1] + ', "vocab_size": ' + "7" * 5000 + "}", encoding="utf-8")
+    for lang, words in (("en", "this integer has 5,000 digits"), ("zh", "这个整数有 5,000 位")):
+        assert main(["estimate", "--model", str(path), "--lang", lang]) == 2
+        err = capsys.readouterr().err
+        assert f"{path}:1:" in err and words in err and "4,300" in err, err
+        assert "set_int_max_str_digits" not in err
+    check = load_bytes(b'{"train_batch_size": ' + b"9" * 5000 + b"}").text("en")  # check says it the same way
+    assert check.startswith("this integer has 5,000 digits") and "set_int_max_str_digits" not in check

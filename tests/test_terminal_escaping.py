@@ -106,6 +106,9 @@ def _dash_named(folder: Path) -> str:
     return f"-{PAYLOAD}.json"
 
 
+JSON_SHOWN = r"\u001b]0;owned\u0007\r\n\u202e\u2028\u2029\x9b\x7f"
+"""The payload as a JSON string in a message (``json.dumps``, which escapes the C0 controls), the rest made visible."""
+
 SUGGEST = ["estimate", "--params", "70B", "--gpu-memory", "24GB", "--cpu-memory", "256GB", "--suggest"]
 SUGGEST += ["--nvme-path", f"/nvme{PAYLOAD}"]
 """A suggestion that offloads to NVMe: the path given is in the suggested config."""
@@ -216,10 +219,30 @@ CASES = [
         lambda d: ["estimate", "--params", "7B", "--gpus-per-node", "0\r\n\x0b\x0cK"],
         shown=r"0\r\n\x0b\x0cK",
     ),
-    Case(("estimate.model_unknown_type",), lambda d: ["estimate", "--model", _model(d, model_type=PAYLOAD)]),
-    Case(("estimate.model_bad_value",), lambda d: ["estimate", "--model", _model(d, hidden_size=PAYLOAD)]),
     Case(
-        ("estimate.config_bad_value",),
+        ("estimate.model_unknown_type", "commands.estimate.model_unknown_type"),
+        lambda d: ["estimate", "--model", _model(d, model_type=PAYLOAD)],
+    ),
+    Case(
+        ("estimate.model_not_integer",),
+        lambda d: ["estimate", "--model", _model(d, hidden_size=PAYLOAD)],
+        shown=JSON_SHOWN,
+    ),
+    Case(
+        ("estimate.model_not_fraction",),
+        lambda d: ["estimate", "--model", _model(d, attention_dropout=PAYLOAD)],
+        shown=JSON_SHOWN,
+    ),
+    Case(
+        ("commands.estimate.in_file",),
+        lambda d: ["estimate", "--model", _file(d, f"m{PAYLOAD}.json", json.dumps({**MODEL, "hidden_size": 0}))],
+    ),
+    Case(
+        ("commands.estimate.model_too_large",),
+        lambda d: ["estimate", "--model", _file(d, f"m{PAYLOAD}.json", " " * (256 * 1024 + 1))],
+    ),
+    Case(
+        ("estimate.config_bad_value", "commands.estimate.in_file"),
         lambda d: [
             "estimate",
             "--model",
@@ -227,6 +250,7 @@ CASES = [
             "--config",
             _file(d, "ds.json", json.dumps({"zero_optimization": {"stage": PAYLOAD}})),
         ],
+        shown=JSON_SHOWN,
     ),
     Case(
         ("estimate.table",),
@@ -262,6 +286,10 @@ NO_INPUT = {
     "estimate.layer_over_params": "numbers read from the command line",
     "estimate.heads_over_hidden": "numbers read from the command line",
     "estimate.model_missing_keys": "a model_type dsref knows (any other is estimate.model_unknown_type)",
+    "estimate.model_bad_value": "an integer of the model config (any other type is estimate.model_not_integer)",
+    "estimate.model_heads_kv": "integers of the model config and the names of its keys, as dsref spells them",
+    "estimate.model_heads_hidden": "integers of the model config and the names of its keys, as dsref spells them",
+    "estimate.bad_choice": "argparse refuses any other --attention first; only a Python caller can give one",
 }
 """Messages with a placeholder that no input reaches, and why."""
 

@@ -38,8 +38,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import stat
+import sys
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -80,6 +82,8 @@ MAX_BYTES = 256 * 1024
 
 _BINARY_SNIFF = 8192
 
+_DIGITS = re.compile(r"[-+]?([0-9]+)")
+
 M = messages(
     "loader",
     not_found="file not found; check the path",
@@ -111,7 +115,10 @@ M = messages(
         "break the file into lines"
     ),
     number_overflow="this number is too large; DeepSpeed's Hjson parser crashes on it (OverflowError: {detail})",
-    too_many_digits="this integer has too many digits for Python to convert ({detail})",
+    too_many_digits=(
+        "this integer has {digits} digits, and Python converts at most {limit} digits to a number, so neither "
+        "json.load nor DeepSpeed's Hjson parser can read the file; write a shorter number"
+    ),
     too_deep="nesting is {depth} levels deep here, too deep for the parser (RecursionError); flatten the structure",
     internal="the parser failed unexpectedly: {detail}",
     hint_hjson_only=(
@@ -285,11 +292,25 @@ class LoadError:
         args = dict(self.args)
         if "what" in args:  # a kind of file, itself a message
             args["what"] = M.text(args["what"], lang)
-        if args.get("errno") is not None:  # the system's reason, said in the user's language where dsref can
-            args["detail"] = os_reason(args["errno"], lang, args.get("detail", ""))
-        if args.get("mistake"):  # the first wrong token, named in place of the reader's own words
-            args["detail"] = M.text(args["mistake"], lang, word=_shown_token(args["word"]), fix=args["fix"])
+        detail = self.detail(lang)
+        if detail is not None:
+            args["detail"] = detail
         return M.text(self.reason, lang, **args)
+
+    def detail(self, lang: Lang = "en") -> str | None:
+        """What went wrong in the reader's or the system's own words, without dsref's sentence around them (a syntax
+        error's message, or the first wrong token named); None when the message has none.
+
+        >>> load_text('{"lr": True}', profile="hf").detail()
+        "'True' is Python; JSON writes true"
+        """
+        args = self.args
+        if args.get("errno") is not None:  # the system's reason, said in the user's language where dsref can
+            return os_reason(args["errno"], lang, args.get("detail", ""))
+        if args.get("mistake"):  # the first wrong token, named in place of the reader's own words
+            return M.text(args["mistake"], lang, word=_shown_token(args["word"]), fix=args["fix"])
+        detail = args.get("detail")
+        return None if detail is None else str(detail)
 
     def hint_text(self, lang: Lang = "en") -> str | None:
         return None if self.hint is None else M.text(self.hint, lang, **self.hint_args)
@@ -589,7 +610,7 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     except RecursionError:
         raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.deepest, depth=scan.max_depth) from None
     except Exception as exc:
-        raise _crash(exc, scan) from None
+        raise _crash(exc, scan, text) from None
     if scan.error is not None:  # pragma: no cover - the scanner disagrees with hjson; keep the data, lose positions
         return data, Scan()
     return data, scan
@@ -646,7 +667,7 @@ def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
         scan = scan_json(text)
         raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.deepest, depth=scan.max_depth) from None
     except Exception as exc:
-        raise _crash(exc, scan_json(text)) from None
+        raise _crash(exc, scan_json(text), text) from None
     # json.loads accepted the text: the one-pass tokenizer finds the same positions as the full scanner
     # (tests/test_loader_fast.py compares them); the full one is for texts json refuses
     scan = scan_valid_json(text)
@@ -679,13 +700,19 @@ def _first_mistake(failure: _Failure, index: LineIndex, *, strict: bool) -> bool
     return True
 
 
-def _crash(exc: Exception, scan: Scan) -> _Failure:
+def _crash(exc: Exception, scan: Scan, text: str) -> _Failure:
     """A reader failure other than its syntax error (hjson's IndexError, OverflowError, ...), placed by the scanner."""
     error = scan.error
     if error is not None and error.reason in ("unterminated_comment", "unterminated_multiline", "multiline_one_line"):
         return _Failure(LoadErrorKind.syntax, error.reason, error.pos)
-    if error is not None and error.reason in ("number_overflow", "too_many_digits"):
+    if error is not None and error.reason == "number_overflow":
         return _Failure(LoadErrorKind.syntax, error.reason, error.pos, detail=str(exc))
+    if error is not None and error.reason == "too_many_digits":
+        # said in words: Python's own message ends with advice to call sys.set_int_max_str_digits()
+        limit: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+        match = _DIGITS.match(text, error.pos)
+        digits = len(match.group(1)) if match else limit + 1
+        return _Failure(LoadErrorKind.syntax, error.reason, error.pos, digits=f"{digits:,}", limit=f"{limit:,}")
     return _Failure(LoadErrorKind.syntax, "internal", None, detail=f"{type(exc).__name__}: {exc}")
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..text.escape import json_visible, visible
@@ -12,7 +13,11 @@ from ..text.i18n import messages
 from .lang import add_lang_option, language
 
 if TYPE_CHECKING:
+    from ..check.loader import Loaded, LoadedConfig
+    from ..estimate.model import Architecture
+    from ..estimate.quantities import EstimateError
     from ..text.i18n import Lang, Messages
+    from ..tree.profiles import Profile
 
 CLI = messages(
     "commands.estimate",
@@ -24,8 +29,45 @@ CLI = messages(
     needs_model="--config needs --model as well: the Hugging Face config.json of the model it trains",
     model_unreadable="cannot read the model config {path}: {reason}",
     model_not_json="the model config {path} is not JSON: {reason}",
-    config_unreadable="cannot read the DeepSpeed config: {reason}",
+    model_too_large=(
+        "the file is larger than {limit} bytes, far more than any model's config.json; is it the right file?"
+    ),
+    model_unknown_type=(
+        "{reason}; or describe the model with --params, --hidden-size, --layers, --seq-len and --micro-batch, "
+        "without --model"
+    ),
+    config_unreadable="cannot read the DeepSpeed config {path}: {reason}",
+    in_file="{where}: {reason}",
+    stdin_twice="--model and --config cannot both be '-': standard input can be read only once",
 )
+
+FLAGS = {
+    "params": "--params",
+    "largest_layer": "--largest-layer",
+    "hidden_size": "--hidden-size",
+    "vocab_size": "--vocab-size",
+    "layers": "--layers",
+    "heads": "--heads",
+    "seq_len": "--seq-len",
+    "micro_batch": "--micro-batch",
+    "gpus_per_node": "--gpus-per-node",
+    "nodes": "--nodes",
+    "buffer_factor": "--buffer-factor",
+    "gpu_memory": "--gpu-memory",
+    "cpu_memory": "--cpu-memory",
+    "reserve_percent": "--reserve",
+    "attention": "--attention",
+}
+"""The flag that gives each input of the estimate (:class:`~dsref.estimate.quantities.Param`): how the command line
+names it in the library's errors. An input no flag gives is named by the DeepSpeed option it is read from
+(:data:`~dsref.estimate.peak.CONFIG_PATHS`), see :func:`_names`."""
+
+
+def _names() -> dict[str, str]:
+    """How this command names each input of the estimate in a message: its flag, else its DeepSpeed option."""
+    from ..estimate.peak import CONFIG_PATHS
+
+    return {**CONFIG_PATHS, **FLAGS}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, lang, cli)
     except EstimateError as exc:
-        say(cli.text("error", lang, message=exc.message(lang)))
+        say(cli.text("error", lang, message=exc.message(lang, _names())))
         return 2
     except _UsageError as exc:
         say(cli.text("error", lang, message=cli.text(exc.key, lang, **exc.details)))
@@ -118,6 +160,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         MAX_PARAMS,
         MAX_SEQ_LEN,
         MAX_VOCAB,
+        Param,
         format_bytes,
         parse_bytes,
         parse_count,
@@ -132,21 +175,21 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     if args.params is None:
         raise _UsageError("needs_params")
 
-    def count(value: str | None, option: str, maximum: int, whole: bool = True) -> int | None:
+    def count(value: str | None, option: Param, maximum: int, whole: bool = True) -> int | None:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=whole)
 
-    params = parse_count(args.params, "--params", maximum=MAX_PARAMS)
-    gpus = count(args.gpus_per_node, "--gpus-per-node", MAX_GPUS_PER_NODE)
-    nodes = count(args.nodes, "--nodes", MAX_NODES)
-    largest = count(args.largest_layer, "--largest-layer", MAX_PARAMS, whole=False)
-    hidden = count(args.hidden_size, "--hidden-size", MAX_HIDDEN)
-    vocab = count(args.vocab_size, "--vocab-size", MAX_VOCAB)
-    layers = count(args.layers, "--layers", MAX_LAYERS)
-    seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN)
-    batch = count(args.micro_batch, "--micro-batch", MAX_MICRO_BATCH)
-    heads = count(args.heads, "--heads", MAX_HIDDEN)
+    params = parse_count(args.params, Param.params, maximum=MAX_PARAMS)
+    gpus = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
+    nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    largest = count(args.largest_layer, Param.largest_layer, MAX_PARAMS, whole=False)
+    hidden = count(args.hidden_size, Param.hidden_size, MAX_HIDDEN)
+    vocab = count(args.vocab_size, Param.vocab_size, MAX_VOCAB)
+    layers = count(args.layers, Param.layers, MAX_LAYERS)
+    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN)
+    batch = count(args.micro_batch, Param.micro_batch, MAX_MICRO_BATCH)
+    heads = count(args.heads, Param.heads, MAX_HIDDEN)
     gpu_memory = None if args.gpu_memory is None else gpu_memory_of(args.gpu_memory)
-    cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
+    cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
     factor = _float(args.buffer_factor, "--buffer-factor")
     reserve = _float(args.reserve.rstrip("%"), "--reserve")
     assert gpus is not None and nodes is not None
@@ -272,42 +315,96 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     return 1 if nothing_fits else 0
 
 
-def _read_model(path: str) -> object:
-    """A config.json, or the config.json inside a model's folder (what from_pretrained is given)."""
-    import json
+def _where(name: str, line: int | None, col: int | None) -> str:
+    """A place in a file as compilers and ``dsref check`` write it: ``name:line:col``, or the name alone."""
+    return f"{name}:{line}:{col}" if line is not None and col is not None else name
+
+
+def _stdin(args: argparse.Namespace) -> bytes | None:
+    """Standard input, read once and bounded as a file is, when ``--model`` or ``--config`` is ``-``."""
+    from ..check.loader import MAX_BYTES
+
+    given = [path for path in (args.model, args.config) if path == "-"]
+    if len(given) > 1:
+        raise _UsageError("stdin_twice")
+    if not given:
+        return None
+    return sys.stdin.buffer.read(MAX_BYTES + 1) if sys.stdin is not None else b""
+
+
+def _load(path: str, profile: Profile, stdin: bytes | None) -> tuple[Loaded, str]:
+    """The file at ``path`` (``-``: ``stdin``) read as ``dsref check`` reads it, and its name as messages show it:
+    only a regular file, at most :data:`~dsref.check.loader.MAX_BYTES`, never waiting on a pipe or a device."""
+    from ..check.loader import load, load_bytes
+
+    if path == "-":
+        return load_bytes(stdin or b"", profile), "<stdin>"
+    return load(path, profile), visible(path, name=True)
+
+
+def _in_file(exc: EstimateError, loaded: LoadedConfig, name: str, lang: Lang, cli: Messages) -> _UsageError:
+    """An estimate's error about a value of a file, at the place the value is written."""
+    where = name
+    if exc.field:
+        span = loaded.locate(exc.field, "value")
+        where = _where(name, span.line, span.col)
+    reason = exc.message(lang, _names())
+    if exc.key == "model_unknown_type":  # the command line's other way to describe a model
+        reason = cli.text("model_unknown_type", lang, reason=reason)
+    return _UsageError("in_file", where=where, reason=reason)
+
+
+def _read_model(path: str, stdin: bytes | None, lang: Lang, cli: Messages) -> Architecture:
+    """The model of a config.json, or of the config.json inside a model's folder (what from_pretrained is given),
+    read as Hugging Face reads it (``json.loads``)."""
     import os
 
-    if os.path.isdir(path):
+    from ..check.loader import LoadError
+    from ..estimate.model import architecture_from_hf
+    from ..estimate.quantities import EstimateError
+
+    if path != "-" and os.path.isdir(path) and os.path.lexists(os.path.join(path, "config.json")):
         path = os.path.join(path, "config.json")
+    loaded, name = _load(path, "hf", stdin)
+    if isinstance(loaded, LoadError):
+        where = _where(name, loaded.line, loaded.col)
+        if loaded.reason == "syntax_json":  # the loader's words are about DeepSpeed configs read by Trainer
+            raise _UsageError("model_not_json", path=where, reason=loaded.detail(lang) or "")
+        if loaded.reason == "too_large":
+            reason = cli.text("model_too_large", lang, **loaded.args)
+            raise _UsageError("model_unreadable", path=where, reason=reason)
+        raise _UsageError("model_unreadable", path=where, reason=loaded.text(lang))
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise _UsageError("model_unreadable", path=visible(path, name=True), reason=reason) from None
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        raise _UsageError("model_not_json", path=visible(path, name=True), reason=str(exc)) from None
+        return architecture_from_hf(loaded.data)
+    except EstimateError as exc:
+        raise _in_file(exc, loaded, name, lang, cli) from None
 
 
-def _read_config(path: str | None, lang: Lang) -> tuple[dict[str, object], set[str]]:
+@dataclass(frozen=True)
+class _Config:
+    """What ``--config`` gives a run, and the file it was read from (None without ``--config``)."""
+
+    values: dict[str, object]
+    autos: set[str]
+    loaded: LoadedConfig | None
+    name: str
+
+
+def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     """The options a run is read from, as DeepSpeed sees them (dsref check's loader), and those written "auto"."""
     from ..estimate.peak import CONFIG_PATHS
 
     if path is None:
-        return {}, set()
+        return _Config({}, set(), None, "")
     from ..check.effective import effective
-    from ..check.loader import LoadError, load
+    from ..check.loader import LoadError
 
-    loaded = load(path)
+    loaded, name = _load(path, "deepspeed", stdin)
     if isinstance(loaded, LoadError):
-        name = visible(path, name=True)
-        where = f"{name}:{loaded.line}:{loaded.col}: " if loaded.line else f"{name}: "
-        raise _UsageError("config_unreadable", reason=where + loaded.text(lang))
+        raise _UsageError("config_unreadable", path=_where(name, loaded.line, loaded.col), reason=loaded.text(lang))
     eff = effective(loaded.data)
     paths = set(CONFIG_PATHS.values())
-    return {p: eff.get(p) for p in paths}, eff.autos & paths
+    return _Config({p: eff.get(p) for p in paths}, eff.autos & paths, loaded, name)
 
 
 def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
@@ -316,7 +413,6 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
 
     from ..estimate.advice import advise
     from ..estimate.gpus import gpu_memory as gpu_memory_of
-    from ..estimate.model import architecture_from_hf
     from ..estimate.peak import peak_memory, run_from_config
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
@@ -326,25 +422,28 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         MAX_NODES,
         MAX_SEQ_LEN,
         MAX_VOCAB,
+        EstimateError,
+        Param,
         parse_bytes,
         parse_count,
     )
-    from ..estimate.render import render_peak
+    from ..estimate.render import model_note, render_peak
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
 
     if args.model is None:
         raise _UsageError("needs_model")
 
-    def count(value: str | None, option: str, maximum: int) -> int | None:
+    def count(value: str | None, option: Param, maximum: int) -> int | None:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=True)
 
-    arch = architecture_from_hf(_read_model(args.model))
+    stdin = _stdin(args)
+    arch = _read_model(args.model, stdin, lang, cli)
     shape = {
-        "hidden": count(args.hidden_size, "--hidden-size", MAX_HIDDEN),
-        "layers": count(args.layers, "--layers", MAX_LAYERS),
-        "heads": count(args.heads, "--heads", MAX_HIDDEN),
-        "vocab": count(args.vocab_size, "--vocab-size", MAX_VOCAB),
+        "hidden": count(args.hidden_size, Param.hidden_size, MAX_HIDDEN),
+        "layers": count(args.layers, Param.layers, MAX_LAYERS),
+        "heads": count(args.heads, Param.heads, MAX_HIDDEN),
+        "vocab": count(args.vocab_size, Param.vocab_size, MAX_VOCAB),
     }
     changed: dict[str, Any] = {key: value for key, value in shape.items() if value is not None}
     if changed:
@@ -352,24 +451,32 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         if "hidden" in changed or "heads" in changed:
             kv_heads = arch.kv_heads if arch.heads % arch.kv_heads == 0 else arch.heads
             arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=kv_heads)
-    values, autos = _read_config(args.config, lang)
-    seq = count(args.seq_len, "--seq-len", MAX_SEQ_LEN) or 2048
-    run, filled = run_from_config(
-        values,
-        autos,
-        arch,
-        micro_batch=count(args.micro_batch, "--micro-batch", MAX_MICRO_BATCH),
-        precision=args.precision,
-        seq_len=seq,
-        gpus_per_node=count(args.gpus_per_node, "--gpus-per-node", MAX_GPUS_PER_NODE),
-        nodes=count(args.nodes, "--nodes", MAX_NODES),
-        attention=args.attention,
-        checkpointing=args.checkpointing or None,
-    )
+    config = _read_config(args.config, stdin, lang)
+    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN) or 2048
+    micro_batch = count(args.micro_batch, Param.micro_batch, MAX_MICRO_BATCH)
+    gpus_per_node = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
+    nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    try:
+        run, filled = run_from_config(
+            config.values,
+            config.autos,
+            arch,
+            micro_batch=micro_batch,
+            precision=args.precision,
+            seq_len=seq,
+            gpus_per_node=gpus_per_node,
+            nodes=nodes,
+            attention=args.attention,
+            checkpointing=args.checkpointing or None,
+        )
+    except EstimateError as exc:
+        if exc.field is None or config.loaded is None:
+            raise
+        raise _in_file(exc, config.loaded, config.name, lang, cli) from None
     peak = peak_memory(arch, run)
     advice = None
     if args.gpu_memory is not None:
-        cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, "--cpu-memory")
+        cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
         reserve = _float(args.reserve.rstrip("%"), "--reserve")
         advice = advise(
             arch,
@@ -377,11 +484,14 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             gpu_memory_of(args.gpu_memory),
             reserve_percent=reserve,
             cpu_memory=cpu_memory,
-            batch_auto="train_micro_batch_size_per_gpu" in autos,
+            batch_auto="train_micro_batch_size_per_gpu" in config.autos,
         )
     status = 1 if advice is not None and not advice.fits else 0
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}
+        note = model_note(arch, lang)
+        if note is not None:
+            payload["model"]["note"] = note
         payload["fit"] = None if advice is None else advice.to_json()
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return status

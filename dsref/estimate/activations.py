@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from .messages import M
 from .model import FUSED_ACTIVATIONS, Architecture
-from .quantities import MAX_HIDDEN, MAX_LAYERS, MAX_MICRO_BATCH, MAX_SEQ_LEN, EstimateError, check_int
+from .quantities import MAX_HIDDEN, MAX_LAYERS, MAX_MICRO_BATCH, MAX_SEQ_LEN, EstimateError, Param, check_int
 
 __all__ = [
     "ATTENTIONS",
@@ -99,14 +99,20 @@ def activation_memory(
     >>> act.without_checkpointing, act.with_checkpointing
     (18253611008, 1644167168)
     """
-    check_int(hidden_size, "--hidden-size", 1, MAX_HIDDEN)
-    check_int(layers, "--layers", 1, MAX_LAYERS)
-    check_int(seq_len, "--seq-len", 1, MAX_SEQ_LEN)
-    check_int(micro_batch, "--micro-batch", 1, MAX_MICRO_BATCH)
+    check_int(hidden_size, Param.hidden_size, 1, MAX_HIDDEN)
+    check_int(layers, Param.layers, 1, MAX_LAYERS)
+    check_int(seq_len, Param.seq_len, 1, MAX_SEQ_LEN)
+    check_int(micro_batch, Param.micro_batch, 1, MAX_MICRO_BATCH)
     if heads is not None:
-        check_int(heads, "--heads", 1, MAX_HIDDEN)
+        check_int(heads, Param.heads, 1, MAX_HIDDEN)
         if heads > hidden_size:
-            raise EstimateError("heads_over_hidden", heads=heads, hidden=hidden_size)
+            raise EstimateError(
+                "heads_over_hidden",
+                option=Param.heads,
+                heads=heads,
+                hidden_option=Param.hidden_size,
+                hidden=hidden_size,
+            )
     # s·b·h·(34 + 5·a·s/h) == s·b·(34·h + 5·a·s), exact in integers
     per_layer = seq_len * micro_batch * (34 * hidden_size + (5 * heads * seq_len if heads else 0))
     without = layers * per_layer
@@ -239,8 +245,8 @@ def saved_activations(
     >>> saved_activations(arch, 4096, 1).total // 2**20
     23943
     """
-    check_int(seq, "--seq-len", 1, MAX_SEQ_LEN)
-    check_int(batch, "--micro-batch", 1, MAX_MICRO_BATCH)
+    check_int(seq, Param.seq_len, 1, MAX_SEQ_LEN)
+    check_int(batch, Param.micro_batch, 1, MAX_MICRO_BATCH)
     act = dtype_bytes
     tokens = seq * batch
     h = arch.hidden

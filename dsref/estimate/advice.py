@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .peak import Peak, Run, peak_memory
-from .quantities import MAX_BYTES, EstimateError, check_int
+from .quantities import MAX_BYTES, EstimateError, Param, check_int
 
 __all__ = ["CHANGES", "Advice", "Change", "advise"]
 
@@ -166,11 +166,13 @@ def advise(
     fits or nothing lowers it further (``combined``, whose last entry may still not fit). With ``batch_auto`` (the
     config writes the micro batch as ``"auto"``) a smaller micro batch is a change to Hugging Face's arguments.
     """
-    check_int(gpu_memory, "--gpu-memory", 1, MAX_BYTES)
+    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
     if cpu_memory is not None:
-        check_int(cpu_memory, "--cpu-memory", 1, MAX_BYTES)
+        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
     if not (0 <= reserve_percent <= 90):
-        raise EstimateError("out_of_range", option="--reserve", value=f"{reserve_percent:g}", minimum=0, maximum=90)
+        raise EstimateError(
+            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
+        )
     usable = _usable(gpu_memory, reserve_percent)
 
     def fits(peak: Peak) -> bool:

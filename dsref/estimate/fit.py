@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model_states import SwapBuffers
-from .quantities import MAX_BYTES, EstimateError, check_int
+from .quantities import MAX_BYTES, EstimateError, Param, check_int
 from .table import Device, Estimate, Precision, Row
 
 __all__ = ["SUGGEST_ORDER", "Suggestion", "fits", "gpu_budget", "starting_config", "suggest"]
@@ -75,11 +75,13 @@ def suggest(
 
     ``reserve_percent`` of the GPU memory is kept for the CUDA context, communication buffers and fragmentation.
     """
-    check_int(gpu_memory, "--gpu-memory", 1, MAX_BYTES)
+    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
     if cpu_memory is not None:
-        check_int(cpu_memory, "--cpu-memory", 1, MAX_BYTES)
+        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
     if not (math.isfinite(reserve_percent) and 0 <= reserve_percent <= 90):
-        raise EstimateError("out_of_range", option="--reserve", value=f"{reserve_percent:g}", minimum=0, maximum=90)
+        raise EstimateError(
+            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
+        )
     act = est.activation
     activation_bytes = 0 if act is None else (act.with_checkpointing if checkpointing else act.without_checkpointing)
     budget = gpu_budget(gpu_memory, reserve_percent, activation_bytes)

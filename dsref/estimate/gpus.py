@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .quantities import GIB, EstimateError, parse_bytes
+from .quantities import GIB, EstimateError, Param, parse_bytes
 
 __all__ = ["GPUS", "gpu_memory"]
 
@@ -46,7 +46,7 @@ _LOOKUP = {_key(name): size for name, size in GPUS.items()}
 _LOOKUP.update({_key(name[3:]): size for name, size in GPUS.items() if name.startswith("RTX")})
 
 
-def gpu_memory(text: str, option: str = "--gpu-memory") -> int:
+def gpu_memory(text: str, option: Param = Param.gpu_memory) -> int:
     """Bytes of one GPU: a name from :data:`GPUS` (case, spaces and dashes ignored) or a size such as ``24GB``."""
     size = _LOOKUP.get(_key(text))
     if size is not None:

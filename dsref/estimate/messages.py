@@ -14,17 +14,39 @@ M = messages(
     too_large="{option} {value} is more than dsref can estimate for (at most {maximum})",
     not_whole="{option} must be a whole number, got {value}",
     out_of_range="{option} must be from {minimum} to {maximum}, got {value}",
-    layer_over_params="--largest-layer ({layer}) cannot be larger than --params ({params})",
-    heads_over_hidden="--heads ({heads}) cannot be larger than --hidden-size ({hidden})",
+    bad_choice="{option} must be one of {choices}, got {value}",
+    layer_over_params="{option} ({layer}) cannot be larger than {total} ({params})",
+    heads_over_hidden="{option} ({heads}) cannot be larger than {hidden_option} ({hidden})",
     model_not_object="the model config must be a JSON object, as a Hugging Face config.json is",
     model_unknown_type=(
         "model_type '{model_type}' is not a transformer dsref knows ({known}); give the config.json of one of "
-        "these (it needs {keys}), or describe the model with --params, --hidden-size, --layers, --seq-len and "
-        "--micro-batch without --model"
+        "these (it needs {keys})"
     ),
     model_missing_keys="the {model_type} config has no {keys}; dsref needs them to know the model's shape",
-    model_bad_value="the model config's {name} is {value}, which no model can have",
+    model_bad_value="the model config's {name} is {value}, which no model can have; it must be from 1 to {maximum}",
+    model_not_integer=(
+        "the model config's {name} must be a positive integer, got {value}; write a whole number, without quotes"
+    ),
+    model_not_fraction="the model config's {name} must be a number from 0 to 1, got {value}",
+    model_heads_kv=(
+        "the model config's {heads_name} ({heads}) must be a multiple of its {kv_name} ({kv_heads}): each "
+        "key-value head is shared by the same number of attention heads; correct one of the two"
+    ),
+    model_heads_hidden=(
+        "the model config's {hidden_name} ({hidden}) must be a multiple of its {heads_name} ({heads}): each "
+        "attention head takes an equal share of the hidden size; correct one of the two"
+    ),
     config_bad_value="{path} is {value}, which is not a value DeepSpeed can train with",
+    # values in messages, named with their type where the type may be what is wrong
+    value_string="the string {text}",
+    value_number="the number {text}",
+    value_integer="{text}",
+    value_bool="{text}",
+    value_null="null",
+    value_object="an object",
+    value_array="an array",
+    value_other="a {kind}",
+    value_digits="a number of {digits} digits",
     unknown_gpu="{option}: '{value}' is neither a memory size (such as 24GB) nor a GPU dsref knows ({known})",
     # units
     bytes_gb="{n} GB",
@@ -150,6 +172,8 @@ M = messages(
         "Peak GPU memory: {model} ({params} parameters), ZeRO stage {stage}{offload}, {nodes} node(s) × {gpus} "
         "GPU(s) per node"
     ),
+    model_from_text_vision="estimated from text_config (the language model); the vision tower is not counted",
+    model_from_text="estimated from text_config (the language model); the rest of the model is not counted",
     peak_offload_optimizer=", optimizer offload to {device}",
     peak_offload_param=", parameter offload to {device}",
     peak_setup=(

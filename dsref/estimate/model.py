@@ -21,7 +21,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .quantities import MAX_HIDDEN, MAX_LAYERS, MAX_VOCAB, EstimateError, check_int
+from .quantities import (
+    MAX_HIDDEN,
+    MAX_LAYERS,
+    MAX_VOCAB,
+    EstimateError,
+    Param,
+    check_int,
+    describe,
+    limit_text,
+    number_text,
+)
 
 __all__ = ["FAMILIES", "MODEL_TYPES", "Architecture", "architecture_from_hf"]
 
@@ -70,6 +80,11 @@ class Architecture:
     """Learned position embeddings (GPT-2); 0 for rotary positions."""
     rotary_fraction: float = 1.0
     """Share of each head's dimensions that rotary positions turn (GPT-NeoX's ``rotary_pct``)."""
+    read_from: str | None = None
+    """The part of the config the model was read from (``text_config``: a multimodal model's language model); None
+    when the whole config is the model."""
+    not_counted: tuple[str, ...] = ()
+    """The config's other parts (``vision_config``), whose parameters and activations the estimate leaves out."""
 
     @property
     def gated_mlp(self) -> bool:
@@ -130,6 +145,11 @@ class Architecture:
             "embedding_dropout": self.embedding_dropout,
             "params": self.params,
             "largest_layer_params": self.largest_layer,
+            **(
+                {}
+                if self.read_from is None
+                else {"estimated_from": self.read_from, "not_counted": list(self.not_counted)}
+            ),
         }
 
 
@@ -143,73 +163,109 @@ _KEYS: dict[str, tuple[str, ...]] = {
 """The keys each family's config spells a quantity with (Llama's names first, GPT-2's second)."""
 
 
-def _first(config: Mapping[str, Any], names: tuple[str, ...]) -> Any:
+def _first(config: Mapping[str, Any], names: tuple[str, ...]) -> tuple[str, Any]:
+    """The first of ``names`` the config gives a value, and that value (the first name and None when none does)."""
     for name in names:
         if config.get(name) is not None:
-            return config[name]
-    return None
+            return name, config[name]
+    return names[0], None
 
 
-def _number(config: Mapping[str, Any], key: str, default: float) -> float:
-    value = config.get(key, default)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise EstimateError("model_bad_value", name=key, value=value)
-    return float(value)
+@dataclass(frozen=True)
+class _Reader:
+    """Reads a quantity of a model's config, saying in what it raises where the value is written."""
+
+    config: Mapping[str, Any]
+    at: tuple[str, ...]
+    """Where ``config`` is in the file: ``()`` for the top, ``("text_config",)`` for a vision-language model's."""
+
+    def whole(self, names: tuple[str, ...], maximum: int) -> int:
+        """A count, from 1 to ``maximum``."""
+        name, value = _first(self.config, names)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise EstimateError("model_not_integer", field=(*self.at, name), name=name, value=describe(value))
+        if value < 1 or value > maximum:
+            shown, most = number_text(value), limit_text(maximum)
+            raise EstimateError("model_bad_value", field=(*self.at, name), name=name, value=shown, maximum=most)
+        return value
+
+    def fraction(self, key: str, default: float) -> float:
+        """A share from 0 to 1 (a dropout probability, the rotary share of a head); ``default`` when absent."""
+        value = self.config.get(key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+            raise EstimateError("model_not_fraction", field=(*self.at, key), name=key, value=describe(value))
+        return float(value)
 
 
-def _whole(config: Mapping[str, Any], names: tuple[str, ...], maximum: int) -> int:
-    value = _first(config, names)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise EstimateError("model_bad_value", name=names[0], value=value)
-    if value < 1 or value > maximum:
-        raise EstimateError("model_bad_value", name=names[0], value=value)
-    return value
+_PARTS = ("vision_config", "audio_config")
+"""The parts of a multimodal model's config besides its language model (``text_config``)."""
 
 
 def architecture_from_hf(config: Any) -> Architecture:
-    """Read a parsed Hugging Face ``config.json``. Raises :class:`EstimateError` naming what is missing or unknown."""
+    """Read a parsed Hugging Face ``config.json``. Raises :class:`EstimateError` naming what is missing or unknown,
+    with the place of the value at fault in ``field``.
+
+    A multimodal config (Llava: ``text_config`` beside ``vision_config``) is read from its language model, which is
+    what trains with long sequences; the architecture says so (``read_from``, ``not_counted``).
+    """
     if not isinstance(config, Mapping):
         raise EstimateError("model_not_object")
+    whole = config
+    at: tuple[str, ...] = ()
     text = config.get("text_config")
-    if (
-        config.get("model_type") not in MODEL_TYPES
-        and isinstance(text, Mapping)
-        and text.get("model_type") in MODEL_TYPES
-    ):
-        config = text  # a vision-language model: the language model is what trains with long sequences
+    if config.get("model_type") not in MODEL_TYPES and isinstance(text, Mapping):
+        config, at = text, ("text_config",)
+    read = _Reader(config, at)
     model_type = config.get("model_type")
     family = MODEL_TYPES.get(model_type) if isinstance(model_type, str) else None
     if family is None:
         raise EstimateError(
             "model_unknown_type",
+            field=(*at, "model_type") if "model_type" in config else at,
             model_type=model_type if isinstance(model_type, str) else "",
             known=", ".join(MODEL_TYPES),
             keys=", ".join(names[0] for names in _KEYS.values()),
         )
     needed = [name for name in _KEYS if name != "intermediate" or family == "llama"]
-    missing = [_KEYS[name][0] for name in needed if _first(config, _KEYS[name]) is None]
+    missing = [_KEYS[name][0] for name in needed if _first(config, _KEYS[name])[1] is None]
     if missing:
-        raise EstimateError("model_missing_keys", model_type=model_type, keys=", ".join(missing))
-    hidden = _whole(config, _KEYS["hidden"], MAX_HIDDEN)
-    layers = _whole(config, _KEYS["layers"], MAX_LAYERS)
-    heads = _whole(config, _KEYS["heads"], MAX_HIDDEN)
-    vocab = _whole(config, _KEYS["vocab"], MAX_VOCAB)
-    if _first(config, _KEYS["intermediate"]) is None:  # GPT-2's n_inner: null means 4 × hidden
+        raise EstimateError("model_missing_keys", field=at, model_type=model_type, keys=", ".join(missing))
+    hidden = read.whole(_KEYS["hidden"], MAX_HIDDEN)
+    layers = read.whole(_KEYS["layers"], MAX_LAYERS)
+    heads = read.whole(_KEYS["heads"], MAX_HIDDEN)
+    vocab = read.whole(_KEYS["vocab"], MAX_VOCAB)
+    if _first(config, _KEYS["intermediate"])[1] is None:  # GPT-2's n_inner: null means 4 × hidden
         intermediate = 4 * hidden
     else:
-        intermediate = _whole(config, _KEYS["intermediate"], 64 * MAX_HIDDEN)
+        intermediate = read.whole(_KEYS["intermediate"], 64 * MAX_HIDDEN)
+    heads_name = _first(config, _KEYS["heads"])[0]
     grouped = family == "llama" and config.get("num_key_value_heads") is not None
-    kv_heads = _whole(config, ("num_key_value_heads",), heads) if grouped else heads
-    if heads % kv_heads:
-        raise EstimateError("model_bad_value", name="num_key_value_heads", value=kv_heads)
+    kv_heads = read.whole(("num_key_value_heads",), MAX_HIDDEN) if grouped else heads
+    if heads % kv_heads:  # Hugging Face shares each key-value head among num_attention_heads // kv_heads heads
+        raise EstimateError(
+            "model_heads_kv",
+            field=(*at, heads_name),
+            heads_name=heads_name,
+            heads=heads,
+            kv_name="num_key_value_heads",
+            kv_heads=kv_heads,
+        )
     explicit_head_dim = config.get("head_dim")
     if explicit_head_dim is not None and family == "llama":
-        head_dim = _whole(config, ("head_dim",), MAX_HIDDEN)
+        head_dim = read.whole(("head_dim",), MAX_HIDDEN)
     else:
         if hidden % heads:
-            raise EstimateError("model_bad_value", name=_KEYS["heads"][0], value=heads)
+            hidden_name = _first(config, _KEYS["hidden"])[0]
+            raise EstimateError(
+                "model_heads_hidden",
+                field=(*at, hidden_name),
+                hidden_name=hidden_name,
+                hidden=hidden,
+                heads_name=heads_name,
+                heads=heads,
+            )
         head_dim = hidden // heads
     tied_default = family == "gpt2"
     tied = config.get("tie_word_embeddings", tied_default)
@@ -225,11 +281,14 @@ def architecture_from_hf(config: Any) -> Architecture:
         "vocab": vocab,
         "tied_embeddings": bool(tied_default if tied is None else tied),
     }
+    if at:
+        common["read_from"] = at[-1]
+        common["not_counted"] = tuple(part for part in _PARTS if isinstance(whole.get(part), Mapping))
     if family == "llama":
         return Architecture(
             **common,
             activation=str(config.get("hidden_act") or "silu"),
-            attention_dropout=_number(config, "attention_dropout", 0.0),
+            attention_dropout=read.fraction("attention_dropout", 0.0),
             qkv_bias=model_type == "qwen2" or bool(config.get("attention_bias", False)),
             mlp_bias=bool(config.get("mlp_bias", False)),
             qk_norm=model_type == "qwen3",
@@ -238,24 +297,24 @@ def architecture_from_hf(config: Any) -> Architecture:
         return Architecture(
             **common,
             activation=str(config.get("activation_function") or "gelu_new"),
-            attention_dropout=_number(config, "attn_pdrop", 0.1),
-            residual_dropout=_number(config, "resid_pdrop", 0.1),
-            embedding_dropout=_number(config, "embd_pdrop", 0.1),
-            positions=_whole(config, ("n_positions",), MAX_HIDDEN * 100) if config.get("n_positions") else 1024,
+            attention_dropout=read.fraction("attn_pdrop", 0.1),
+            residual_dropout=read.fraction("resid_pdrop", 0.1),
+            embedding_dropout=read.fraction("embd_pdrop", 0.1),
+            positions=read.whole(("n_positions",), MAX_HIDDEN * 100) if config.get("n_positions") else 1024,
         )
     return Architecture(
         **common,
         activation=str(config.get("hidden_act") or "gelu"),
-        attention_dropout=_number(config, "attention_dropout", 0.0),
-        residual_dropout=_number(config, "hidden_dropout", 0.0),
-        rotary_fraction=_number(config, "rotary_pct", 0.25),
+        attention_dropout=read.fraction("attention_dropout", 0.0),
+        residual_dropout=read.fraction("hidden_dropout", 0.0),
+        rotary_fraction=read.fraction("rotary_pct", 0.25),
     )
 
 
 def check_architecture(arch: Architecture) -> Architecture:
-    """Library-side check of an :class:`Architecture` built by hand (same limits as the flags)."""
-    check_int(arch.hidden, "--hidden-size", 1, MAX_HIDDEN)
-    check_int(arch.layers, "--layers", 1, MAX_LAYERS)
-    check_int(arch.heads, "--heads", 1, MAX_HIDDEN)
-    check_int(arch.vocab, "--vocab-size", 1, MAX_VOCAB)
+    """Library-side check of an :class:`Architecture` built by hand (the limits of :func:`architecture_from_hf`)."""
+    check_int(arch.hidden, Param.hidden_size, 1, MAX_HIDDEN)
+    check_int(arch.layers, Param.layers, 1, MAX_LAYERS)
+    check_int(arch.heads, Param.heads, 1, MAX_HIDDEN)
+    check_int(arch.vocab, Param.vocab_size, 1, MAX_VOCAB)
     return arch

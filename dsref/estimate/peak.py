@@ -18,6 +18,7 @@ recomputed), and the optimizer step (activations gone, the step's temporaries).
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
@@ -41,7 +42,9 @@ from .quantities import (
     MAX_PARAMS,
     MAX_SEQ_LEN,
     EstimateError,
+    Param,
     check_int,
+    describe,
 )
 
 __all__ = [
@@ -156,9 +159,14 @@ CONFIG_PATHS: dict[str, str] = {
 """The options of ds_config.json a run is read from, by canonical path (the caller resolves spellings)."""
 
 
+def _bad_value(path: str, value: Any) -> EstimateError:
+    return EstimateError("config_bad_value", field=tuple(path.split(".")), path=path, value=describe(value))
+
+
 def _int(value: Any, path: str, minimum: int = 0) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != int(value) or value < minimum:
-        raise EstimateError("config_bad_value", path=path, value=value)
+    number = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if not number or value != int(value) or value < minimum:  # int() of an infinity or NaN would raise
+        raise _bad_value(path, value)
     return int(value)
 
 
@@ -205,7 +213,7 @@ def run_from_config(
     total = values.get(CONFIG_PATHS["train_batch_size"]) if CONFIG_PATHS["train_batch_size"] not in autos else None
     stage = _int(values.get(CONFIG_PATHS["stage"], 0) or 0, CONFIG_PATHS["stage"])
     if stage > 3:
-        raise EstimateError("config_bad_value", path=CONFIG_PATHS["stage"], value=stage)
+        raise _bad_value(CONFIG_PATHS["stage"], stage)
     bf16 = value("bf16", (precision or "bf16") == "bf16")
     fp16 = value("fp16", (precision or "bf16") == "fp16")
     chosen: Precision = precision or ("bf16" if bf16 is True else "fp16" if fp16 is True else "fp32")
@@ -234,16 +242,23 @@ def run_from_config(
 
 
 def check_run(run: Run) -> Run:
-    """Refuse impossible numbers with a message naming the flag, so that no figure is ever negative or absurd."""
-    check_int(run.seq_len, "--seq-len", 1, MAX_SEQ_LEN)
-    check_int(run.micro_batch, "--micro-batch", 1, MAX_MICRO_BATCH)
-    check_int(run.gpus_per_node, "--gpus-per-node", 1, MAX_GPUS_PER_NODE)
-    check_int(run.nodes, "--nodes", 1, MAX_NODES)
-    check_int(run.gradient_accumulation, "gradient_accumulation_steps", 1, MAX_MICRO_BATCH)
+    """Refuse impossible numbers with a message naming the field of :class:`Run`, so that no figure is ever negative
+    or absurd."""
+    check_int(run.seq_len, Param.seq_len, 1, MAX_SEQ_LEN)
+    check_int(run.micro_batch, Param.micro_batch, 1, MAX_MICRO_BATCH)
+    check_int(run.gpus_per_node, Param.gpus_per_node, 1, MAX_GPUS_PER_NODE)
+    check_int(run.nodes, Param.nodes, 1, MAX_NODES)
+    check_int(run.gradient_accumulation, Param.gradient_accumulation, 1, MAX_MICRO_BATCH)
     if run.attention not in ATTENTIONS:
-        raise EstimateError("config_bad_value", path="--attention", value=run.attention)
-    for name in ("reduce_bucket_size", "allgather_bucket_size", "prefetch_bucket_size", "sub_group_size"):
-        check_int(getattr(run, name), name, 0, MAX_PARAMS)
+        choices = ", ".join(ATTENTIONS)
+        raise EstimateError("bad_choice", option=Param.attention, value=describe(run.attention), choices=choices)
+    for param in (
+        Param.reduce_bucket_size,
+        Param.allgather_bucket_size,
+        Param.prefetch_bucket_size,
+        Param.sub_group_size,
+    ):
+        check_int(getattr(run, param.value), param, 0, MAX_PARAMS)
     return run
 
 

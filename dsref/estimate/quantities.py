@@ -1,7 +1,7 @@
 """Numbers in and out: what people write (``7B``, ``1.5e9``, ``350M``; ``80GB``, ``1.5TB``) and how a count or a size
 is printed in each language, with the limits of what an estimate accepts.
 
->>> parse_count("1.5e9", "--params"), parse_count("350M", "--params"), parse_bytes("80GB", "--gpu-memory") // GIB
+>>> parse_count("1.5e9", Param.params), parse_count("350M", Param.params), parse_bytes("80GB", Param.gpu_memory) // GIB
 (1500000000, 350000000, 80)
 >>> format_bytes(29_750_000_000, "en")
 '27.7 GB'
@@ -9,9 +9,13 @@ is printed in each language, with the limits of what an estimate accepts.
 
 from __future__ import annotations
 
+import json
 import math
 import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from .messages import M
@@ -19,7 +23,19 @@ from .messages import M
 if TYPE_CHECKING:
     from ..text.i18n import Lang
 
-__all__ = ["GIB", "EstimateError", "format_bytes", "format_count", "format_number", "parse_bytes", "parse_count"]
+__all__ = [
+    "GIB",
+    "EstimateError",
+    "Param",
+    "Phrase",
+    "describe",
+    "format_bytes",
+    "format_count",
+    "format_number",
+    "number_text",
+    "parse_bytes",
+    "parse_count",
+]
 
 GIB = 2**30
 """What a "GB" is here: 2**30 bytes, as DeepSpeed's estimators print it and as GPU memory is sold (80 GB = 80 GiB)."""
@@ -55,16 +71,124 @@ MAX_VOCAB = 100_000_000
 MAX_BUFFER_FACTOR = 100.0
 
 
-class EstimateError(ValueError):
-    """Bad input for an estimate: a message key of :data:`M` and its arguments, rendered in the user's language."""
+class Param(str, Enum):
+    """An input of the estimate's functions, by its parameter name: what an :class:`EstimateError` is about.
 
-    def __init__(self, key: str, **details: object) -> None:
-        super().__init__(M.text(key, "en", **details))
+    The library names a parameter as Python callers write it (``seq_len``); a face that takes the value under
+    another name says that name instead (the command line's ``--seq-len``, see :meth:`EstimateError.message`).
+    """
+
+    params = "params"
+    largest_layer = "largest_layer"
+    hidden_size = "hidden_size"
+    vocab_size = "vocab_size"
+    layers = "layers"
+    heads = "heads"
+    seq_len = "seq_len"
+    micro_batch = "micro_batch"
+    gradient_accumulation = "gradient_accumulation"
+    gpus_per_node = "gpus_per_node"
+    nodes = "nodes"
+    buffer_factor = "buffer_factor"
+    gpu_memory = "gpu_memory"
+    cpu_memory = "cpu_memory"
+    reserve_percent = "reserve_percent"
+    attention = "attention"
+    reduce_bucket_size = "reduce_bucket_size"
+    allgather_bucket_size = "allgather_bucket_size"
+    prefetch_bucket_size = "prefetch_bucket_size"
+    sub_group_size = "sub_group_size"
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """Part of a message that is itself a message of :data:`M` (``the string "4096"``), said in the message's
+    language."""
+
+    key: str
+    args: Mapping[str, object] = field(default_factory=dict)
+
+    def text(self, lang: Lang) -> str:
+        return M.text(self.key, lang, **self.args)
+
+
+class EstimateError(ValueError):
+    """Bad input for an estimate: a message key of :data:`M` and its arguments, rendered in the user's language.
+
+    An argument that is a :class:`Param` is the name of an input, said as the caller names it (see :meth:`message`);
+    ``parameter`` is the first of them, the input at fault. ``field`` is where in the file the value at fault is
+    written, as keys from its top (``("text_config", "hidden_size")``), when it comes from a Hugging Face model
+    config or a DeepSpeed config rather than an argument.
+
+    >>> error = EstimateError("too_small", option=Param.seq_len, value=0, minimum=1)
+    >>> error.parameter, str(error), error.message("en", {"seq_len": "--seq-len"})
+    (<Param.seq_len: 'seq_len'>, 'seq_len must be at least 1, got 0', '--seq-len must be at least 1, got 0')
+    """
+
+    def __init__(self, key: str, *, field: tuple[str, ...] | None = None, **details: object) -> None:
         self.key = key
         self.details = details
+        self.field = field
+        self.parameter = next((value for value in details.values() if isinstance(value, Param)), None)
+        super().__init__(self.message("en"))
 
-    def message(self, lang: Lang) -> str:
-        return M.text(self.key, lang, **self.details)
+    def message(self, lang: Lang, names: Mapping[str, str] | None = None) -> str:
+        """The message in ``lang``, each :class:`Param` said as ``names`` has it, by its value (its parameter name
+        otherwise)."""
+        args = {}
+        for name, value in self.details.items():
+            if isinstance(value, Param):
+                value = (names or {}).get(value.value, value.value)
+            elif isinstance(value, Phrase):
+                value = value.text(lang)
+            args[name] = value
+        return M.text(self.key, lang, **args)
+
+
+_LONG = 30
+"""Digits beyond which an integer is described by its length: no input has so many, and Python refuses to write one
+of more than 4,300 digits as text."""
+
+
+def number_text(value: int) -> str | Phrase:
+    """An integer as a message shows it; one too long to read (or to convert) as the number of its digits.
+
+    >>> number_text(4096), number_text(10**5000).args
+    ('4096', {'digits': '5,001'})
+    """
+    size = abs(value)
+    if size < 10**_LONG:
+        return str(value)
+    digits = int(math.log10(size)) + 1  # log10 of an int of any length, no conversion to text
+    digits += (size >= 10**digits) - (size < 10 ** (digits - 1))  # the float may round across a power of ten
+    return Phrase("value_digits", {"digits": f"{digits:,}"})
+
+
+def describe(value: object) -> Phrase:
+    """A JSON value as a message shows it, saying its type where the type may be what is wrong.
+
+    >>> [describe(v).text("en") for v in ("4096", 4096.5, 4096, None, [1])]
+    ['the string "4096"', 'the number 4096.5', '4096', 'null', 'an array']
+    >>> [describe(v).text("zh") for v in ("4096", True)]
+    ['字符串 "4096"', '布尔值 true']
+    """
+    if value is None:
+        return Phrase("value_null")
+    if isinstance(value, bool):
+        return Phrase("value_bool", {"text": json.dumps(value)})
+    if isinstance(value, int):
+        shown = number_text(value)
+        return shown if isinstance(shown, Phrase) else Phrase("value_integer", {"text": shown})
+    if isinstance(value, float):
+        return Phrase("value_number", {"text": json.dumps(value)})
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:39] + "…"
+        return Phrase("value_string", {"text": json.dumps(shown, ensure_ascii=False)})
+    if isinstance(value, Mapping):
+        return Phrase("value_object")
+    if isinstance(value, (list, tuple)):
+        return Phrase("value_array")
+    return Phrase("value_other", {"kind": type(value).__name__})
 
 
 def format_number(value: float, decimals: int, lang: Lang) -> str:
@@ -128,7 +252,7 @@ _BYTE_UNITS = {
 }
 
 
-def _decimal(text: str, option: str, bad: str) -> tuple[Decimal, str]:
+def _decimal(text: str, option: Param, bad: str) -> tuple[Decimal, str]:
     match = _SPLIT.fullmatch(text)
     number, unit = (match.group(1), match.group(2)) if match else (text, "")
     if not _NUMBER.fullmatch(number):
@@ -152,7 +276,7 @@ def limit_text(maximum: float) -> str:
     return f"{maximum:,g}" if isinstance(maximum, float) else f"{maximum:,}"
 
 
-def _checked_int(value: Decimal, option: str, text: str, minimum: int, maximum: int, whole: bool) -> int:
+def _checked_int(value: Decimal, option: Param, text: str, minimum: int, maximum: int, whole: bool) -> int:
     shown = text.strip()
     if value > maximum:
         raise EstimateError("too_large", option=option, value=shown, maximum=limit_text(maximum))
@@ -164,18 +288,18 @@ def _checked_int(value: Decimal, option: str, text: str, minimum: int, maximum: 
     return int(rounded)
 
 
-def parse_count(text: str, option: str, *, minimum: int = 1, maximum: int = MAX_PARAMS, whole: bool = False) -> int:
+def parse_count(text: str, option: Param, *, minimum: int = 1, maximum: int = MAX_PARAMS, whole: bool = False) -> int:
     """A count as people write it: ``7B``, ``1.5e9``, ``350M``, ``2T``, ``8`` (K, M, B, T: powers of 1000).
 
     ``whole=True`` refuses fractions (GPU counts); otherwise the value is rounded. Raises :class:`EstimateError`
     for anything that is not a number in ``[minimum, maximum]``.
 
-    >>> parse_count("7b", "--params"), parse_count("1_000", "--params")
+    >>> parse_count("7b", Param.params), parse_count("1_000", Param.params)
     (7000000000, 1000)
-    >>> parse_count("7X", "--params")
+    >>> parse_count("7X", Param.params)
     Traceback (most recent call last):
     ...
-    dsref.estimate.quantities.EstimateError: --params: unknown unit 'X' in '7X'; use one of K, M, B, T
+    dsref.estimate.quantities.EstimateError: params: unknown unit 'X' in '7X'; use one of K, M, B, T
     """
     value, unit = _decimal(text, option, "bad_number")
     scale = _COUNT_UNITS.get(unit)
@@ -186,10 +310,10 @@ def parse_count(text: str, option: str, *, minimum: int = 1, maximum: int = MAX_
     return _checked_int(value * scale, option, text, minimum, maximum, whole)
 
 
-def parse_bytes(text: str, option: str) -> int:
+def parse_bytes(text: str, option: Param) -> int:
     """A memory size: ``80GB``, ``80GiB``, ``512G``, ``1.5TB``; a bare number is GB. Units are powers of 1024.
 
-    >>> parse_bytes("1.5TB", "--cpu-memory") == int(1.5 * 2**40), parse_bytes("80", "--gpu-memory") == 80 * 2**30
+    >>> parse_bytes("1.5TB", Param.cpu_memory) == int(1.5 * 2**40), parse_bytes("80", Param.gpu_memory) == 80 * 2**30
     (True, True)
     """
     value, unit = _decimal(text, option, "bad_size")
@@ -201,12 +325,12 @@ def parse_bytes(text: str, option: str) -> int:
     return _checked_int(value * scale, option, text, 1, MAX_BYTES, whole=False)
 
 
-def check_int(value: int, option: str, minimum: int, maximum: int) -> int:
+def check_int(value: int, option: Param, minimum: int, maximum: int) -> int:
     """Library-side check of an already-parsed integer (so that a bad argument never yields a negative figure)."""
     if isinstance(value, bool) or not isinstance(value, int):
-        raise EstimateError("not_whole", option=option, value=value)
+        raise EstimateError("not_whole", option=option, value=describe(value))
     if value < minimum:
-        raise EstimateError("too_small", option=option, value=value, minimum=minimum)
+        raise EstimateError("too_small", option=option, value=number_text(value), minimum=minimum)
     if value > maximum:
-        raise EstimateError("too_large", option=option, value=value, maximum=limit_text(maximum))
+        raise EstimateError("too_large", option=option, value=number_text(value), maximum=limit_text(maximum))
     return value

@@ -16,11 +16,13 @@ from .table import Estimate, Row, assumption_lines, estimate, row_label
 if TYPE_CHECKING:
     from ..text.i18n import Lang
     from .advice import Advice, Change
+    from .model import Architecture
     from .peak import Peak
 
 __all__ = [
     "COLUMNS",
     "column_labels",
+    "model_note",
     "render_peak",
     "render_svg",
     "render_table",
@@ -239,6 +241,20 @@ def _change_lines(changes: Sequence[Change], lang: Lang) -> list[str]:
     return out
 
 
+def model_note(arch: Architecture, lang: Lang) -> str | None:
+    """Which part of a multimodal config the estimate is of; None when the config is one model.
+
+    >>> from .model import architecture_from_hf
+    >>> text = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 128, "num_hidden_layers": 2,
+    ...     "num_attention_heads": 2, "vocab_size": 100}
+    >>> model_note(architecture_from_hf({"model_type": "llava", "text_config": text, "vision_config": {}}), "en")
+    'estimated from text_config (the language model); the vision tower is not counted'
+    """
+    if arch.read_from is None:
+        return None
+    return M.text("model_from_text_vision" if "vision_config" in arch.not_counted else "model_from_text", lang)
+
+
 def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled: Sequence[str] = ()) -> str:
     """The peak as text: what was estimated, a table of its parts, the phases, the fit and the changes."""
     from ..tree.versions import DEEPSPEED_VERSION
@@ -271,8 +287,11 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
             attention=run.attention,
             checkpointing=M.text("on" if run.checkpointing else "off", lang),
         ),
-        "",
     ]
+    note = model_note(arch, lang)
+    if note is not None:
+        out.append(note)
+    out.append("")
     header = {"part": M.text("col_part", lang), "gpu": M.text("col_bytes", lang)}
     rows = []
     for key in COMPONENTS:

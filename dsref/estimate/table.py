@@ -34,6 +34,7 @@ from .quantities import (
     MAX_PARAMS,
     MAX_VOCAB,
     EstimateError,
+    Param,
     check_int,
     format_count,
     format_number,
@@ -168,25 +169,27 @@ def estimate(
 
     Raises :class:`EstimateError` for counts out of range, so that no figure is ever negative or absurd.
     """
-    check_int(params, "--params", 1, MAX_PARAMS)
-    check_int(gpus_per_node, "--gpus-per-node", 1, MAX_GPUS_PER_NODE)
-    check_int(nodes, "--nodes", 1, MAX_NODES)
+    check_int(params, Param.params, 1, MAX_PARAMS)
+    check_int(gpus_per_node, Param.gpus_per_node, 1, MAX_GPUS_PER_NODE)
+    check_int(nodes, Param.nodes, 1, MAX_NODES)
     if hidden_size is not None:
-        check_int(hidden_size, "--hidden-size", 1, MAX_HIDDEN)
+        check_int(hidden_size, Param.hidden_size, 1, MAX_HIDDEN)
     if vocab_size is not None:
-        check_int(vocab_size, "--vocab-size", 1, MAX_VOCAB)
+        check_int(vocab_size, Param.vocab_size, 1, MAX_VOCAB)
     if not (isinstance(buffer_factor, (int, float)) and math.isfinite(buffer_factor)) or buffer_factor < 1:
-        raise EstimateError("too_small", option="--buffer-factor", value=buffer_factor, minimum=1)
+        raise EstimateError("too_small", option=Param.buffer_factor, value=buffer_factor, minimum=1)
     if buffer_factor > MAX_BUFFER_FACTOR:
         raise EstimateError(
-            "too_large", option="--buffer-factor", value=buffer_factor, maximum=limit_text(MAX_BUFFER_FACTOR)
+            "too_large", option=Param.buffer_factor, value=buffer_factor, maximum=limit_text(MAX_BUFFER_FACTOR)
         )
     if largest_layer is None:
         largest_layer, basis = largest_layer_estimate(params, hidden_size, vocab_size)
     else:
-        check_int(largest_layer, "--largest-layer", 1, MAX_PARAMS)
+        check_int(largest_layer, Param.largest_layer, 1, MAX_PARAMS)
         if largest_layer > params:
-            raise EstimateError("layer_over_params", layer=largest_layer, params=params)
+            raise EstimateError(
+                "layer_over_params", option=Param.largest_layer, layer=largest_layer, total=Param.params, params=params
+            )
         basis = LayerBasis(True)
     total_gpus = gpus_per_node * nodes
     swap = (buffers or SwapBuffers.defaults()).for_model(params, largest_layer, total_gpus)
