@@ -125,7 +125,8 @@ Attention = Literal["eager", "sdpa", "flash"]
 ATTENTIONS: tuple[Attention, ...] = ("eager", "sdpa", "flash")
 
 
-Device = Literal["cuda", "cpu"]
+ComputeDevice = Literal["cuda", "cpu"]
+"""Where the forward and backward run (attention kernels differ), not where ZeRO offloads (``OffloadDevice``)."""
 
 
 FP32 = 4
@@ -184,7 +185,7 @@ def _norm(arch: Architecture, tokens: int, width: int, act: int) -> int:
     return tokens * width * act + 2 * tokens * FP32 + tokens * width * act
 
 
-def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, act: int, device: Device) -> int:
+def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, act: int, device: ComputeDevice) -> int:
     """What attention keeps, from the input projections' outputs to the output projection's input."""
     tokens = seq * batch
     q, kv = tokens * arch.q_width * act, tokens * arch.kv_width * act
@@ -232,7 +233,7 @@ def saved_activations(
     attention: Attention = "sdpa",
     checkpointing: bool = False,
     dtype_bytes: int = 2,
-    device: Device = "cuda",
+    device: ComputeDevice = "cuda",
 ) -> SavedActivations:
     """The bytes Hugging Face's implementation of ``arch`` keeps for backward in training, per GPU.
 

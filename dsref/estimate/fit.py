@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from .model_states import SwapBuffers
-from .quantities import MAX_BYTES, EstimateError, Param, check_int
-from .table import Device, Estimate, Precision, Row
+from .quantities import MAX_BYTES, EstimateError, MixedPrecision, OffloadDevice, Param, check_int
+from .table import Estimate, Row
 
 __all__ = ["SUGGEST_ORDER", "Suggestion", "fits", "gpu_budget", "starting_config", "suggest"]
 
-SUGGEST_ORDER: tuple[tuple[int, Device, Device], ...] = (
+SUGGEST_ORDER: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = (
     (0, "none", "none"),
     (1, "none", "none"),
     (2, "none", "none"),
@@ -68,7 +68,7 @@ def suggest(
     reserve_percent: float = 10.0,
     checkpointing: bool = False,
     micro_batch: int = 1,
-    precision: Precision = "bf16",
+    precision: MixedPrecision = "bf16",
     nvme_path: str = "/local_nvme",
 ) -> Suggestion:
     """The fastest stage and offload whose model states (plus activations, if known) fit ``gpu_memory`` per GPU.
@@ -99,7 +99,7 @@ def starting_config(
     row: Row,
     *,
     micro_batch: int = 1,
-    precision: Precision = "bf16",
+    precision: MixedPrecision = "bf16",
     nvme_path: str = "/local_nvme",
     buffers: SwapBuffers | None = None,
 ) -> dict[str, Any]:

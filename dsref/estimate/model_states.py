@@ -17,6 +17,7 @@ __all__ = [
     "BUFFER_FACTOR",
     "BYTES_PER_PARAM",
     "SwapBuffers",
+    "deepspeed_default",
     "zero0_model_states",
     "zero1_model_states",
     "zero2_model_states",
@@ -186,21 +187,27 @@ class SwapBuffers:
 
     def bytes_per_gpu(self, total_params: int, total_gpus: int) -> int:
         """16-bit parameter buffers plus 32-bit optimizer buffers of the largest sub-group partition."""
-        partition = -(-total_params // total_gpus)
         params = self.param_buffer_count * self.param_buffer_size * 2
-        optimizer = self.optimizer_buffer_count * min(self.sub_group_size, partition) * 4
-        return params + optimizer
+        return params + self.optimizer_bytes_per_gpu(total_params, total_gpus)
+
+    def optimizer_bytes_per_gpu(self, total_params: int, total_gpus: int) -> int:
+        """The 32-bit optimizer buffers: ``buffer_count`` of the largest sub-group of a GPU's partition."""
+        partition = -(-total_params // total_gpus)
+        return self.optimizer_buffer_count * min(self.sub_group_size, partition) * 4
+
+
+@cache
+def deepspeed_default(path: str) -> int:
+    """DeepSpeed 0.19.8's default of the integer option at ``path``, from dsref's generated option index (the
+    schema's facts, read fast): the estimator types no default of its own."""
+    from ..tree.index import OptionIndex
+
+    return int(OptionIndex.load().get(path)["default"])
 
 
 @cache
 def _default_buffers() -> SwapBuffers:
-    from ..tree.index import OptionIndex
-
-    index = OptionIndex.load()
-
-    def default(path: str) -> int:
-        return int(index.get(path)["default"])
-
+    default = deepspeed_default
     return SwapBuffers(
         param_buffer_count=default("zero_optimization.offload_param.buffer_count"),
         param_buffer_size=default("zero_optimization.offload_param.buffer_size"),

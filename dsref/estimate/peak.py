@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from .activations import ATTENTIONS, FP32, Attention, SavedActivations, saved_activations
@@ -28,6 +28,7 @@ from .model import Architecture
 from .model_states import (
     BUFFER_FACTOR,
     SwapBuffers,
+    deepspeed_default,
     zero0_model_states,
     zero1_model_states,
     zero2_model_states,
@@ -42,7 +43,9 @@ from .quantities import (
     MAX_PARAMS,
     MAX_SEQ_LEN,
     EstimateError,
+    OffloadDevice,
     Param,
+    Precision,
     check_int,
     describe,
 )
@@ -56,12 +59,6 @@ __all__ = [
     "peak_memory",
     "run_from_config",
 ]
-
-Offload = Literal["none", "cpu", "nvme"]
-
-
-Precision = Literal["bf16", "fp16", "fp32"]
-
 
 Phase = Literal["forward", "backward", "step"]
 
@@ -89,8 +86,8 @@ class Run:
     """Everything besides the model that the memory of a training run depends on."""
 
     stage: int = 0
-    offload_optimizer: Offload = "none"
-    offload_param: Offload = "none"
+    offload_optimizer: OffloadDevice = "none"
+    offload_param: OffloadDevice = "none"
     precision: Precision = "bf16"
     micro_batch: int = 1
     gradient_accumulation: int = 1
@@ -99,14 +96,15 @@ class Run:
     nodes: int = 1
     attention: Attention = "sdpa"
     checkpointing: bool = False
-    reduce_bucket_size: int = 500_000_000
-    allgather_bucket_size: int = 500_000_000
+    reduce_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["reduce_bucket_size"]))
+    allgather_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["allgather_bucket_size"]))
     overlap_comm: bool | None = None
     """None: DeepSpeed's default, on at stage 3 only."""
     contiguous_gradients: bool = True
-    prefetch_bucket_size: int = 50_000_000
-    max_live_parameters: int = 1_000_000_000
-    sub_group_size: int = 1_000_000_000
+    prefetch_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["prefetch_bucket_size"]))
+    max_live_parameters: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["max_live_parameters"]))
+    sub_group_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["sub_group_size"]))
+    """The bucket, prefetch and sub-group sizes default to DeepSpeed's, read from the schema's generated index."""
     zero_init: bool = True
 
     @property
@@ -170,7 +168,7 @@ def _int(value: Any, path: str, minimum: int = 0) -> int:
     return int(value)
 
 
-def _device(value: Any) -> Offload:
+def _device(value: Any) -> OffloadDevice:
     return value if value in ("cpu", "nvme") else "none"
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from .messages import M
 
@@ -26,8 +26,11 @@ if TYPE_CHECKING:
 __all__ = [
     "GIB",
     "EstimateError",
+    "MixedPrecision",
+    "OffloadDevice",
     "Param",
     "Phrase",
+    "Precision",
     "describe",
     "format_bytes",
     "format_count",
@@ -36,6 +39,17 @@ __all__ = [
     "parse_bytes",
     "parse_count",
 ]
+
+OffloadDevice = Literal["none", "cpu", "nvme"]
+"""Where ZeRO keeps what it offloads (``offload_optimizer.device``, ``offload_param.device``): nowhere, CPU memory or
+NVMe. The one name for it in the estimator, the site's figures and the fit tables."""
+
+Precision = Literal["bf16", "fp16", "fp32"]
+"""What a run trains in: bf16 or fp16 mixed precision (16-bit weights and gradients, fp32 master copy and optimizer
+states), or fp32 throughout."""
+
+MixedPrecision = Literal["bf16", "fp16"]
+"""The precisions with a 16-bit copy of the model: what DeepSpeed's estimators and the suggested configs assume."""
 
 GIB = 2**30
 """What a "GB" is here: 2**30 bytes, as DeepSpeed's estimators print it and as GPU memory is sold (80 GB = 80 GiB)."""

@@ -34,6 +34,7 @@ from .quantities import (
     MAX_PARAMS,
     MAX_VOCAB,
     EstimateError,
+    OffloadDevice,
     Param,
     check_int,
     format_count,
@@ -46,13 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Estimate", "Row", "assumption_lines", "estimate", "row_label"]
 
-Device = Literal["none", "cpu", "nvme"]
-
-
 Source = Literal["deepspeed", "dsref"]
-
-
-Precision = Literal["bf16", "fp16"]
 
 
 @dataclass(frozen=True)
@@ -60,8 +55,8 @@ class Row:
     """One ZeRO stage and offload choice with its memory figures."""
 
     stage: int
-    offload_optimizer: Device
-    offload_param: Device
+    offload_optimizer: OffloadDevice
+    offload_param: OffloadDevice
     zero_init: bool | None
     """Stage 3 only: whether the model is built inside ``deepspeed.zero.Init``."""
     gpu_bytes: int
@@ -110,8 +105,8 @@ class Estimate:
     def row(
         self,
         stage: int,
-        offload_optimizer: Device = "none",
-        offload_param: Device = "none",
+        offload_optimizer: OffloadDevice = "none",
+        offload_param: OffloadDevice = "none",
         zero_init: bool | None = None,
     ) -> Row:
         """The row of one choice; stage 3 rows default to ``zero_init=True``."""
@@ -207,7 +202,7 @@ def estimate(
     for opt, par in ((False, False), (True, False), (True, True)):
         for zero_init in (True, False):
             cpu, gpu, _ = zero3_model_states(params, largest_layer, gpus_per_node, nodes, opt, par, zero_init, factor)
-            device: Device = "cpu" if opt else "none"
+            device: OffloadDevice = "cpu" if opt else "none"
             rows.append(Row(3, device, "cpu" if par else "none", zero_init, gpu, cpu, None, "deepspeed"))
     for zero_init in (True, False):
         cpu, gpu, nvme = zero3_nvme_model_states(params, largest_layer, gpus_per_node, nodes, zero_init, swap, factor)

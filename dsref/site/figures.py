@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING
 
 from ..estimate.model import Architecture, architecture_from_hf
 from ..estimate.model_states import BUFFER_FACTOR, SwapBuffers
-from ..estimate.peak import Offload, Run, peak_memory
-from ..estimate.quantities import format_bytes, format_number
+from ..estimate.peak import Run, peak_memory
+from ..estimate.quantities import OffloadDevice, format_bytes, format_number
 from ..estimate.table import Estimate, Row, estimate
 from ..text.numbers import grouped, human_count
 
@@ -126,7 +126,7 @@ def _estimate(model_id: str, gpus: int) -> Estimate:
 
 
 def example_run(
-    stage: int, optimizer: Offload, param: Offload, seq: int, gpus: int = 8, checkpointing: bool = False
+    stage: int, optimizer: OffloadDevice, param: OffloadDevice, seq: int, gpus: int = 8, checkpointing: bool = False
 ) -> Run:
     """The run of the worked examples' peak figures: micro batch 1, bf16, DeepSpeed's defaults otherwise."""
     per_node, nodes = GPUS[gpus]
@@ -144,8 +144,8 @@ def example_run(
 def peak_bytes(
     model_id: str,
     stage: int,
-    optimizer: Offload,
-    param: Offload,
+    optimizer: OffloadDevice,
+    param: OffloadDevice,
     seq: int,
     gpus: int = 8,
     checkpointing: bool = False,
@@ -199,8 +199,8 @@ class Macro:
     model: str | None = None
     gpus: int = 8
     stage: int = 0
-    optimizer: Offload = "none"
-    param: Offload = "none"
+    optimizer: OffloadDevice = "none"
+    param: OffloadDevice = "none"
     zero_init: bool = True
     seq: int | None = None
     checkpointing: bool = False
@@ -368,8 +368,7 @@ def value(macro: Macro, lang: Lang) -> str:
             buffers = SwapBuffers(
                 buffers.param_buffer_count, buffers.param_buffer_size, buffers.optimizer_buffer_count, macro.sub_group
             )
-        partition = -(-arch.params // macro.gpus)
-        return format_bytes(buffers.optimizer_buffer_count * min(buffers.sub_group_size, partition) * 4, lang)
+        return format_bytes(buffers.optimizer_bytes_per_gpu(arch.params, macro.gpus), lang)
     if q == "command":
         return estimate_command(macro.model, macro.gpus)
     raise FigureError(f"unknown quantity {q!r}")  # pragma: no cover - parse() refuses it first

@@ -16,8 +16,7 @@ from __future__ import annotations
 from ..estimate.fit import SUGGEST_ORDER
 from ..estimate.messages import M as ESTIMATE
 from ..estimate.model import Architecture
-from ..estimate.peak import Offload
-from ..estimate.quantities import GIB, format_bytes, format_number
+from ..estimate.quantities import GIB, OffloadDevice, format_bytes, format_number
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
@@ -37,7 +36,7 @@ assert GPUS in FIGURE_GPUS
 RESERVE = 10.0
 GPU_COUNTS = (1, 2, 4, 8, 16, 64, 256, 1024)
 
-CHOICES: tuple[tuple[int, Offload, Offload], ...] = tuple(
+CHOICES: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = tuple(
     (stage, optimizer, param) for stage, optimizer, param in SUGGEST_ORDER if "nvme" not in (optimizer, param)
 )
 """The stage and offload choices of the tables: the estimator's order, fastest first, NVMe left out (its speed
@@ -83,7 +82,7 @@ def _architecture(model_id: str) -> Architecture:
     return MODELS[model_id].arch
 
 
-def _label(stage: int, optimizer: Offload, param: Offload, lang: Lang) -> str:
+def _label(stage: int, optimizer: OffloadDevice, param: OffloadDevice, lang: Lang) -> str:
     if param != "none":
         return ESTIMATE.text("label_both_cpu", lang, stage=stage)
     if optimizer != "none":
