@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +29,8 @@ from lsprotocol import types as lsp
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_server import published  # noqa: E402  (scripts/ is on sys.path when this runs)
+from bench_check import timed  # noqa: E402  (scripts/ is on sys.path when this runs)
+from bench_server import published  # noqa: E402
 
 TARGET_BYTES = 250_000
 
@@ -96,13 +96,7 @@ def many_findings() -> str:
 
 
 def check_seconds(path: Path, runs: int, *extra: str) -> float:
-    command = [sys.executable, "-m", "dsref", "check", "--world-size", "8", *extra, str(path)]
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return timed([sys.executable, "-m", "dsref", "check", "--world-size", "8", *extra, str(path)], runs)
 
 
 async def edit_seconds(text: str, edits: int) -> list[float]:

@@ -311,11 +311,20 @@ def _real_texts() -> list[tuple[str, str]]:
 def _deepspeed_view(text: str) -> Any:
     """What DeepSpeed 0.19.8 builds from the text (``DeepSpeedConfig``, every field), or the error it raises."""
     import hjson
-    from deepspeed.runtime.config import DeepSpeedConfig
     from deepspeed.runtime.config_utils import dict_raise_error_on_duplicate_keys
 
     try:
         config = hjson.loads(text.removeprefix("\ufeff"), object_pairs_hook=dict_raise_error_on_duplicate_keys)
+    except Exception as exc:
+        return f"refused: {type(exc).__name__}"
+    return deepspeed_built(config)
+
+
+def deepspeed_built(config: Any) -> Any:
+    """What ``DeepSpeedConfig`` builds from a parsed config (every field), or the error it raises."""
+    from deepspeed.runtime.config import DeepSpeedConfig
+
+    try:
         built = DeepSpeedConfig(copy.deepcopy(config))
     except Exception as exc:
         return f"refused: {type(exc).__name__}"

@@ -4,7 +4,6 @@ the real corpus and over mutants of it, in both profiles, against DeepSpeed itse
 
 from __future__ import annotations
 
-import copy
 import logging
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +19,7 @@ from dsref.check.pipeline import FileReport, check_text
 from dsref.check.proof import HF_FILLED, filled_as_hugging_face_does, judge, meaning
 
 from .conftest import require_deepspeed, shared_path
-from .test_fix import _MUTATIONS, _plain
+from .test_fix import _MUTATIONS, _deepspeed_view, deepspeed_built
 
 # -- DeepSpeed as the judge -----------------------------------------------------------------------------------------
 
@@ -66,19 +65,13 @@ def deepspeed_builds(text: str, profile: str) -> Any:
     field), or the error it raises."""
     import json
 
-    import hjson
-    from deepspeed.runtime.config import DeepSpeedConfig
-    from deepspeed.runtime.config_utils import dict_raise_error_on_duplicate_keys
-
+    if profile != "hf":
+        return _deepspeed_view(text)
     try:
-        if profile == "hf":
-            config = _filled(json.loads(text))
-        else:
-            config = hjson.loads(text.removeprefix("\ufeff"), object_pairs_hook=dict_raise_error_on_duplicate_keys)
-        built = DeepSpeedConfig(copy.deepcopy(config))
-    except Exception as exc:
+        config = _filled(json.loads(text))
+    except ValueError as exc:
         return f"refused: {type(exc).__name__}"
-    return {k: _plain(v) for k, v in vars(built).items() if k != "_param_dict"}
+    return deepspeed_built(config)
 
 
 # -- the reproductions ------------------------------------------------------------------------------------------------

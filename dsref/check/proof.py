@@ -120,7 +120,7 @@ def _deprecations_mapped(config: Any, tree: OptionTree) -> Any:
     """``config`` with each deprecated option whose value DeepSpeed maps onto its successor replaced by that
     successor (``cpu_offload: true`` → ``offload_optimizer: {device: cpu}``, ``false`` → nothing), as the schema
     records the mapping (``replacement=``), for the value DeepSpeed converts what is written to."""
-    from .validation import coerce
+    from .validation import successor
 
     if not isinstance(config, Mapping):
         return config
@@ -135,24 +135,17 @@ def _deprecations_mapped(config: Any, tree: OptionTree) -> Any:
                 continue
             opt, _ = hit
             value = node[key]
-            if opt.meta.replacement:  # a deprecated option, or a deprecated form of one (zero_optimization: true)
-                try:
-                    converted = coerce(opt, value)
-                except ValueError:
-                    converted = value
-                for written, instead in opt.meta.replacement:
-                    if type(written) is type(converted) and written == converted:
-                        del node[key]
-                        successor = json.loads(instead) if instead else {}
-                        if opt.path == "zero_optimization" and parent is None and "allgather_size" in node:
-                            # DeepSpeed's read_zero_config_deprecated takes the top-level allgather_size as the
-                            # bucket size of the boolean form (deepspeed/runtime/zero/config.py)
-                            successor["zero_optimization"]["allgather_bucket_size"] = node["allgather_size"]
-                        for new_key, new_value in successor.items():
-                            node.setdefault(new_key, new_value)
-                        break
-                if key not in node or node[key] is not value:
-                    continue  # replaced by its successor
+            instead = successor(opt, value)  # a deprecated option, or form of one (zero_optimization: true)
+            if instead is not None:
+                del node[key]
+                replaced = json.loads(instead) if instead else {}
+                if opt.path == "zero_optimization" and parent is None and "allgather_size" in node:
+                    # DeepSpeed's read_zero_config_deprecated takes the top-level allgather_size as the bucket size
+                    # of the boolean form (deepspeed/runtime/zero/config.py)
+                    replaced["zero_optimization"]["allgather_bucket_size"] = node["allgather_size"]
+                for new_key, new_value in replaced.items():
+                    node.setdefault(new_key, new_value)
+                continue
             if isinstance(value, dict) and opt.kind == "section" and opt.container is None:
                 walk(value, tree.child_parent(opt))
 

@@ -429,20 +429,26 @@ class _Walker:
         )
 
 
-def _replacement(opt: Option, value: Any) -> dict[str, str]:
-    """The finding's ``replacement`` (JSON to write instead, or ``""``: delete) and ``section`` for a deprecated
-    value the schema knows the successor of, compared as DeepSpeed converts it (``"true"``, ``"yes"`` and ``1``
-    are ``true`` to a boolean option); nothing otherwise."""
+def successor(opt: Option, value: Any) -> str | None:
+    """What DeepSpeed maps a deprecated ``value`` of ``opt`` to, as the schema records it (``replacement=``): JSON
+    text to write instead, ``""`` for nothing; None when the schema knows no successor of this value. Compared as
+    DeepSpeed converts the value (``"true"``, ``"yes"`` and ``1`` are ``true`` to a boolean option)."""
     if not opt.meta.replacement:
-        return {}
+        return None
     try:
         converted = coerce(opt, value)
     except ValueError:
         converted = value
     for written, instead in opt.meta.replacement:
         if type(written) is type(converted) and written == converted:
-            return {"replacement": instead, "section": opt.parent or ""}
-    return {}
+            return instead
+    return None
+
+
+def _replacement(opt: Option, value: Any) -> dict[str, str]:
+    """The finding's ``replacement`` and ``section`` (:func:`successor`); nothing when there is none."""
+    instead = successor(opt, value)
+    return {} if instead is None else {"replacement": instead, "section": opt.parent or ""}
 
 
 @lru_cache(maxsize=4096)
