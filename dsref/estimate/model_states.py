@@ -199,7 +199,7 @@ def _default_buffers() -> SwapBuffers:
     index = OptionIndex.load()
 
     def default(path: str) -> int:
-        return int(index.get(path)["default"])
+        return int(index.get(path).default)
 
     return SwapBuffers(
         param_buffer_count=default("zero_optimization.offload_param.buffer_count"),
