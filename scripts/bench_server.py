@@ -31,7 +31,7 @@ def config_of_200_lines() -> str:
     from dsref.tree.index import OptionIndex
 
     index = OptionIndex.load()
-    zero = {e.key: e["default"] for e in index.children(index.get("zero_optimization")) if e["has_default"]}
+    zero = {e.key: e.default for e in index.children(index.get("zero_optimization")) if e.has_default}
     zero = {
         k: v
         for k, v in zero.items()

@@ -19,8 +19,7 @@ import pytest
 from pydantic import BaseModel
 
 from dsref.check.validation import validate
-from dsref.schema._base import Section
-from dsref.schema._meta import UNSET
+from dsref.schema import UNSET, Section
 from dsref.tree.options import Option, OptionTree, option_tree
 
 from .conftest import require_deepspeed

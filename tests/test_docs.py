@@ -71,7 +71,7 @@ def test_every_option_has_a_description_in_both_languages() -> None:
 
 def test_an_option_without_a_description_is_named() -> None:
     index = OptionIndex.load()
-    records = [dict(index.get("fp16").full()), dict(index.get("fp16.enabled").full())]
+    records = [index.get("fp16").to_json(), index.get("fp16.enabled").to_json()]
     records[1]["description"] = ""
     records[0]["description"] = "A section with an English text nobody translated."
     fake = OptionIndex.from_records({"dsref": "x", "deepspeed": "0.19.8", "options": records})

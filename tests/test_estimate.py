@@ -522,29 +522,31 @@ def test_no_library_error_names_a_command_line_flag() -> None:
 def test_library_errors_name_the_parameter_and_the_cli_its_flag(
     call: Callable[[], object], parameter: Param, library_says: str, flag_says: str
 ) -> None:
-    from dsref.cli.estimate import _names
+    from dsref.cli.estimate import input_names
 
     with pytest.raises(EstimateError) as info:
         call()
     error = info.value
     assert error.parameter is parameter
     assert str(error).startswith(library_says) and "--" not in str(error)
-    assert error.message("en", _names()).startswith(flag_says)
-    assert error.message("zh", _names()) != error.message("en", _names())
+    assert error.message("en", input_names()).startswith(flag_says)
+    assert error.message("zh", input_names()) != error.message("en", input_names())
 
 
 def test_the_cli_names_every_input_by_a_flag_it_has_or_the_option_it_reads() -> None:
     import argparse
 
-    from dsref.cli.estimate import FLAGS, _names, configure
+    from dsref.cli.estimate import FLAGS, configure, input_names
     from dsref.estimate.peak import CONFIG_PATHS
 
     parser = argparse.ArgumentParser()
     configure(parser)
     usage = parser.format_help()
     assert all(f"{flag} " in usage for flag in FLAGS.values())
-    assert sorted(p.value for p in Param if p.value not in _names()) == []
-    assert _names()["gradient_accumulation"] == CONFIG_PATHS["gradient_accumulation"] == "gradient_accumulation_steps"
+    assert sorted(p.value for p in Param if p.value not in input_names()) == []
+    assert (
+        input_names()["gradient_accumulation"] == CONFIG_PATHS["gradient_accumulation"] == "gradient_accumulation_steps"
+    )
 
 
 def test_the_cli_says_its_flags_as_before(capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,12 +51,12 @@ def test_each_option_page_shows_its_example_and_it_checks_clean(lang: str) -> No
     shown: set[str] = set()
     for path, page, block in _examples(lang):
         where = f"{path}: {page}:{block.line}"
-        entry = index.get(path)
-        if block.marker != doccheck.Marker() or json.loads(block.text) != entry["example_config"]:
+        record = index.get(path)
+        if block.marker != doccheck.Marker() or json.loads(block.text) != record.example_config:
             problems.append(f"{where}: the block is not the option's example config, unmarked")
         problems += [f"{where}: {problem}" for problem in doccheck.check(block).problems]
         shown.add(path)
-    wanted = {entry.path for entry in index if entry["example_config"] is not None}
+    wanted = {record.path for record in index if record.example_config is not None}
     problems += [f"{path}: has an example config that no reference page shows" for path in sorted(wanted - shown)]
     assert problems == []
 
@@ -81,15 +81,15 @@ def test_each_example_builds_with_deepspeed(monkeypatch: pytest.MonkeyPatch) -> 
     level = logger.level
     logger.setLevel(logging.ERROR)  # DeepSpeed logs every config it builds
     try:
-        for entry in OptionIndex.load():
-            config = entry["example_config"]
+        for record in OptionIndex.load():
+            config = record.example_config
             if config is None:
                 continue
             try:
                 DeepSpeedConfig(copy.deepcopy(config))  # DeepSpeed writes defaults into nested dicts
             except Exception as exc:
                 first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-                failed.append(f"{entry.path}: {where.get(entry.path, '?')}: {type(exc).__name__}: {first}")
+                failed.append(f"{record.path}: {where.get(record.path, '?')}: {type(exc).__name__}: {first}")
     finally:
         logger.setLevel(level)
     assert failed == []
@@ -174,7 +174,7 @@ def test_explain_shows_the_same_example_in_text_and_json() -> None:
 
     exp = explain("zero_optimization.offload_optimizer.ratio")
     config = json.loads(render_json(exp, "zh"))["option"]["example_config"]
-    assert exp.entry is not None and config == exp.entry["example_config"]
+    assert exp.record is not None and config == exp.record.example_config
     text = render_text(exp, "en")
     assert "\n".join("    " + line for line in json_lines(config)) in text
 

@@ -67,8 +67,8 @@ def test_snapshot_unknown(lang: str, capsys: pytest.CaptureFixture[str]) -> None
 )
 def test_every_spelling_resolves(written: str, path: str | None, via: str) -> None:
     exp = explain(written)
-    assert exp.entry is not None
-    assert exp.entry.path == (path or "tensor_parallel.partition_config.layer_specs[].partition_type")
+    assert exp.record is not None
+    assert exp.record.path == (path or "tensor_parallel.partition_config.layer_specs[].partition_type")
     assert exp.via == via
 
 
@@ -185,9 +185,9 @@ def test_completion_scripts_list_paths(capsys: pytest.CaptureFixture[str]) -> No
 )
 @settings(max_examples=500, deadline=None)
 def test_values_are_written_as_json_writes_them(value: object) -> None:
-    from dsref.explain.render import _json
+    from dsref.text.facts import json_text
 
-    assert _json(value) == json.dumps(value, ensure_ascii=False)
+    assert json_text(value) == json.dumps(value, ensure_ascii=False)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -203,8 +203,8 @@ def test_every_prerendered_page_is_what_the_renderer_draws(lang: str) -> None:
         page = prerendered(path, lang)
         assert page is not None, path
         live = explain(path, lang=lang)  # type: ignore[arg-type]
-        assert live.entry is not None
-        link = option_url(live.entry.path, lang)  # type: ignore[arg-type]
+        assert live.record is not None
+        link = option_url(live.record.path, lang)  # type: ignore[arg-type]
         assert page == render_text(live, lang, color=True, link=link)  # type: ignore[arg-type]
         assert without_color(page) == render_text(live, lang, color=False, link=link)  # type: ignore[arg-type]
 
@@ -214,12 +214,12 @@ def test_an_option_path_resolves_to_itself_the_quick_way_and_the_full_way() -> N
     from dsref.generator.index import index_document
 
     full = OptionIndex.from_records(index_document())
-    for entry in full:
+    for record in full:
         lazy = OptionIndex(full.dsref, full.deepspeed, shards=tuple({e.top for e in full}))
-        hit, quick = full.resolve(entry.path), lazy.resolve(entry.path)
+        hit, quick = full.resolve(record.path), lazy.resolve(record.path)
         assert hit is not None and quick is not None
-        assert (hit.entry.path, hit.via) == (quick.entry.path, quick.via) == (entry.path, "path")
-        assert [e.path for e in lazy.children(quick.entry)] == [e.path for e in full.children(hit.entry)]
+        assert (hit.record.path, hit.via) == (quick.record.path, quick.via) == (record.path, "path")
+        assert [e.path for e in lazy.children(quick.record)] == [e.path for e in full.children(hit.record)]
 
 
 def test_the_everyday_call_loads_neither_the_renderer_nor_the_index() -> None:
@@ -257,15 +257,15 @@ def test_chinese_lines_break_where_a_chinese_typesetter_allows() -> None:
     from dsref.text.i18n import option_text
 
     checked = 0
-    for entry in OptionIndex.load():
-        text = option_text(entry.path, entry["description"], "zh") or ""
+    for record in OptionIndex.load():
+        text = option_text(record.path, record.description, "zh") or ""
         for width in (100, 60, 37):
             lines = _reflow(text, width)
             assert "".join(lines).replace(" ", "") == "".join(text.split()).replace(" ", "")
             for line in lines[1:]:
-                assert line[0] not in _NO_LINE_START, (entry.path, line)
+                assert line[0] not in _NO_LINE_START, (record.path, line)
             for line in lines[:-1]:
-                assert line[-1] not in _NO_LINE_END, (entry.path, line)
+                assert line[-1] not in _NO_LINE_END, (record.path, line)
             checked += len(lines)
     assert checked > 5000
 

@@ -49,7 +49,7 @@ def test_explicit_language_wins() -> None:
 def test_option_texts_are_translated() -> None:
     from dsref.tree.index import OptionIndex
 
-    english = OptionIndex.load().get("bf16.enabled")["description"]
+    english = OptionIndex.load().get("bf16.enabled").description
     assert option_text("bf16.enabled", english, "en") == english
     chinese = option_text("bf16.enabled", english, "zh")
     assert chinese and chinese != english and "bf16" in chinese

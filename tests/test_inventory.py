@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from dsref.schema._meta import UNSET
+from dsref.schema import UNSET
 from dsref.tree.options import OptionTree
 
 DEFAULT_DIFFERENCES = {

@@ -40,7 +40,7 @@ from dsref.editor.jsonschema import (
     snippet_body,
 )
 from dsref.editor.schemastore import catalog_entry
-from dsref.schema._meta import UNSET, option
+from dsref.schema import UNSET, option
 from dsref.schema.config import DeepSpeedConfig
 from dsref.tree.links import option_url, schema_url
 from dsref.tree.options import Option, OptionTree

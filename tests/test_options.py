@@ -9,9 +9,8 @@ from typing import Any
 
 import pytest
 
-from dsref.check.validation import _adapter, validate
-from dsref.schema._base import DictSection, PassthroughSection, StrictSection
-from dsref.schema._meta import UNSET
+from dsref.check.validation import validate, value_validator
+from dsref.schema import UNSET, DictSection, PassthroughSection, StrictSection
 from dsref.tree.options import Option, OptionTree
 from dsref.tree.versions import parse_version
 
@@ -87,7 +86,7 @@ def test_defaults_and_examples_validate_against_their_own_type(tree: OptionTree,
         if attr == "default" and value is None and opt.meta.default_note:
             continue  # "unset" means the runtime computes it (note says how)
         try:
-            _adapter(opt).validate_python(value)
+            value_validator(opt).validate_python(value)
         except Exception as exc:
             bad.append(f"{opt.path}: {value!r} ({type(exc).__name__})")
     assert bad == []

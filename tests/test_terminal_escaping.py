@@ -367,7 +367,7 @@ PRINTS_AS_IS = {
     ("explain.py", "text if use_color(sys.stdout) else without_color(text)"): "a pre-rendered page of the index",
     (
         "explain.py",
-        "''.join((f'{e.path.ljust(width)}{_summary(e, lang)}\\n' for e in found))",
+        "''.join((f'{e.path.ljust(width)}{shown_summary(e, lang)}\\n' for e in found))",
     ): "option paths and summaries from the index",
     ("explain.py", "render_json(exp, lang, link=link)"): "explain/render.py writes it through json_visible()",
     (
@@ -386,7 +386,7 @@ PRINTS_AS_IS = {
     ): "dsref's code and name",
     ("rule.py", "found.text('explanation', lang)"): "the rule's explanation",
     ("rule.py", "f'\\n{fix_note(found.code, lang)}'"): "what the code's fix does",
-    ("options.py", "''.join((entry.path + '\\n' for entry in index))"): "the index's option paths",
+    ("options.py", "''.join((path + '\\n' for path in index.paths()))"): "the index's option paths",
     ("options.py", "json.dumps(document, ensure_ascii=False, indent=1) + '\\n'"): "the index as JSON",
     ("schema.py", "text"): "the schema dsref builds (twice: to standard output, and to --output)",
     ("completion.py", "script(args.shell)"): "a completion script for a shell argparse chose",

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..schema._meta import UNSET, HfAuto, Meta
+from ..schema import UNSET, HfAuto, Meta
 from ..tree.options import Option, OptionTree
 
 __all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "option_from_record"]

@@ -20,7 +20,7 @@ from typing import Any
 
 from pydantic_core import ValidationError
 
-from ..schema._meta import UNSET
+from ..schema import UNSET
 from ..tree.options import Option, OptionTree
 from .positions import Location
 
@@ -115,9 +115,9 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.validated_by_deepspeed and isinstance(value, str) and value == "auto" and opt.allowed != ("auto",):
         return UNSET
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
-        from .validation import _adapter
+        from .validation import value_validator
 
-        adapter = _adapter(opt)
+        adapter = value_validator(opt)
         if adapter is None:
             return value
         try:

@@ -150,8 +150,8 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         if finding.kind is Kind.removed and finding.option:
             from ..tree.index import OptionIndex
 
-            entry = OptionIndex.load().get(finding.option)
-            note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
+            record = OptionIndex.load().get(finding.option)
+            note = option_text(record.path, record.removal_note, lang, "removal_note")
             if note:
                 helps.insert(0, note)
     line = span.line if span else 1

@@ -12,7 +12,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..schema._meta import UNSET
+from ..schema import UNSET
 from ..tree.options import Option
 from .edits import Applicability
 from .positions import Location

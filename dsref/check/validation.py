@@ -23,7 +23,7 @@ from typing import Annotated, Any, Protocol
 
 from pydantic_core import ValidationError
 
-from ..schema._meta import UNSET, Meta
+from ..schema import UNSET, Meta
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import Profile
 from ..tree.values import json_type
@@ -34,7 +34,7 @@ from .findings import Finding, Kind, Severity
 from .positions import Location
 from .repairs import Repair
 
-__all__ = ["validate"]
+__all__ = ["validate", "value_validator"]
 
 
 _RANGE_ERRORS = frozenset(
@@ -356,7 +356,7 @@ class _Walker:
         self.wrong_type(opt, value, loc)
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
-        adapter = _adapter(opt)
+        adapter = value_validator(opt)
         assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
         try:
@@ -493,7 +493,7 @@ def _removal_target(tree: OptionTree, opt: Option) -> str | None:
 def coerce(opt: Option, value: Any) -> Any:
     """The value DeepSpeed's lax validation makes of ``value`` for ``opt``, as JSON data (the fix of a
     :attr:`~dsref.check.findings.Kind.coerced` finding writes it); raises ``ValueError`` when it cannot."""
-    adapter = _adapter(opt)
+    adapter = value_validator(opt)
     if adapter is None:
         raise ValueError(f"{opt.path} has no validator")
     try:
@@ -519,7 +519,7 @@ def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
     """
     if opt.kind == "section" and not scalar:
         return False
-    adapter = _adapter(opt)
+    adapter = value_validator(opt)
     if adapter is None:
         return False
     try:
@@ -570,7 +570,7 @@ class Validator(Protocol):
 
 
 @cache
-def _adapter(opt: Option) -> Validator | None:
+def value_validator(opt: Option) -> Validator | None:
     """A validator for the option's own type and bounds (options hash by identity).
 
     An option of the check tree brings its own, built from the generated schema (None: a section that takes

@@ -78,7 +78,7 @@ compdef _dsref dsref
 
 def script(shell: str) -> str:
     """The completion script for ``shell`` (``bash`` or ``zsh``)."""
-    paths = " ".join(entry.path for entry in OptionIndex.load() if "<" not in entry.path and "[]" not in entry.path)
+    paths = " ".join(path for path in OptionIndex.load().paths() if "<" not in path and "[]" not in path)
     commands = " ".join(COMMANDS)
     template = _BASH if shell == "bash" else _ZSH
     return template.format(paths=paths, commands=commands)

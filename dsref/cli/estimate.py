@@ -60,10 +60,10 @@ FLAGS = {
 }
 """The flag that gives each input of the estimate (:class:`~dsref.estimate.quantities.Param`): how the command line
 names it in the library's errors. An input no flag gives is named by the DeepSpeed option it is read from
-(:data:`~dsref.estimate.peak.CONFIG_PATHS`), see :func:`_names`."""
+(:data:`~dsref.estimate.peak.CONFIG_PATHS`), see :func:`input_names`."""
 
 
-def _names() -> dict[str, str]:
+def input_names() -> dict[str, str]:
     """How this command names each input of the estimate in a message: its flag, else its DeepSpeed option."""
     from ..estimate.peak import CONFIG_PATHS
 
@@ -123,7 +123,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args, lang, cli)
     except EstimateError as exc:
-        say(cli.text("error", lang, message=exc.message(lang, _names())))
+        say(cli.text("error", lang, message=exc.message(lang, input_names())))
         return 2
     except _UsageError as exc:
         say(cli.text("error", lang, message=cli.text(exc.key, lang, **exc.details)))
@@ -348,7 +348,7 @@ def _in_file(exc: EstimateError, loaded: LoadedConfig, name: str, lang: Lang, cl
     if exc.field:
         span = loaded.locate(exc.field, "value")
         where = _where(name, span.line, span.col)
-    reason = exc.message(lang, _names())
+    reason = exc.message(lang, input_names())
     if exc.key == "model_unknown_type":  # the command line's other way to describe a model
         reason = cli.text("model_unknown_type", lang, reason=reason)
     return _UsageError("in_file", where=where, reason=reason)

@@ -74,10 +74,10 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
 
             sys.stdout.write(json_visible(json.dumps([e.path for e in found], ensure_ascii=False, indent=2)) + "\n")
         else:
-            from ..explain.render import _summary
+            from ..text.facts import shown_summary
 
             width = max(len(e.path) for e in found) + 2
-            sys.stdout.write("".join(f"{e.path.ljust(width)}{_summary(e, lang)}\n" for e in found))
+            sys.stdout.write("".join(f"{e.path.ljust(width)}{shown_summary(e, lang)}\n" for e in found))
         return 0
     try:
         exp = explain(
@@ -92,7 +92,7 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
         if args.format == "json":
             _json_error("no_option", exc.message, list(exc.suggestions))
         return 2
-    link = option_url(exp.entry.path, lang) if exp.entry is not None else None
+    link = option_url(exp.record.path, lang) if exp.record is not None else None
     if args.format == "json":
         sys.stdout.write(render_json(exp, lang, link=link))
     else:

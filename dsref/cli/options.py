@@ -16,8 +16,8 @@ def run(args: argparse.Namespace) -> int:
 
     index = OptionIndex.load()
     if args.format == "paths":
-        sys.stdout.write("".join(entry.path + "\n" for entry in index))
+        sys.stdout.write("".join(path + "\n" for path in index.paths()))
         return 0
-    document = {"dsref": index.dsref, "deepspeed": index.deepspeed, "options": [entry.full() for entry in index]}
+    document = {"dsref": index.dsref, "deepspeed": index.deepspeed, "options": [record.to_json() for record in index]}
     sys.stdout.write(json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     return 0

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from functools import reduce
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
-from ..schema._meta import UNSET, Meta
+from ..schema import UNSET, Meta
 from ..text.i18n import messages, option_text
 from ..tree.links import option_url, page_url, schema_file, schema_url
 from ..tree.options import Option, OptionTree, option_tree
@@ -670,7 +670,7 @@ def _type_schema(annotation: Any) -> dict[str, Any]:
 
 def _input_type(annotation: Any) -> Any:
     """The type of the JSON a field accepts, where a before-validator widens it (a single string for a list)."""
-    from ..schema._types import StrOrStrList
+    from ..schema import StrOrStrList
 
     if annotation == StrOrStrList:
         return Union[str, list[str]]  # noqa: UP007

@@ -202,7 +202,7 @@ def deepspeed_default(path: str) -> int:
     schema's facts, read fast): the estimator types no default of its own."""
     from ..tree.index import OptionIndex
 
-    return int(OptionIndex.load().get(path)["default"])
+    return int(OptionIndex.load().get(path).default)
 
 
 @cache

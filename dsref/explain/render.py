@@ -4,7 +4,7 @@
 draw it. Nothing here imports pydantic or the models, so the command starts fast.
 
 >>> exp = explain("zero_optimization.prefetch_bucket_size")
->>> exp.entry.path, exp.via
+>>> exp.record.path, exp.via
 ('zero_optimization.stage3_prefetch_bucket_size', 'alias')
 >>> print(render_text(exp, "en").splitlines()[0])
 zero_optimization.stage3_prefetch_bucket_size
@@ -12,14 +12,17 @@ zero_optimization.stage3_prefetch_bucket_size
 
 from __future__ import annotations
 
+from ..text.facts import json_text, shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
 from ..text.units import UNITS
 from ..text.width import display_width
-from ..tree.index import Entry, OptionIndex
+from ..tree.index import OptionIndex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
+
+    from ..tree.record import OptionRecord
 
 __all__ = [
     "ExplainError",
@@ -69,7 +72,6 @@ M = messages(
     via_suffix="the section prefix was added",
     children="options",
     top_level="top-level keys of ds_config.json (DeepSpeed {version})",
-    none="(none)",
     unknown="no option '{path}'",
     did_you_mean="did you mean: {paths}",
     empty="no option path given",
@@ -90,12 +92,16 @@ class Explanation:
     """What to show: the option (None for the top-level listing), how it was found, and the rows to list under it
     (children or the subtree of a section, with their depth)."""
 
-    __slots__ = ("entry", "rows", "via", "written")
+    __slots__ = ("record", "rows", "via", "written")
 
     def __init__(
-        self, entry: Entry | None, via: str = "path", written: str = "", rows: list[tuple[int, Entry]] | None = None
+        self,
+        record: OptionRecord | None,
+        via: str = "path",
+        written: str = "",
+        rows: list[tuple[int, OptionRecord]] | None = None,
     ) -> None:
-        self.entry = entry
+        self.record = record
         self.via = via
         self.written = written
         self.rows = rows or []
@@ -121,8 +127,8 @@ def explain(
     if hit is None:
         suggestions = index.suggest(written) if len(written) <= 200 else []
         raise ExplainError(M.text("unknown", lang, path=_printable(written, 80)), suggestions)
-    rows = index.subtree(hit.entry, depth) if hit.entry.is_section else []
-    return Explanation(hit.entry, hit.via, written, rows)
+    rows = index.subtree(hit.record, depth) if hit.record.is_section else []
+    return Explanation(hit.record, hit.via, written, rows)
 
 
 # -- rendering ---------------------------------------------------------------
@@ -134,36 +140,6 @@ def _printable(text: str, limit: int) -> str:
 
     safe = visible(text, name=True)
     return safe if len(safe) <= limit else safe[: limit - 1] + "…"
-
-
-_JSON_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
-_JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"})
-
-
-def _json(value: Any) -> str:
-    """A value from the index as ``json.dumps(value, ensure_ascii=False)`` writes it (without importing
-    :mod:`json`, which imports :mod:`re`: together a quarter of this command's start-up)."""
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        return float.__repr__(value)
-    if isinstance(value, str):
-        return '"' + value.translate(_JSON_ESCAPES) + '"'
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(_json(item) for item in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{_json(_json_key(k))}: {_json(v)}" for k, v in value.items()) + "}"
-    raise TypeError(f"not a JSON value: {value!r}")
-
-
-def _json_key(key: object) -> str:
-    return key if isinstance(key, str) else _json(key)
 
 
 EXAMPLE_WIDTH = 88
@@ -185,7 +161,7 @@ def json_lines(value: Any, width: int = EXAMPLE_WIDTH) -> list[str]:
 
 def _json_block(value: Any, prefix: str, depth: int, width: int, comma: str, spread: bool = False) -> list[str]:
     pad = "  " * depth
-    flat = _json(value)
+    flat = json_text(value)
     if not isinstance(value, (dict, list)) or not value:
         return [f"{pad}{prefix}{flat}{comma}"]
     if not spread and len(pad) + len(prefix) + len(flat) + len(comma) <= width:
@@ -194,50 +170,10 @@ def _json_block(value: Any, prefix: str, depth: int, width: int, comma: str, spr
     opening, closing = ("{", "}") if isinstance(value, dict) else ("[", "]")
     lines = [f"{pad}{prefix}{opening}"]
     for i, (key, item) in enumerate(items):
-        lead = "" if key is None else f"{_json(_json_key(key))}: "
+        lead = "" if key is None else f"{json_text(key if isinstance(key, str) else json_text(key))}: "
         lines += _json_block(item, lead, depth + 1, width, "," if i < len(items) - 1 else "")
     lines.append(f"{pad}{closing}{comma}")
     return lines
-
-
-def _summary(entry: Entry, lang: Lang) -> str:
-    """The one-line summary in ``lang``: the section's own line, or the first sentence of the description."""
-    english = entry["summary"] or ""
-    if entry["summary_is_own"]:
-        return translate(f"{entry.path}#summary", english, lang)
-    text = option_text(entry.path, entry["description"], lang) or ""
-    if lang == "en":
-        return english
-    flat = " ".join(text.split())
-    end = flat.find("。")
-    return flat if end < 0 else flat[: end + 1]
-
-
-def _default(entry: Entry, lang: Lang) -> str:
-    if not entry["has_default"]:
-        return M.text("none", lang)
-    return _with_human(entry["default"], entry["default_human"], lang)
-
-
-def _with_human(value: Any, human: dict[str, str] | None, lang: Lang) -> str:
-    """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
-    forms are in the index (``default_human``), made with Babel when it was generated."""
-    shown = _json(value)
-    return f"{shown} ({human[lang]})" if human else shown
-
-
-def _nest(entry: Entry, value: Any) -> Any:
-    """The example placed at its full path, as it would stand in ds_config.json."""
-    out = value
-    steps = entry.path.replace("[]", ".[]").split(".")
-    for step in reversed(steps):
-        if step == "[]":
-            out = [out]
-        elif step.startswith("<"):
-            out = {step.strip("<>"): out}
-        else:
-            out = {step: out}
-    return out
 
 
 def page(path: str, lang: Lang) -> str:
@@ -246,20 +182,20 @@ def page(path: str, lang: Lang) -> str:
     from ..tree.links import option_url
 
     exp = explain(path, lang=lang)
-    assert exp.entry is not None
-    return render_text(exp, lang, color=True, link=option_url(exp.entry.path, lang))
+    assert exp.record is not None
+    return render_text(exp, lang, color=True, link=option_url(exp.record.path, lang))
 
 
 def page_paths(index: OptionIndex | None = None) -> list[str]:
     """The spellings that get a pre-rendered page: every option's own path, and its other accepted names (aliases,
     deprecated names, names from DeepSpeed's docs) written in full."""
     index = index or OptionIndex.load()
-    own = [entry.path for entry in index]
+    own = [record.path for record in index]
     taken = set(own)
     others = []
-    for entry in index:
-        for name in (*entry["aliases"], *entry["deprecated_aliases"], *entry["docs_names"]):
-            written = f"{entry['parent']}.{name}" if entry["parent"] else name
+    for record in index:
+        for name in (*record.aliases, *record.deprecated_aliases, *record.docs_names):
+            written = f"{record.parent}.{name}" if record.parent else name
             if written not in taken and "<" not in written and "[" not in written:
                 taken.add(written)
                 others.append(written)
@@ -290,7 +226,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
     """The explanation as terminal text in ``lang``; ANSI colour only when ``color``."""
     style = _Style(color)
     lines: list[str] = []
-    entry = exp.entry
+    record = exp.record
     labels = [
         M.text(k, lang)
         for k in ("type", "default", "docs_default", "allowed", "range", "unit", "stages", "since", "removed")
@@ -309,90 +245,90 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         row("", lead + parts[0])
         lines.extend(" " * (2 + width + lead_width) + part for part in parts[1:])
 
-    if entry is None:
+    if record is None:
         lines.append(style.title(M.text("top_level", lang, version=_deepspeed_version())))
     else:
-        lines.append(style.title(entry.path))
+        lines.append(style.title(record.path))
         if exp.via != "path":
             how = M.text(f"via_{exp.via}", lang)
             lines.append("  " + style.warn(M.text("wrote", lang, written=_printable(exp.written, 120), how=how)))
-        row(M.text("type", lang), entry["type"])
-        row(M.text("default", lang), _default(entry, lang))
-        if entry["default_note"]:
-            note(option_text(entry.path, entry["default_note"], lang, "default_note"))
-        if entry["docs_default_differs"]:
-            docs = _with_human(entry["docs_default"], entry["docs_default_human"], lang)
+        row(M.text("type", lang), str(record.type))
+        row(M.text("default", lang), shown_default(record, lang))
+        if record.default_note:
+            note(option_text(record.path, record.default_note, lang, "default_note"))
+        if record.docs_default_differs:
+            docs = shown_value(record.docs_default, record.docs_default_human, lang)
             row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
-        if entry["allowed"] is not None:
-            row(M.text("allowed", lang), ", ".join(_json(v) for v in entry["allowed"]))
-            for value, text in entry["enum_docs"]:
-                meaning = option_text(entry.path, text, lang, f"enum:{value}")
-                shown = _json(value)
+        if record.allowed is not None:
+            row(M.text("allowed", lang), ", ".join(json_text(v) for v in record.allowed))
+            for value, text in record.enum_docs:
+                meaning = option_text(record.path, text, lang, f"enum:{value}")
+                shown = json_text(value)
                 note(meaning, f"{style.key(shown)}  ", display_width(shown) + 2)
-        if entry["bounds"]:
-            row(M.text("range", lang), _bounds(entry["bounds"]))
-        if entry["unit"]:
-            row(M.text("unit", lang), UNITS.text(entry["unit"], lang))
-        if entry["stages"] is not None:
-            row(M.text("stages", lang), ", ".join(str(s) for s in entry["stages"]))
-        if entry["since"]:
-            row(M.text("since", lang), entry["since"])
-        if entry["removed_in"]:
-            row(M.text("removed", lang), style.warn(entry["removed_in"]))
-            if entry["removal_note"]:
-                note(option_text(entry.path, entry["removal_note"], lang, "removal_note"))
-            if entry["use_instead"]:
-                row(M.text("use_instead", lang), entry["use_instead"])
-        if entry["deprecated"]:
+        if record.bounds:
+            row(M.text("range", lang), shown_bounds(record.bounds))
+        if record.unit:
+            row(M.text("unit", lang), UNITS.text(record.unit, lang))
+        if record.stages is not None:
+            row(M.text("stages", lang), ", ".join(str(s) for s in record.stages))
+        if record.since:
+            row(M.text("since", lang), record.since)
+        if record.removed_in:
+            row(M.text("removed", lang), style.warn(record.removed_in))
+            if record.removal_note:
+                note(option_text(record.path, record.removal_note, lang, "removal_note"))
+            if record.use_instead:
+                row(M.text("use_instead", lang), record.use_instead)
+        if record.deprecated:
             text = (
-                M.text("deprecated_use", lang, replacement=entry["use_instead"])
-                if entry["use_instead"]
+                M.text("deprecated_use", lang, replacement=record.use_instead)
+                if record.use_instead
                 else M.text("deprecated_plain", lang)
             )
             row(M.text("deprecated", lang), style.warn(text))
-        if entry["docs_only"]:
+        if record.docs_only:
             row("", style.warn(M.text("docs_only", lang)))
-        if entry["parsed_unused"]:
+        if record.parsed_unused:
             row("", M.text("parsed_unused", lang))
-        names = list(entry["aliases"])
-        names += [M.text("deprecated_name", lang, name=n) for n in entry["deprecated_aliases"]]
-        names += [M.text("docs_name", lang, name=n) for n in entry["docs_names"]]
+        names = list(record.aliases)
+        names += [M.text("deprecated_name", lang, name=n) for n in record.deprecated_aliases]
+        names += [M.text("docs_name", lang, name=n) for n in record.docs_names]
         if names:
             row(M.text("also", lang), "; ".join(names))
-        if entry["hf_auto"]:
-            source = translate(f"{entry.path}#hf_source", entry["hf_auto_source"] or "", lang)
-            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(entry["hf_auto_by"]), source=source))
-        if entry.is_section and entry["unknown_keys"]:
-            row(M.text("unknown_keys", lang), M.text(f"unknown_{entry['unknown_keys']}", lang))
-        description = option_text(entry.path, entry["description"], lang)
+        if record.hf_auto:
+            source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
+            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(record.hf_auto_by), source=source))
+        if record.is_section and record.unknown_keys:
+            row(M.text("unknown_keys", lang), M.text(f"unknown_{record.unknown_keys}", lang))
+        description = option_text(record.path, record.description, lang)
         if description:
             lines.append("")
             lines.extend("  " + line for line in _reflow(description))
-        if entry["example_config"] is not None:
+        if record.example_config is not None:
             lines.append("")
             lines.append("  " + style.label(M.text("example", lang)))
-            lines.extend("    " + line for line in json_lines(entry["example_config"]))
-        if entry["related"]:
+            lines.extend("    " + line for line in json_lines(record.example_config))
+        if record.related:
             lines.append("")
-            row(M.text("related", lang), ", ".join(entry["related"]))
+            row(M.text("related", lang), ", ".join(record.related))
         if link:
             row(M.text("link", lang), link)
     if exp.rows:
         lines.append("")
-        if entry is not None:
+        if record is not None:
             lines.append("  " + style.label(M.text("children", lang)))
         key_width = min(max(len("  " * d + e.key) for d, e in exp.rows) + 2, 46)
-        type_width = min(max(len(e["type"]) for _, e in exp.rows) + 2, 22)
+        type_width = min(max(len(str(e.type)) for _, e in exp.rows) + 2, 22)
         offset = 2 + key_width + type_width + 16
         room = max(_SUMMARY_MIN_WIDTH, _TABLE_WIDTH - offset)
         for depth, child in exp.rows:
             name = "  " * depth + child.key
-            mark = style.warn(" ✗") if child["removed_in"] else ""
-            default = _json(child["default"]) if child["has_default"] else "-"
+            mark = style.warn(" ✗") if child.removed_in else ""
+            default = json_text(child.default) if child.has_default else "-"
             default = default if len(default) <= 14 else default[:13] + "…"
-            summary = _reflow(_summary(child, lang), room) or [""]
+            summary = _reflow(shown_summary(child, lang), room) or [""]
             lines.append(
-                f"  {style.key(name.ljust(key_width))}{child['type'].ljust(type_width)}{default.ljust(16)}"
+                f"  {style.key(name.ljust(key_width))}{str(child.type).ljust(type_width)}{default.ljust(16)}"
                 f"{summary[0]}{mark if len(summary) == 1 else ''}"
             )
             lines.extend(" " * offset + part for part in summary[1:-1])
@@ -405,11 +341,6 @@ _TABLE_WIDTH = 102
 """Columns a table of options fills, as wide as a description: each summary is folded into what the name, type
 and default leave."""
 _SUMMARY_MIN_WIDTH = 40
-
-
-def _bounds(bounds: dict[str, Any]) -> str:
-    signs = {"gt": ">", "ge": "≥", "lt": "<", "le": "≤", "min_length": "len ≥", "max_length": "len ≤"}
-    return ", ".join(f"{signs.get(k, k)} {_json(v)}" for k, v in bounds.items())
 
 
 _NO_LINE_START = "，。、；：？！）》」』”’…%"
@@ -479,24 +410,24 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
 
     payload: dict[str, Any] = {
         "query": exp.written or None,
-        "resolved_via": exp.via if exp.entry is not None else None,
+        "resolved_via": exp.via if exp.record is not None else None,
         "lang": lang,
-        "option": _with_texts(exp.entry, lang, link) if exp.entry is not None else None,
+        "option": _with_texts(exp.record, lang, link) if exp.record is not None else None,
         "children": [dict(_with_texts(child, lang, None), depth=depth) for depth, child in exp.rows],
     }
     return json_visible(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
 
 
-def _with_texts(entry: Entry, lang: Lang, link: str | None) -> dict[str, Any]:
-    record = entry.full()
-    record["text"] = {
-        "summary": _summary(entry, lang),
-        "description": option_text(entry.path, entry["description"], lang),
-        "default_note": option_text(entry.path, entry["default_note"], lang, "default_note"),
-        "removal_note": option_text(entry.path, entry["removal_note"], lang, "removal_note"),
-        "enum": {str(v): option_text(entry.path, t, lang, f"enum:{v}") for v, t in entry["enum_docs"]},
-        "hf_auto_source": option_text(entry.path, entry["hf_auto_source"], lang, "hf_source"),
+def _with_texts(record: OptionRecord, lang: Lang, link: str | None) -> dict[str, Any]:
+    data = record.to_json()
+    data["text"] = {
+        "summary": shown_summary(record, lang),
+        "description": option_text(record.path, record.description, lang),
+        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
+        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
+        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
+        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
     }
     if link:
-        record["link"] = link
-    return record
+        data["link"] = link
+    return data

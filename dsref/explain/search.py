@@ -5,10 +5,14 @@ A word also finds the other renderings the glossary gives it, so ``卸载`` find
 
 from __future__ import annotations
 
+from ..text.facts import shown_summary
 from ..text.glossary import expand
 from ..text.i18n import Lang, option_text
-from ..tree.index import Entry, OptionIndex
-from .render import _summary
+from ..tree.index import OptionIndex
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..tree.record import OptionRecord
 
 __all__ = ["search", "texts_for"]
 
@@ -17,12 +21,12 @@ def texts_for(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
     """Every option's description in ``lang``, by path (for searching in that language)."""
     index = index or OptionIndex.load()
     return {
-        entry.path: f"{option_text(entry.path, entry['description'], lang) or ''} {_summary(entry, lang)}"
-        for entry in index
+        record.path: f"{option_text(record.path, record.description, lang) or ''} {shown_summary(record, lang)}"
+        for record in index
     }
 
 
-def search(words: str, lang: Lang, index: OptionIndex | None = None, limit: int = 30) -> list[Entry]:
+def search(words: str, lang: Lang, index: OptionIndex | None = None, limit: int = 30) -> list[OptionRecord]:
     """Options whose path, key or text contains every word (case-insensitive), best matches first; in a language
     other than English the option texts in that language are searched too."""
     index = index or OptionIndex.load()
@@ -30,14 +34,14 @@ def search(words: str, lang: Lang, index: OptionIndex | None = None, limit: int 
     terms = [expand(w) for w in words.split() if w.strip()]
     if not terms:
         return []
-    scored: list[tuple[int, int, str, Entry]] = []
-    for entry in index.entries:
-        name = entry.path.lower().replace("_", " ")
-        body = " ".join(str(entry[k] or "") for k in ("description", "summary")).lower()
-        local = (texts or {}).get(entry.path, "").lower()
-        haystack = " ".join((entry.path.lower(), name, body, local))
+    scored: list[tuple[int, int, str, OptionRecord]] = []
+    for record in index:
+        name = record.path.lower().replace("_", " ")
+        body = f"{record.description or ''} {record.summary or ''}".lower()
+        local = (texts or {}).get(record.path, "").lower()
+        haystack = " ".join((record.path.lower(), name, body, local))
         if all(any(t in haystack for t in term) for term in terms):
-            in_name = sum(any(t in name or t in entry.path.lower() for t in term) for term in terms)
-            scored.append((-in_name, entry.path.count("."), entry.path, entry))
+            in_name = sum(any(t in name or t in record.path.lower() for t in term) for term in terms)
+            scored.append((-in_name, record.path.count("."), record.path, record))
     scored.sort(key=lambda row: row[:3])
     return [row[3] for row in scored[:limit]]

@@ -1,8 +1,8 @@
 """Write the check tree (:mod:`dsref.check.checktree`) from the models: one record per option, with its core schema.
 
-The core schema of an option is what :func:`dsref.check.validation._adapter` validates its value with on the model-built
-tree: pydantic's own schema for the field's type and constraints. Validation needs none of its metadata or
-serialization parts, which are dropped; the few Python objects it holds are written as names:
+The core schema of an option is what :func:`dsref.check.validation.value_validator` validates its value with on the
+model-built tree: pydantic's own schema for the field's type and constraints. Validation needs none of its metadata
+or serialization parts, which are dropped; the few Python objects it holds are written as names:
 
 * functions of :mod:`dsref.schema._coerce` (the ``BeforeValidator`` helpers) and of pydantic's own validators;
 * pydantic's validator of ``pathlib.Path`` fields (a closure, written as a marker and replaced by an equivalent);
@@ -23,8 +23,8 @@ from enum import Enum
 from typing import Any, Union
 
 from ..check.checktree import CHECK_TREE_FILE
-from ..schema._meta import UNSET, Meta
-from ..tree.options import Option, OptionTree, _is_model, _strip_annotated, _union_args, option_tree
+from ..schema import UNSET, Meta
+from ..tree.options import Option, OptionTree, is_model, option_tree, strip_annotated, union_args
 
 __all__ = ["check_tree_files", "encode_schema", "records", "validator_of"]
 
@@ -105,11 +105,11 @@ def validator_of(opt: Option) -> Any:
     plain-value forms of its type (a JSON object goes to the section's own keys, never to this validator)."""
     from pydantic import TypeAdapter
 
-    from ..check.validation import _adapter
+    from ..check.validation import value_validator
 
     if opt.kind == "leaf":
-        return _adapter(opt)
-    scalars = tuple(arg for arg in _union_args(opt.annotation) if not _section_form(arg))
+        return value_validator(opt)
+    scalars = tuple(arg for arg in union_args(opt.annotation) if not _section_form(arg))
     if not scalars:
         return None
     constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
@@ -119,15 +119,15 @@ def validator_of(opt: Option) -> Any:
 
 
 def _section_form(arg: Any) -> bool:
-    if _is_model(arg):
+    if is_model(arg):
         return True
     from typing import get_args, get_origin
 
     args = get_args(arg)
     if get_origin(arg) is dict and args:
-        return _is_model(_strip_annotated(args[-1]))
+        return is_model(strip_annotated(args[-1]))
     if get_origin(arg) is list and args:
-        return _is_model(_strip_annotated(args[0]))
+        return is_model(strip_annotated(args[0]))
     return False
 
 

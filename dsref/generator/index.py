@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..schema._meta import UNSET
+from ..schema import UNSET
 from ..text.numbers import human_forms
 from ..tree.examples import example_config
-from ..tree.index import GENERATED_DIR, INDEX_DIR, KEY_FIELDS, KEYS_MODULE, PAGES_PREFIX, top_of
+from ..tree.index import GENERATED_DIR, INDEX_DIR, KEY_FIELDS, KEYS_MODULE, PAGES_PREFIX
 from ..tree.options import Option, OptionTree, option_tree
+from ..tree.record import top_of
 from ..tree.versions import DEEPSPEED_VERSION, DSREF_VERSION
 
 _INDEX_HEADER = '''"""{what} of the option index, generated from the schema by scripts/generate.py: do not edit.

@@ -205,7 +205,7 @@ def _hover(ls: DsrefServer, params: lsp.HoverParams) -> lsp.Hover | None:
     hit = OptionIndex.load().resolve(".".join([*at.path, at.key]))
     if hit is None:
         return None
-    content = markdown(hit.entry, ls.lang, link=option_url(hit.entry.path, ls.lang))
+    content = markdown(hit.record, ls.lang, link=option_url(hit.record.path, ls.lang))
     where = None
     if at.role == "key":
         where = lsp.Range(document.client_position_at_offset(at.start), document.client_position_at_offset(at.end))

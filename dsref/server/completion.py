@@ -19,8 +19,10 @@ from typing import Any
 
 from lsprotocol import types as lsp
 
+from ..text.facts import shown_default, shown_summary
 from ..text.i18n import Lang, option_text
-from ..tree.index import Entry, OptionIndex
+from ..tree.index import OptionIndex
+from ..tree.record import OptionRecord
 from .context import CursorContext, cursor_context
 
 __all__ = ["complete"]
@@ -43,29 +45,27 @@ def complete(text: str, offset: int, lang: Lang, profile: str = "deepspeed") -> 
     if at.key is None:
         return []
     hit = index.resolve(".".join([*at.path, at.key]))
-    if hit is None or hit.entry.is_section:
+    if hit is None or hit.record.is_section:
         return []
-    return _value_items(hit.entry, at, lang)
+    return _value_items(hit.record, at, lang)
 
 
-def _section(index: OptionIndex, path: tuple[str, ...]) -> Entry | None:
+def _section(index: OptionIndex, path: tuple[str, ...]) -> OptionRecord | None:
     if not path:
         return None
     hit = index.resolve(".".join(path))
-    return hit.entry if hit is not None and hit.entry.is_section else None
+    return hit.record if hit is not None and hit.record.is_section else None
 
 
-def _key_item(entry: Entry, at: CursorContext, lang: Lang) -> lsp.CompletionItem:
-    from ..explain.render import _default, _summary
-
-    old = bool(entry["deprecated"] or entry["removed_in"] or entry["docs_only"])
-    default = _default(entry, lang)
+def _key_item(entry: OptionRecord, at: CursorContext, lang: Lang) -> lsp.CompletionItem:
+    old = bool(entry.deprecated or entry.removed_in or entry.docs_only)
+    default = shown_default(entry, lang)
     new_text = entry.key if at.quoted else json.dumps(entry.key)
     return lsp.CompletionItem(
         label=entry.key,
         kind=lsp.CompletionItemKind.Module if entry.is_section else lsp.CompletionItemKind.Property,
-        detail=f"{entry['type']} = {default}",
-        documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, _summary(entry, lang)),
+        detail=f"{entry.type} = {default}",
+        documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, shown_summary(entry, lang)),
         tags=[lsp.CompletionItemTag.Deprecated] if old else None,
         sort_text=("1" if old else "0") + entry.key,
         filter_text=entry.key,
@@ -74,11 +74,11 @@ def _key_item(entry: Entry, at: CursorContext, lang: Lang) -> lsp.CompletionItem
     )
 
 
-def _value_items(entry: Entry, at: CursorContext, lang: Lang) -> list[lsp.CompletionItem]:
-    values: list[Any] = list(entry["allowed"] or [])
-    if not values and entry["type"].split(" |")[0] == "bool":
+def _value_items(entry: OptionRecord, at: CursorContext, lang: Lang) -> list[lsp.CompletionItem]:
+    values: list[Any] = list(entry.allowed or [])
+    if not values and entry.type.is_bool:
         values = [True, False]
-    meanings = {json.dumps(v, ensure_ascii=False): text for v, text in entry["enum_docs"]}
+    meanings = {json.dumps(v, ensure_ascii=False): text for v, text in entry.enum_docs}
     items = []
     for number, value in enumerate(values):
         shown = json.dumps(value, ensure_ascii=False)
@@ -88,7 +88,7 @@ def _value_items(entry: Entry, at: CursorContext, lang: Lang) -> list[lsp.Comple
         items.append(
             lsp.CompletionItem(
                 label=shown if not isinstance(value, str) else value,
-                kind=lsp.CompletionItemKind.EnumMember if entry["allowed"] else lsp.CompletionItemKind.Value,
+                kind=lsp.CompletionItemKind.EnumMember if entry.allowed else lsp.CompletionItemKind.Value,
                 detail=entry.path,
                 documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, text) if text else None,
                 sort_text=f"{number:03d}",

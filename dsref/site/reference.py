@@ -23,10 +23,12 @@ from collections.abc import Iterator
 from functools import cache
 
 from ..explain.render import M as LABELS
-from ..explain.render import _bounds, _with_human, json_lines
+from ..explain.render import json_lines
+from ..text.facts import shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
 from ..text.units import UNITS
-from ..tree.index import Entry, OptionIndex
+from ..tree.index import OptionIndex
+from ..tree.record import OptionRecord, top_of
 from . import generated_header
 from .markdown import anchor, cell, code, json_value, paragraph, table
 
@@ -143,25 +145,25 @@ def area_of(path: str, index: OptionIndex | None = None) -> str:
     ('zero', 'precision', 'removed', 'other')
     """
     index = index or OptionIndex.load()
-    top = path.split(".", 1)[0].split("[", 1)[0]
-    if index.get(top)["removed_in"]:
+    top = top_of(path)
+    if index.get(top).removed_in:
         return "removed"
     return _module_area(_declaring_modules().get(top, ""))
 
 
-def top_level_areas(index: OptionIndex | None = None) -> dict[str, list[Entry]]:
+def top_level_areas(index: OptionIndex | None = None) -> dict[str, list[OptionRecord]]:
     """Area → the entries listed under it in the index: top-level keys, and sub-sections of another area."""
     index = index or OptionIndex.load()
-    grouped: dict[str, list[Entry]] = {area: [] for area, _ in AREAS}
-    for entry in index.top_level():
-        grouped[area_of(entry.path, index)].append(entry)
+    grouped: dict[str, list[OptionRecord]] = {area: [] for area, _ in AREAS}
+    for record in index.top_level():
+        grouped[area_of(record.path, index)].append(record)
     modules = _declaring_modules()
-    for entry in index:
-        if entry["parent"] is None or entry.path not in modules:
+    for record in index:
+        if record.parent is None or record.path not in modules:
             continue
-        area = _module_area(modules[entry.path])
-        if area != area_of(entry.path, index) and area_of(entry.path, index) != "removed":
-            grouped[area].append(entry)
+        area = _module_area(modules[record.path])
+        if area != area_of(record.path, index) and area_of(record.path, index) != "removed":
+            grouped[area].append(record)
     return grouped
 
 
@@ -172,82 +174,76 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
     """File name (under ``reference/``) → page text, for every top-level key and the index."""
     index = index or OptionIndex.load()
     out = {"index.md": _index_page(lang, index)}
-    for entry in index.top_level():
-        out[f"{entry.key}.md"] = _key_page(entry, lang, index)
+    for record in index.top_level():
+        out[f"{record.key}.md"] = _key_page(record, lang, index)
     return out
-
-
-def _summary(entry: Entry, lang: Lang) -> str:
-    from ..explain.render import _summary as summary
-
-    return summary(entry, lang)
 
 
 def _index_page(lang: Lang, index: OptionIndex) -> str:
     lines = [generated_header(SOURCE), f"# {M.text('index_title', lang)}", ""]
     lines += [M.text("index_intro", lang, version=index.deepspeed), ""]
-    for area, entries in top_level_areas(index).items():
-        if not entries:
+    for area, records in top_level_areas(index).items():
+        if not records:
             continue
         lines += [f"## {M.text(f'area_{area}', lang)} {{ #{area} }}", ""]
         rows = []
-        for entry in entries:
-            target = f"{entry.top}.md" if entry["parent"] is None else f"{entry.top}.md#{anchor(entry.path)}"
-            rows.append([f"[{code(entry.path)}]({target})", cell(_summary(entry, lang))])
+        for record in records:
+            target = f"{record.top}.md" if record.parent is None else f"{record.top}.md#{anchor(record.path)}"
+            rows.append([f"[{code(record.path)}]({target})", cell(shown_summary(record, lang))])
         lines += table([M.text("col_key", lang), M.text("col_summary", lang)], rows)
         lines.append("")
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _key_page(top: Entry, lang: Lang, index: OptionIndex) -> str:
+def _key_page(top: OptionRecord, lang: Lang, index: OptionIndex) -> str:
     lines = [generated_header(SOURCE)]
-    for depth, entry in [(0, top), *((d + 1, e) for d, e in index.subtree(top))]:
-        lines += _option(entry, depth, lang, index)
+    for depth, record in [(0, top), *((d + 1, e) for d, e in index.subtree(top))]:
+        lines += _option(record, depth, lang, index)
     return "\n".join(lines).rstrip("\n") + "\n"
 
 
-def _option(entry: Entry, depth: int, lang: Lang, index: OptionIndex) -> list[str]:
+def _option(record: OptionRecord, depth: int, lang: Lang, index: OptionIndex) -> list[str]:
     """The heading, notices, description, facts, values, example and children of one option."""
     level = min(depth + 1, 6)
-    terms = "、".join(glossary_terms(entry.key)) if lang == "zh" else ""
-    title = f"{code(entry.path)} · {terms}" if terms else code(entry.path)
-    toc = f' data-toc-label="{entry.key}"' if depth else ""
+    terms = "、".join(glossary_terms(record.key)) if lang == "zh" else ""
+    title = f"{code(record.path)} · {terms}" if terms else code(record.path)
+    toc = f' data-toc-label="{record.key}"' if depth else ""
     lines = [f"{'#' * level} {title} {{ .option{toc} }}", ""]
     if depth == 0:
-        area = area_of(entry.path, index)
+        area = area_of(record.path, index)
         lines += [f"{M.text('area', lang)}: [{M.text(f'area_{area}', lang)}](index.md#{area})", ""]
     target = index.deepspeed
-    parent = _parent(entry, index)
-    if entry["removed_in"] and (parent is None or not parent["removed_in"]):
-        lines += [f'!!! warning "{M.text("removed_box", lang, version=entry["removed_in"])}"', ""]
-        note = option_text(entry.path, entry["removal_note"], lang, "removal_note")
+    parent = _parent(record, index)
+    if record.removed_in and (parent is None or not parent.removed_in):
+        lines += [f'!!! warning "{M.text("removed_box", lang, version=record.removed_in)}"', ""]
+        note = option_text(record.path, record.removal_note, lang, "removal_note")
         body = M.text("removed_body", lang, target=target) + (f" {paragraph(note)}" if note else "")
         lines += [f"    {body}", ""]
-    if entry["docs_only"]:
-        kind, box = ("docs_only", "warning") if entry["validated_by_deepspeed"] else ("docs_only_ignored", "note")
+    if record.docs_only:
+        kind, box = ("docs_only", "warning") if record.validated_by_deepspeed else ("docs_only_ignored", "note")
         lines += [f'!!! {box} "{M.text(f"{kind}_box", lang, target=target)}"', ""]
         lines += [f"    {M.text(f'{kind}_body', lang, target=target)}", ""]
-    if entry["deprecated"]:
+    if record.deprecated:
         text = (
-            LABELS.text("deprecated_use", lang, replacement=code(entry["use_instead"]))
-            if entry["use_instead"]
+            LABELS.text("deprecated_use", lang, replacement=code(record.use_instead))
+            if record.use_instead
             else LABELS.text("deprecated_plain", lang)
         )
         lines += [f'!!! note "{M.text("deprecated_box", lang)}"', "", f"    {text}", ""]
-    description = option_text(entry.path, entry["description"], lang)
+    description = option_text(record.path, record.description, lang)
     if description:
         lines += [paragraph(description), ""]
-    lines += _facts(entry, lang, index)
-    if entry["enum_docs"]:
+    lines += _facts(record, lang, index)
+    if record.enum_docs:
         lines += [_lead(M.text("values", lang), lang), ""]
-        for value, text in entry["enum_docs"]:
-            meaning = option_text(entry.path, text, lang, f"enum:{value}") or ""
+        for value, text in record.enum_docs:
+            meaning = option_text(record.path, text, lang, f"enum:{value}") or ""
             lines.append(f"- {code(json_value(value))}: {paragraph(meaning)}")
         lines.append("")
-    if entry["example_config"] is not None:
-        lines += _example(entry, lang)
-    if entry.is_section:
-        lines += _children(entry, lang, index)
+    if record.example_config is not None:
+        lines += _example(record, lang)
+    if record.is_section:
+        lines += _children(record, lang, index)
     return lines
 
 
@@ -287,9 +283,9 @@ def _lead(label: str, lang: Lang) -> str:
     return _capital(label) + ("：" if lang == "zh" else ":")
 
 
-def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
+def _parent(record: OptionRecord, index: OptionIndex) -> OptionRecord | None:
     """The section an option is in (for a map entry's or list item's option: the map or the list)."""
-    path = entry["parent"]
+    path = record.parent
     if path is None:
         return None
     if path.endswith("[]"):
@@ -299,54 +295,54 @@ def _parent(entry: Entry, index: OptionIndex) -> Entry | None:
     return index.get(path)
 
 
-def _facts(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
-    rows: list[tuple[str, str]] = [(LABELS.text("type", lang), code(entry["type"]))]
-    default = LABELS.text("none", lang)
-    if entry["has_default"]:
-        default = code(_with_human(entry["default"], entry["default_human"], lang))
-    note = option_text(entry.path, entry["default_note"], lang, "default_note")
+def _facts(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
+    rows: list[tuple[str, str]] = [(LABELS.text("type", lang), code(str(record.type)))]
+    default = shown_default(record, lang)
+    if record.has_default:
+        default = code(default)
+    note = option_text(record.path, record.default_note, lang, "default_note")
     rows.append((LABELS.text("default", lang), default + (f" — {paragraph(note)}" if note else "")))
-    if entry["docs_default_differs"]:
-        docs = code(_with_human(entry["docs_default"], entry["docs_default_human"], lang))
+    if record.docs_default_differs:
+        docs = code(shown_value(record.docs_default, record.docs_default_human, lang))
         rows.append((f"⚠ {LABELS.text('docs_default', lang)}", f"{docs} ({LABELS.text('docs_default_note', lang)})"))
-    if entry["allowed"] is not None:
-        rows.append((LABELS.text("allowed", lang), ", ".join(code(json_value(v)) for v in entry["allowed"])))
-    if entry["bounds"]:
-        rows.append((LABELS.text("range", lang), code(_bounds(entry["bounds"]))))
-    if entry["unit"]:
-        rows.append((LABELS.text("unit", lang), UNITS.text(entry["unit"], lang)))
-    if entry["stages"] is not None:
-        rows.append((LABELS.text("stages", lang), ", ".join(str(s) for s in entry["stages"])))
-    if entry["since"]:
-        rows.append((LABELS.text("since", lang), entry["since"]))
-    if entry["removed_in"]:
-        rows.append((LABELS.text("removed", lang), f"**{entry['removed_in']}**"))
-    if entry["use_instead"]:
-        rows.append((LABELS.text("use_instead", lang), _link(entry["use_instead"], entry, index)))
-    names = [code(n) for n in entry["aliases"]]
-    names += [LABELS.text("deprecated_name", lang, name=code(n)) for n in entry["deprecated_aliases"]]
-    names += [LABELS.text("docs_name", lang, name=code(n)) for n in entry["docs_names"]]
+    if record.allowed is not None:
+        rows.append((LABELS.text("allowed", lang), ", ".join(code(json_value(v)) for v in record.allowed)))
+    if record.bounds:
+        rows.append((LABELS.text("range", lang), code(shown_bounds(record.bounds))))
+    if record.unit:
+        rows.append((LABELS.text("unit", lang), UNITS.text(record.unit, lang)))
+    if record.stages is not None:
+        rows.append((LABELS.text("stages", lang), ", ".join(str(s) for s in record.stages)))
+    if record.since:
+        rows.append((LABELS.text("since", lang), record.since))
+    if record.removed_in:
+        rows.append((LABELS.text("removed", lang), f"**{record.removed_in}**"))
+    if record.use_instead:
+        rows.append((LABELS.text("use_instead", lang), _link(record.use_instead, record, index)))
+    names = [code(n) for n in record.aliases]
+    names += [LABELS.text("deprecated_name", lang, name=code(n)) for n in record.deprecated_aliases]
+    names += [LABELS.text("docs_name", lang, name=code(n)) for n in record.docs_names]
     if names:
         rows.append((LABELS.text("also", lang), "; ".join(names)))
-    if entry["hf_auto"]:
-        source = translate(f"{entry.path}#hf_source", entry["hf_auto_source"] or "", lang)
-        who = ", ".join(entry["hf_auto_by"])
+    if record.hf_auto:
+        source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
+        who = ", ".join(record.hf_auto_by)
         rows.append((LABELS.text("hf_auto", lang), LABELS.text("hf_yes", lang, who=who, source=source)))
-    if entry.is_section and entry["unknown_keys"]:
-        rows.append((LABELS.text("unknown_keys", lang), LABELS.text(f"unknown_{entry['unknown_keys']}", lang)))
-    if not entry.is_section and not entry["removed_in"]:
-        checked = "validated" if entry["validated_by_deepspeed"] else "not_validated"
+    if record.is_section and record.unknown_keys:
+        rows.append((LABELS.text("unknown_keys", lang), LABELS.text(f"unknown_{record.unknown_keys}", lang)))
+    if not record.is_section and not record.removed_in:
+        checked = "validated" if record.validated_by_deepspeed else "not_validated"
         rows.append((M.text("checked_by", lang), M.text(checked, lang)))
-    if entry["docs_only"]:
+    if record.docs_only:
         rows.append(("⚠", LABELS.text("docs_only", lang)))
-    if entry["parsed_unused"]:
+    if record.parsed_unused:
         rows.append(("⚠", LABELS.text("parsed_unused", lang)))
-    if entry["related"]:
-        rows.append((LABELS.text("related", lang), ", ".join(_link(p, entry, index) for p in entry["related"])))
+    if record.related:
+        rows.append((LABELS.text("related", lang), ", ".join(_link(p, record, index) for p in record.related)))
     return [*(f"- **{label}**: {value}" for label, value in rows), ""]
 
 
-def _link(path: str, here: Entry, index: OptionIndex) -> str:
+def _link(path: str, here: OptionRecord, index: OptionIndex) -> str:
     """A link to another option: an anchor on this page, or on its own key's page."""
     try:
         target = index.get(path)
@@ -356,32 +352,37 @@ def _link(path: str, here: Entry, index: OptionIndex) -> str:
     return f"[{code(path)}]({page}#{anchor(path)})"
 
 
-def _example(entry: Entry, lang: Lang) -> list[str]:
+def _example(record: OptionRecord, lang: Lang) -> list[str]:
     """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one."""
     return [
         _lead(LABELS.text("example", lang), lang),
         "",
         "```json",
-        *json_lines(entry["example_config"]),
+        *json_lines(record.example_config),
         "```",
         "",
     ]
 
 
-def _children(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
-    children = index.children(entry)
+def _children(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
+    children = index.children(record)
     if not children:
         return []
     lines = [f"**{M.text('children', lang)}**", ""]
-    if entry["container"] == "map":
-        lines += [M.text("map_entry", lang, name=entry["map_key"]), ""]
-    elif entry["container"] == "list":
+    if record.container == "map":
+        lines += [M.text("map_entry", lang, name=record.map_key), ""]
+    elif record.container == "list":
         lines += [M.text("list_entry", lang), ""]
     rows = []
     for child in children:
-        default = code(json_value(child["default"])) if child["has_default"] else "–"
+        default = code(json_value(child.default)) if child.has_default else "–"
         rows.append(
-            [f"[{code(child.key)}](#{anchor(child.path)})", code(child["type"]), default, cell(_summary(child, lang))]
+            [
+                f"[{code(child.key)}](#{anchor(child.path)})",
+                code(str(child.type)),
+                default,
+                cell(shown_summary(child, lang)),
+            ]
         )
     header = [M.text(k, lang) for k in ("col_option", "col_type", "col_default", "col_summary")]
     return [*lines, *table(header, rows), ""]
@@ -393,9 +394,9 @@ def _children(entry: Entry, lang: Lang, index: OptionIndex) -> list[str]:
 def missing_texts(index: OptionIndex | None = None) -> Iterator[str]:
     """Options the reference cannot describe: no English description, or no Chinese one in the catalog."""
     index = index or OptionIndex.load()
-    for entry in index:
-        english = entry["description"]
+    for record in index:
+        path, english = record.path, record.description
         if not english or not english.strip():
-            yield f"{entry.path}: no description (add description= to its field in dsref/schema/)"
-        elif option_text(entry.path, english, "zh") == english:
-            yield f"{entry.path}: no Chinese description (translate it in dsref/text/locales/zh_CN; scripts/catalog.py)"
+            yield f"{path}: no description (add description= to its field in dsref/schema/)"
+        elif option_text(path, english, "zh") == english:
+            yield f"{path}: no Chinese description (translate it in dsref/text/locales/zh_CN; scripts/catalog.py)"

@@ -17,8 +17,10 @@ from __future__ import annotations
 from ..estimate.model_states import BYTES_PER_PARAM
 from ..estimate.render import column_labels, render_svg, row_cells
 from ..estimate.table import assumption_lines, row_label
+from ..text.facts import shown_summary
 from ..text.i18n import Lang, messages, option_text
-from ..tree.index import Entry, OptionIndex
+from ..tree.index import OptionIndex
+from ..tree.record import OptionRecord
 from . import generated_header
 from .figures import GPU_SIZES, MODELS, estimate_command, model_estimate
 from .markdown import cell, code, json_value, option_link, paragraph, table
@@ -176,7 +178,7 @@ def _zero_page(lang: Lang, index: OptionIndex) -> str:
     lines += [t("memory_note", lang, w16=w16, g16=g16, fp32=fp32, layer=4), ""]
     lines += [f"{option_link('zero_optimization.stage', 'reference/')}:", ""]
     option = index.get("zero_optimization.stage")
-    for value, text in option["enum_docs"]:
+    for value, text in option.enum_docs:
         meaning = paragraph(option_text(option.path, text, lang, f"enum:{value}") or "")
         lines.append(f"- {code(json_value(value))}: {meaning}")
     lines.append("")
@@ -225,27 +227,21 @@ def _stage_table(lang: Lang, index: OptionIndex) -> list[str]:
     t = M.text
     lines = [f"## {t('stages_title', lang)}", "", t("stages_intro", lang), ""]
     rows = []
-    for entry in index:
-        if entry["stages"] is None or entry["removed_in"] or _inherits_stages(entry, index):
+    for record in index:
+        if record.stages is None or record.removed_in or _inherits_stages(record, index):
             continue
-        marks = [t("yes", lang) if s in entry["stages"] else "" for s in range(4)]
-        rows.append([option_link(entry.path, "reference/"), *marks, cell(_summary(entry, lang))])
+        marks = [t("yes", lang) if s in record.stages else "" for s in range(4)]
+        rows.append([option_link(record.path, "reference/"), *marks, cell(shown_summary(record, lang))])
     header = [t("col_option", lang), "0", "1", "2", "3", t("col_summary", lang)]
     return [*lines, *table(header, rows), ""]
 
 
-def _inherits_stages(entry: Entry, index: OptionIndex) -> bool:
+def _inherits_stages(record: OptionRecord, index: OptionIndex) -> bool:
     """True for an option of a section that is itself listed with the same stages (its row says it already)."""
-    parent = entry["parent"]
+    parent = record.parent
     if parent is None or parent.endswith(("]", ">")):
         return False
-    return bool(index.get(parent)["stages"] == entry["stages"])
-
-
-def _summary(entry: Entry, lang: Lang) -> str:
-    from ..explain.render import _summary as summary
-
-    return summary(entry, lang)
+    return bool(index.get(parent).stages == record.stages)
 
 
 def _offload(lang: Lang, index: OptionIndex) -> list[str]:
@@ -256,9 +252,9 @@ def _offload(lang: Lang, index: OptionIndex) -> list[str]:
     for path in ("zero_optimization.offload_optimizer", "zero_optimization.offload_param"):
         section = index.get(path)
         device = index.get(f"{path}.device")
-        devices = ", ".join(code(json_value(v)) for v in device["allowed"])
-        stages = ", ".join(str(s) for s in section["stages"] or ())
-        rows.append([option_link(path, "reference/"), devices, stages, cell(_summary(section, lang))])
+        devices = ", ".join(code(json_value(v)) for v in device.allowed or ())
+        stages = ", ".join(str(s) for s in section.stages or ())
+        rows.append([option_link(path, "reference/"), devices, stages, cell(shown_summary(section, lang))])
     header = [t(k, lang) for k in ("col_section", "col_devices", "col_stages", "col_summary")]
     lines += [*table(header, rows), "", t("offload_nvme_note", lang), ""]
     return lines
@@ -273,11 +269,11 @@ def _zeropp(lang: Lang, index: OptionIndex) -> list[str]:
         ("qwZ", "zero_optimization.zero_quantized_weights"),
         ("qgZ", "zero_optimization.zero_quantized_gradients"),
     ):
-        entry = index.get(path)
-        stages = ", ".join(str(s) for s in entry["stages"] or ())
-        description = paragraph(option_text(path, entry["description"], lang) or "")
+        record = index.get(path)
+        stages = ", ".join(str(s) for s in record.stages or ())
+        description = paragraph(option_text(path, record.description, lang) or "")
         rows.append(
-            [name, option_link(path, "reference/"), code(json_value(entry["default"])), stages, cell(description)]
+            [name, option_link(path, "reference/"), code(json_value(record.default)), stages, cell(description)]
         )
     header = [t("col_technique", lang), t("col_option", lang), "default", t("col_stages", lang), t("col_summary", lang)]
     from ..explain.render import M as LABELS
@@ -325,9 +321,9 @@ def _precision_page(lang: Lang, index: OptionIndex) -> str:
                 "scaling_fp16",
                 lang,
                 option=link(scale.path, ref),
-                value=code(json_value(scale["default"])),
-                power=power["default"],
-                window=window["default"],
+                value=code(json_value(scale.default)),
+                power=power.default,
+                window=window.default,
             ),
             t("scaling_bf16", lang),
             t("scaling_autocast", lang),
@@ -347,7 +343,7 @@ def _precision_page(lang: Lang, index: OptionIndex) -> str:
     lines = [generated_header(SOURCE), f"# {t('precision_title', lang)}", "", t("precision_intro", lang), ""]
     lines += [*table(header, rows), "", t("together_note", lang), ""]
     lines += [f"## {t('master_options_title', lang)}", "", t("master_options_intro", lang), ""]
-    for entry in index:
-        if entry.top in ("fp16", "bf16") and entry["stages"] is not None and not entry["removed_in"]:
-            lines.append(f"- {link(entry.path, ref)}: {cell(_summary(entry, lang))}")
+    for record in index:
+        if record.top in ("fp16", "bf16") and record.stages is not None and not record.removed_in:
+            lines.append(f"- {link(record.path, ref)}: {cell(shown_summary(record, lang))}")
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -32,7 +32,7 @@ import copy
 import itertools
 from typing import Any, Literal
 
-from ..schema._meta import UNSET
+from ..schema import UNSET
 from .options import Option, OptionTree, option_tree
 
 __all__ = ["BATCH", "NoExample", "example_config", "why_none"]

@@ -29,8 +29,9 @@ from functools import cache
 from pathlib import PurePath
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
-from ..schema._meta import UNSET, Meta, meta_of
+from ..schema import UNSET, Meta, meta_of
 from .paths import Via, resolve_steps, split_path
+from .record import BOUND_NAMES, OptionType, child_parent_path
 from .versions import parse_version
 
 TYPE_CHECKING = False
@@ -40,14 +41,21 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
     from pydantic.fields import FieldInfo
 
-    from ..schema._base import Section, UnknownKeys
+    from ..schema import Section, UnknownKeys
+    from .record import Container, Kind
 
-__all__ = ["Option", "OptionTree", "Resolution", "option_tree"]
+__all__ = [
+    "Option",
+    "OptionTree",
+    "Resolution",
+    "is_model",
+    "option_tree",
+    "option_type",
+    "strip_annotated",
+    "type_name",
+    "union_args",
+]
 
-Kind = Literal["section", "leaf"]
-Container = Literal["map", "list"]
-
-_BOUND_NAMES = ("gt", "ge", "lt", "le", "min_length", "max_length")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
 _QUOTED = re.compile(r"`([^`]+)`")
 
@@ -214,11 +222,7 @@ class OptionTree:
             opt = self._make(name, info, parent, strict=strict, inherited=inherited)
             self._add(opt)
             if opt.model is not None:
-                child_parent = opt.path
-                if opt.container == "map":
-                    child_parent = f"{opt.path}.<{opt.meta.map_key}>"
-                elif opt.container == "list":
-                    child_parent = f"{opt.path}[]"
+                child_parent = self.child_parent(opt)
                 if child_parent != opt.path:
                     # The pattern step is addressable too, as an alias of the container.
                     self._children.setdefault(child_parent, [])
@@ -338,11 +342,7 @@ class OptionTree:
     @staticmethod
     def child_parent(opt: Option) -> str:
         """The parent key under which ``opt``'s children are registered."""
-        if opt.container == "map":
-            return f"{opt.path}.<{opt.meta.map_key}>"
-        if opt.container == "list":
-            return f"{opt.path}[]"
-        return opt.path
+        return child_parent_path(opt.path, opt.container, opt.meta.map_key)
 
     def get(self, path: str) -> Option:
         """The option at canonical ``path``; ``KeyError`` when there is none."""
@@ -406,20 +406,23 @@ class _Inherited:
 # -- annotations ------------------------------------------------------------
 
 
-def _strip_annotated(tp: Any) -> Any:
+def strip_annotated(tp: Any) -> Any:
+    """A type without its ``Annotated[...]`` wrapping."""
     while get_origin(tp) is Annotated:
         tp = get_args(tp)[0]
     return tp
 
 
-def _union_args(tp: Any) -> tuple[Any, ...]:
-    tp = _strip_annotated(tp)
+def union_args(tp: Any) -> tuple[Any, ...]:
+    """The members of a union type (a type that is no union: itself alone), without ``Annotated``."""
+    tp = strip_annotated(tp)
     if get_origin(tp) in (Union, types.UnionType):
-        return tuple(_strip_annotated(a) for a in get_args(tp))
+        return tuple(strip_annotated(a) for a in get_args(tp))
     return (tp,)
 
 
-def _is_model(tp: Any) -> bool:
+def is_model(tp: Any) -> bool:
+    """Whether ``tp`` is a pydantic model (a section)."""
     from pydantic import BaseModel
 
     return isinstance(tp, type) and issubclass(tp, BaseModel)
@@ -427,31 +430,37 @@ def _is_model(tp: Any) -> bool:
 
 def _section_model(annotation: Any) -> tuple[type[Section] | None, Container | None, bool]:
     """(model, container, nullable) for a section-typed annotation; (None, None, nullable) for a leaf."""
-    args = _union_args(annotation)
+    args = union_args(annotation)
     nullable = type(None) in args
     for arg in args:
-        if _is_model(arg):
+        if is_model(arg):
             return arg, None, nullable
         origin = get_origin(arg)
         if origin is dict:
             _key_t, val_t = get_args(arg)
-            if _is_model(_strip_annotated(val_t)):
-                return _strip_annotated(val_t), "map", nullable
+            if is_model(strip_annotated(val_t)):
+                return strip_annotated(val_t), "map", nullable
         if origin is list:
             (item_t,) = get_args(arg) or (Any,)
-            if _is_model(_strip_annotated(item_t)):
-                return _strip_annotated(item_t), "list", nullable
+            if is_model(strip_annotated(item_t)):
+                return strip_annotated(item_t), "list", nullable
     return None, None, nullable
+
+
+def option_type(annotation: Any) -> OptionType:
+    """A field's type as the index records it: the short names of its union's members (``int``, ``null``,
+    ``enum``, ``list[str]`` …)."""
+    members: list[str] = []
+    for arg in union_args(annotation):
+        name = _single_type_name(arg)
+        if name not in members:
+            members.append(name)
+    return OptionType(tuple(members))
 
 
 def type_name(annotation: Any) -> str:
     """A short display name of a field's type: ``int``, ``bool | null``, ``enum``, ``list[str]`` …"""
-    parts: list[str] = []
-    for arg in _union_args(annotation):
-        name = _single_type_name(arg)
-        if name not in parts:
-            parts.append(name)
-    return " | ".join(parts)
+    return str(option_type(annotation))
 
 
 def _single_type_name(tp: Any) -> str:
@@ -480,18 +489,18 @@ def _single_type_name(tp: Any) -> str:
             return "str"
         if issubclass(tp, PurePath):
             return "path"
-        if _is_model(tp):
+        if is_model(tp):
             return "section"
     origin = get_origin(tp)
     if origin in (list, tuple, set):
         args = [a for a in get_args(tp) if a is not Ellipsis]
         inner = type_name(Union[tuple(args)]) if args else "any"  # noqa: UP007
-        if origin is list and args and _is_model(_strip_annotated(args[0])):
+        if origin is list and args and is_model(strip_annotated(args[0])):
             return "list[section]"
         return f"list[{inner}]"
     if origin is dict:
         key_value = get_args(tp)
-        if key_value and _is_model(_strip_annotated(key_value[1])):
+        if key_value and is_model(strip_annotated(key_value[1])):
             return "map[str, section]"
         return "dict"
     if tp is dict:
@@ -506,7 +515,7 @@ def _single_type_name(tp: Any) -> str:
 def _allowed_values(annotation: Any) -> tuple[Any, ...] | None:
     """Allowed values when the (non-null) type is made of enums and literals only."""
     values: list[Any] = []
-    for arg in _union_args(annotation):
+    for arg in union_args(annotation):
         if arg is type(None):
             continue
         if get_origin(arg) is Literal:
@@ -522,9 +531,9 @@ def _bounds_of(info: FieldInfo) -> dict[str, Any]:
     import annotated_types
 
     bounds: dict[str, Any] = {}
-    for item in info.metadata:
-        if isinstance(item, annotated_types.BaseMetadata):
-            for name in _BOUND_NAMES:
+    for name in BOUND_NAMES:  # in the order they are written, whatever the order of the field's arguments
+        for item in info.metadata:
+            if isinstance(item, annotated_types.BaseMetadata):
                 value = getattr(item, name, None)
                 if value is not None:
                     bounds[name] = value
