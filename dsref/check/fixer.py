@@ -32,6 +32,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Edit, Fix
 from .findings import Finding
 from .pipeline import FileReport, check_text
+from .positions import LineIndex
 from .proof import Refusal, judge
 from .writer import Snapshot
 
@@ -248,32 +249,15 @@ def _touch(edit: Edit, taken: tuple[int, int]) -> bool:
 
 def apply_edits(text: str, edits: list[Edit]) -> str:
     """``text`` (as written: any line ends) with ``edits`` made; the edits' offsets and line ends are those of the
-    text as the reader parsed it (``\\n`` only), and are mapped onto the text as written."""
-    newline = "\r\n" if "\r\n" in text else ("\r" if "\r" in text else "\n")
-    shifts = _crlf_positions(text) if newline == "\r\n" else []
+    text as the reader parsed it (``\\n`` only), and are mapped onto the text as written (its own line end)."""
+    index = LineIndex(text)
+    newline = index.newline
     out = text
     for edit in sorted(edits, key=lambda e: (e.start, e.end), reverse=True):
-        start, end = _raw(edit.start, shifts), _raw(edit.end, shifts)
+        start, end = index.written(edit.start), index.written(edit.end)
         replacement = edit.replacement.replace("\n", newline) if newline != "\n" else edit.replacement
         out = out[:start] + replacement + out[end:]
     return out
-
-
-def _crlf_positions(text: str) -> list[int]:
-    """Where each ``\\r\\n`` reads as ``\\n`` in the parsed text (its offset there), in order."""
-    found, k, i = [], 0, text.find("\r\n")
-    while i >= 0:
-        found.append(i - k)
-        k += 1
-        i = text.find("\r\n", i + 2)
-    return found
-
-
-def _raw(offset: int, shifts: list[int]) -> int:
-    """An offset into the parsed text → the same place in the text as written (each earlier ``\\r\\n`` is one more)."""
-    from bisect import bisect_left
-
-    return offset + bisect_left(shifts, offset)
 
 
 @dataclass(frozen=True)

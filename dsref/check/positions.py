@@ -8,7 +8,8 @@ Three ways of saying "where" meet in dsref, and this module is the only place th
 * a **line and column**, counted from 1 in code points (a tab is one column, a byte-order mark takes none), which
   dsref prints (``file:line:col``): :class:`Span`;
 * an **LSP position**, counted from 0 in UTF-16 code units (an emoji is two, a byte-order mark one), which editors
-  speak: :meth:`LineIndex.utf16`.
+  speak: :meth:`LineIndex.utf16`, or :meth:`LineIndex.position` of an offset into the text as written (its own line
+  ends, which :meth:`LineIndex.written` maps a parsed offset onto).
 
 :class:`LineIndex` is built once per text, in one pass over it, and answers each question in logarithmic time (the
 line of an offset) or in the length of one line (UTF-16 units, only on lines that hold a character outside the BMP).
@@ -18,12 +19,15 @@ line of an offset) or in the length of one line (UTF-16 units, only on lines tha
 Span(line=2, col=8, end_line=2, end_col=11)
 >>> index.offset(2, 8), index.utf16(2, 10), index.utf16(1, 1)
 (10, (1, 10), (0, 1))
+>>> crlf = LineIndex('\\ufeff{\\r\\n  "a": 1\\r\\n}')
+>>> crlf.newline, crlf.written(0), crlf.written(3), crlf.position(crlf.written(3)), crlf.position(1)
+('\\r\\n', 0, 4, (1, 0), (0, 1))
 """
 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 __all__ = ["Extent", "LineIndex", "Location", "Span", "Written"]
@@ -70,7 +74,7 @@ class LineIndex:
     """Offsets of one text ↔ lines and columns (dsref's) ↔ LSP positions. Any of ``\\r\\n``, ``\\r`` and ``\\n``
     ends a line, as for ``open()`` in text mode and for LSP."""
 
-    __slots__ = ("_astral", "bom", "starts", "text")
+    __slots__ = ("_astral", "_crlf", "bom", "starts", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -78,6 +82,7 @@ class LineIndex:
         """The offset at which each line starts; ``starts[0]`` is line 1."""
         self.bom = text.startswith("\ufeff")
         self._astral: dict[int, bool] | None = {} if _ASTRAL.search(text) else None
+        self._crlf: list[int] | None = None
 
     @property
     def lines(self) -> int:
@@ -127,6 +132,31 @@ class LineIndex:
         line = max(line, 1)
         chars = max(0, col - 1) + (1 if line == 1 and self.bom else 0)
         return line - 1, self._units(line, min(chars, len(self.line_text(line))))
+
+    @property
+    def newline(self) -> str:
+        """The text's own line end, what an edit that adds lines writes: ``\\r\\n`` if it has one, else ``\\r``
+        if it has one, else ``\\n``."""
+        return "\r\n" if "\r\n" in self.text else ("\r" if "\r" in self.text else "\n")
+
+    def written(self, offset: int) -> int:
+        """An offset into the text as its reader parsed it (each ``\\r\\n`` read as one ``\\n``; a lone ``\\r``
+        is one character either way) → the same place in this text, as written."""
+        if self._crlf is None:
+            found, shift, i = [], 0, self.text.find("\r\n")
+            while i >= 0:
+                found.append(i - shift)  # where this line end's ``\n`` is in the parsed text
+                shift += 1
+                i = self.text.find("\r\n", i + 2)
+            self._crlf = found
+        return offset + bisect_left(self._crlf, offset)
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """An offset into this text → LSP's 0-based line and UTF-16 column (a byte-order mark is one unit: offset 1
+        is just after it)."""
+        offset = min(max(offset, 0), len(self.text))
+        line = bisect_right(self.starts, offset)
+        return line - 1, self._units(line, offset - self.starts[line - 1])
 
     def _units(self, line: int, chars: int) -> int:
         """UTF-16 code units in the first ``chars`` code points of ``line``."""

@@ -1,6 +1,7 @@
 """``dsref server``: the language server for editors, over stdio (``--tcp`` on 127.0.0.1 for debugging).
 
-Exit status: 0 when the client ends the session, 2 for a usage problem.
+Exit status: 0 when the client ends the session (``shutdown``, then ``exit``), 1 when it exits without
+``shutdown`` or closes the server's input first, 2 for a usage problem.
 """
 
 from __future__ import annotations

@@ -58,14 +58,16 @@ class Analysis:
     """Each diagnostic that has a fix, with the fix."""
 
     def edits(self, fix: Fix) -> list[lsp.TextEdit]:
-        """The fix's edits in LSP terms, for this document."""
+        """The fix's edits in LSP terms, for this document as written: from the offsets the fix was made at (a
+        byte-order mark is one of them, which a line and column do not count), with the document's own line end
+        where an edit adds a line (the fix writes ``\\n``, as the reader parsed the text)."""
+        newline = self.lines.newline
         out = []
         for edit in fix.edits:
-            if edit.span is None:
-                continue
-            start = lsp_position(self.lines, edit.span.line, edit.span.col)
-            end = lsp_position(self.lines, edit.span.end_line, edit.span.end_col)
-            out.append(lsp.TextEdit(lsp.Range(start, end), edit.replacement))
+            start = lsp.Position(*self.lines.position(self.lines.written(edit.start)))
+            end = lsp.Position(*self.lines.position(self.lines.written(edit.end)))
+            replacement = edit.replacement.replace("\n", newline) if newline != "\n" else edit.replacement
+            out.append(lsp.TextEdit(lsp.Range(start, end), replacement))
         return out
 
 

@@ -2,24 +2,37 @@
 
 Every handler answers from :mod:`dsref.server.analysis`, :mod:`dsref.server.completion` and dsref's faces; none of
 them lets an exception out: a document the server cannot make sense of gets no diagnostics, never a dead server.
+What comes in is read by :mod:`.transport` (the base protocol, in a thread of its own) and answered as JSON-RPC and
+LSP say by :mod:`.rpc`; documents are checked in a worker when :mod:`.schedule` says, and only the diagnostics of
+their current text are published.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import sys
-from typing import Any
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any, BinaryIO
 
 from lsprotocol import types as lsp
-from pygls.exceptions import JsonRpcException, JsonRpcParseError
+from pygls.exceptions import JsonRpcInvalidParams
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
 
+from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
 from ..tree.versions import DSREF_VERSION
 from .analysis import Analysis, analyse, looks_like_config
-from .settings import TEXTS, Settings, read_settings
+from .rpc import Protocol, one_line
+from .schedule import Scheduler
+from .settings import Settings, read_settings
+from .texts import TEXTS
+from .transport import Inbox, read_messages
 
 __all__ = ["COMMANDS", "DsrefServer", "make_server"]
 
@@ -29,53 +42,31 @@ COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openRe
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 
-class _Protocol(LanguageServerProtocol):
-    """pygls' protocol, answering a request whose parameters it cannot read with the JSON-RPC error the spec calls
-    for (pygls only logs it, and the client would wait for an answer forever)."""
-
-    def structure_message(self, data: Any) -> Any:
-        try:
-            return super().structure_message(data)
-        except JsonRpcException as exc:
-            if isinstance(data, dict) and "id" in data and "method" in data:
-                error = lsp.ResponseError(code=exc.code, message=f"{exc.message}: {data.get('method')}")
-                self._send_response(data["id"], error=error)
-            raise
-
-
 class DsrefServer(LanguageServer):
     """pygls' server with dsref's state: the settings, the editor's language, the last analysis of each document."""
+
+    protocol: Protocol
 
     def __init__(self) -> None:
         super().__init__(
             "dsref",
             DSREF_VERSION,
             text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
-            protocol_cls=_Protocol,
+            protocol_cls=Protocol,
         )
         self.settings = Settings()
         self.editor_lang: Lang = "en"
         self.analyses: dict[str, Analysis] = {}
+        self.checks = Scheduler(self._snapshot, self._publish)
+        self.exit_status = 0
 
     @property
     def lang(self) -> Lang:
         return self.settings.language or self.editor_lang
 
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Errors outside a request: a message that is not JSON gets JSON-RPC's parse error; one whose request was
-        answered with an error already (see :class:`_Protocol`) gets nothing more; the rest are logged."""
-        import json
-
-        if isinstance(error, json.JSONDecodeError) or isinstance(error.__cause__, json.JSONDecodeError):
-            problem = JsonRpcParseError()
-            self.protocol._send_data(
-                {"jsonrpc": "2.0", "id": None, "error": {"code": problem.code, "message": problem.message}}
-            )
-            return
-        if isinstance(error, JsonRpcException):
-            log.warning("a message the server could not read: %s", error)
-            return
-        log.error("dsref server error: %s", error)
+        """What pygls reports outside a request (its answers are :mod:`.rpc`'s): one line in the log."""
+        log.warning("dsref server: %s", one_line(error))
 
     def apply_settings(self, raw: Any) -> None:
         settings, problems = read_settings(raw)
@@ -83,23 +74,85 @@ class DsrefServer(LanguageServer):
         for problem in problems:
             self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem.message(self.lang)))
 
-    def check(self, uri: str) -> None:
-        """Check the document and publish its diagnostics (none for a file that is not a DeepSpeed config)."""
+    def _snapshot(self, uri: str) -> Callable[[], tuple[int | None, Analysis | None]]:
+        """The check of ``uri`` as it is now, to run in the worker: its version and analysis (None for a file that is
+        not a DeepSpeed config)."""
+        document = self.workspace.text_documents[uri]  # an open one: pygls would read any other from the disk
+        text, version, settings, lang = document.source, document.version, self.settings, self.editor_lang
+
+        def work() -> tuple[int | None, Analysis | None]:
+            return version, analyse(uri, text, settings, lang) if looks_like_config(uri, text) else None
+
+        return work
+
+    def _publish(self, uri: str, result: tuple[int | None, Analysis | None]) -> None:
+        version, analysis = result
+        if analysis is None:
+            self.analyses.pop(uri, None)
+        else:
+            self.analyses[uri] = analysis
+        diagnostics = analysis.diagnostics if analysis is not None else []
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def analysis_of(self, uri: str) -> Analysis | None:
+        """The analysis of the document as it is now: the last published one if the text is the same, else a new one
+        (a quick fix asked for between an edit and its diagnostics must fit the text it will edit)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        analysis, text = self.analyses.get(uri), document.source
+        if analysis is not None and analysis.text == text:
+            return analysis
+        return analyse(uri, text, self.settings, self.editor_lang) if looks_like_config(uri, text) else None
+
+    # -- serving ---------------------------------------------------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over stdin and stdout until the client says exit; :attr:`exit_status` is the status to exit with."""
+        source = stdin if stdin is not None else sys.stdin.buffer
         try:
-            document = self.workspace.get_text_document(uri)
-            text = document.source
-            if not looks_like_config(uri, text):
-                self.analyses.pop(uri, None)
-                diagnostics: list[lsp.Diagnostic] = []
-            else:
-                analysis = analyse(uri, text, self.settings, self.editor_lang)
-                self.analyses[uri] = analysis
-                diagnostics = analysis.diagnostics
-            self.text_document_publish_diagnostics(
-                lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=document.version)
-            )
-        except Exception:  # a crash here would end the editor's session: log it, publish nothing
-            log.exception("checking %s failed", uri)
+            read: Callable[[int], bytes] = _fd_reader(source.fileno())
+        except (AttributeError, OSError, ValueError):
+            read = getattr(source, "read1", source.read)
+        self.exit_status = self._serve(read, StdoutWriter(stdout if stdout is not None else sys.stdout.buffer))
+
+    def start_tcp(self, host: str, port: int) -> None:
+        """Serve the first client that connects to ``host``:``port`` (for debugging)."""
+        import socket
+
+        with socket.create_server((host, port)) as listener:
+            connection, _ = listener.accept()
+        with connection, connection.makefile("wb") as output:
+            self.exit_status = self._serve(connection.recv, StdoutWriter(output))
+
+    def _serve(self, read: Callable[[int], bytes], writer: StdoutWriter) -> int:
+        self.protocol.set_writer(writer)
+        try:
+            return asyncio.run(self._session(read))
+        except KeyboardInterrupt:
+            return 1
+        finally:
+            self.checks.stop()
+
+    async def _session(self, read: Callable[[int], bytes]) -> int:
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: log.error("dsref server: %s", context.get("message")))
+        self.protocol.done = loop.create_future()
+        inbox = Inbox(loop.call_soon_threadsafe, self.protocol.receive)
+        threading.Thread(target=read_messages, args=(read, inbox.put), name="dsref-read", daemon=True).start()
+        return await self.protocol.done
+
+
+def _fd_reader(fd: int) -> Callable[[int], bytes]:
+    """Read the file descriptor itself: a thread blocked there holds none of the locks of ``sys.stdin``, which the
+    interpreter takes when it exits."""
+
+    def read(n: int) -> bytes:
+        return os.read(fd, n)
+
+    return read
 
 
 def make_server() -> DsrefServer:
@@ -118,24 +171,31 @@ def make_server() -> DsrefServer:
     def did_change_configuration(ls: DsrefServer, params: lsp.DidChangeConfigurationParams) -> None:
         ls.apply_settings(params.settings)
         for uri in list(ls.workspace.text_documents):
-            ls.check(uri)
+            ls.checks.changed(uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: DsrefServer, params: lsp.DidOpenTextDocumentParams) -> None:
-        ls.check(params.text_document.uri)
+        ls.checks.forget(params.text_document.uri)  # opened again: what was on the way is for the old text
+        ls.checks.changed(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: DsrefServer, params: lsp.DidChangeTextDocumentParams) -> None:
-        ls.check(params.text_document.uri)
+        ls.checks.changed(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: DsrefServer, params: lsp.DidSaveTextDocumentParams) -> None:
-        ls.check(params.text_document.uri)
+        if params.text_document.uri in ls.workspace.text_documents:
+            ls.checks.publish(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DsrefServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.checks.forget(params.text_document.uri)
         ls.analyses.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: DsrefServer, *_: Any) -> None:
+        ls.checks.stop()
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: DsrefServer, params: lsp.HoverParams) -> lsp.Hover | None:
@@ -164,11 +224,12 @@ def make_server() -> DsrefServer:
             return None
 
     @server.command(COMMANDS["explain_rule"])
-    def explain_rule(ls: DsrefServer, code: str) -> None:
+    def explain_rule(ls: DsrefServer, arguments: Any) -> None:
         from ..check.fix_notes import fix_note
         from ..check.rules import get_rule
 
-        rule = get_rule(str(code))
+        code = _one_string(ls, arguments, COMMANDS["explain_rule"], TEXTS.text("rule_argument", ls.lang))
+        rule = get_rule(code)
         if rule is not None:
             text = f"{rule.code} {rule.name}: {rule.text('explanation', ls.lang)}"
         else:
@@ -177,14 +238,32 @@ def make_server() -> DsrefServer:
 
             kind = next((k for k in Kind if k.code == code), None)
             text = f"{code}: {explanation(kind, ls.lang)}" if kind is not None else str(code)
-        text += "\n\n" + fix_note(str(code), ls.lang)
+        text += "\n\n" + fix_note(code, ls.lang)
         ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, text))
 
     @server.command(COMMANDS["open_reference"])
-    def open_reference(ls: DsrefServer, url: str) -> None:
-        ls.window_show_document(lsp.ShowDocumentParams(uri=str(url), external=True))
+    def open_reference(ls: DsrefServer, arguments: Any) -> None:
+        """Open a page of dsref's site in the user's browser, and nothing else: the URL comes from the client, and
+        ``window/showDocument`` with ``external`` hands it to the system (a ``javascript:`` or ``file:`` URL, a
+        look-alike host)."""
+        from ..tree.links import SITE, is_site_url
+
+        command = COMMANDS["open_reference"]
+        url = _one_string(ls, arguments, command, TEXTS.text("reference_argument", ls.lang, site=SITE))
+        if not is_site_url(url):
+            shown = visible(url[:200] + ("…" if len(url) > 200 else ""))
+            raise JsonRpcInvalidParams(TEXTS.text("not_site_url", ls.lang, command=command, site=SITE, url=shown))
+        ls.window_show_document(lsp.ShowDocumentParams(uri=url, external=True))
 
     return server
+
+
+def _one_string(ls: DsrefServer, arguments: Any, command: str, expected: str) -> str:
+    """The one string a command takes, from its ``arguments`` as the client sent them; else InvalidParams, saying
+    what the command takes."""
+    if isinstance(arguments, list) and len(arguments) == 1 and isinstance(arguments[0], str):
+        return arguments[0]
+    raise JsonRpcInvalidParams(TEXTS.text("bad_arguments", ls.lang, command=command, expected=expected))
 
 
 def _hover(ls: DsrefServer, params: lsp.HoverParams) -> lsp.Hover | None:
@@ -194,10 +273,10 @@ def _hover(ls: DsrefServer, params: lsp.HoverParams) -> lsp.Hover | None:
     from .context import cursor_context
 
     uri = params.text_document.uri
-    document = ls.workspace.get_text_document(uri)
-    text = document.source
-    if not looks_like_config(uri, text):
+    document = ls.workspace.text_documents.get(uri)
+    if document is None or not looks_like_config(uri, document.source):
         return None
+    text = document.source
     offset = document.offset_at_position(params.position)
     at = cursor_context(text, offset)
     if at is None or at.key is None:
@@ -216,7 +295,9 @@ def _completion(ls: DsrefServer, params: lsp.CompletionParams) -> lsp.Completion
     from .completion import complete
 
     uri = params.text_document.uri
-    document = ls.workspace.get_text_document(uri)
+    document = ls.workspace.text_documents.get(uri)
+    if document is None:
+        return None
     text = document.source
     if not looks_like_config(uri, text) and text.strip() not in ("", "{", "{}"):
         return None
@@ -239,7 +320,7 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.Cod
     from ..tree.links import page_url
 
     uri = params.text_document.uri
-    analysis = ls.analyses.get(uri)
+    analysis = ls.analysis_of(uri)
     if analysis is None:
         return []
     wanted = params.context.diagnostics or [d for d in analysis.diagnostics if _overlaps(d.range, params.range)]
@@ -295,12 +376,30 @@ def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
     return _key(a)[:2] <= _key(b)[2:] and _key(b)[:2] <= _key(a)[2:]
 
 
+class _OneLine(logging.Formatter):
+    """Log records without tracebacks: whatever a client sends, stderr gets no traceback, only the exception's type,
+    message and the line that raised it."""
+
+    def formatException(self, ei: Any) -> str:
+        _type, error, trace = ei
+        if error is None:
+            return ""
+        where = traceback.extract_tb(trace)[-1] if trace is not None else None
+        return one_line(error) + (f" ({where.filename}:{where.lineno})" if where is not None else "")
+
+    def formatStack(self, stack_info: str) -> str:
+        return ""
+
+
 def main(argv: list[str] | None = None, *, tcp: tuple[str, int] | None = None) -> int:
-    """Serve over stdio (or TCP on ``tcp``) until the client says exit."""
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    """Serve over stdio (or TCP on ``tcp``) until the client says exit; the exit status LSP prescribes: 0 after
+    ``shutdown``, 1 without."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_OneLine(logging.BASIC_FORMAT))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     server = make_server()
     if tcp is not None:
         server.start_tcp(*tcp)
     else:
         server.start_io()
-    return 0
+    return server.exit_status

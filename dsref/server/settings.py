@@ -13,23 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..text.i18n import Lang, messages
+from ..text.i18n import Lang
 from ..text.language import UnknownLanguage, resolve_language
 from ..tree.profiles import PROFILES, Profile
 from ..tree.versions import parse_version
+from .texts import TEXTS
 
-__all__ = ["TEXTS", "Problem", "Settings", "read_settings"]
-
-TEXTS = messages(
-    "server",
-    bad_setting="dsref: the setting dsref.{key} = {value} is not valid ({expected}); using the default",
-    expected_language="en, zh or null",
-    expected_profile="deepspeed, hf or null",
-    expected_world_size="a whole number of GPUs, 1 or more, or null",
-    expected_version="a DeepSpeed release such as 0.19.8, or null",
-    explain_rule="Explain {code}",
-    open_reference="Open the reference page of {code}",
-)
+__all__ = ["Problem", "Settings", "read_settings"]
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,214 @@
+"""LSP's base protocol on a byte stream, read strictly: each message a header (``Content-Length: N``, other fields,
+an empty line; every line ended by CRLF) and N bytes of UTF-8 JSON; a damaged stream is found again.
+
+pygls reads the header with one pattern and no limit, and a header it cannot read leaves it waiting for one that
+never comes (``Content-Length: abc``, none at all, ``-5``, LF line ends), while a 5,000-digit length is taken as a
+number. Here each header line is at most :data:`MAX_LINE` bytes, ``Content-Length`` is 1 to 10 digits and at most
+:data:`MAX_BODY`, refused before any of the body is read. After a damaged header or a body that is not UTF-8 JSON,
+:func:`frames` yields one :class:`Damage`, which the server answers with JSON-RPC's parse error, and skips to the next
+``Content-Length:`` wherever it starts in a line: a body shorter than its header said ends in the middle of the line
+that holds the next header, and one longer swallowed the start of the next message, where the search starts.
+
+>>> import io
+>>> stream = b'Content-Length: abc\\r\\n\\r\\n{"a": 1}Content-Length: 8\\r\\n\\r\\n{"b": 2}'
+>>> list(frames(Reader(io.BytesIO(stream).read)))
+[Damage(key='header_length'), {'b': 2}]
+>>> stream = b'Content-Length: 5\\r\\n\\r\\n{"a": 1}Content-Length: 8\\r\\n\\r\\n{"b": 2}'
+>>> list(frames(Reader(io.BytesIO(stream).read)))
+[Damage(key='not_json'), {'b': 2}]
+
+:func:`read_messages` runs :func:`frames` in a thread of its own, reading the file descriptor directly: the thread
+blocked in a read holds no lock the interpreter needs when it exits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import re
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["END", "MAX_BODY", "MAX_LINE", "Damage", "Inbox", "Reader", "frames", "read_messages"]
+
+log = logging.getLogger("dsref.server")
+
+MAX_BODY = 64 * 1024 * 1024
+"""The largest body read (a config is at most 256 KiB; a whole-document change of one is about that much)."""
+MAX_LINE = 8192
+"""The longest header line read."""
+_MAX_FIELDS = 32
+_CHUNK = 65536
+_FIELD_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
+_CONTENT_LENGTH = re.compile(rb"content-length:", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Damage:
+    """What was wrong where a message should have been: a key of the server's texts (``header_line``,
+    ``header_length``, ``header_missing``, ``not_utf8``, ``not_json``)."""
+
+    key: str
+
+
+END = object()
+"""What :func:`read_messages` delivers last: the stream ended."""
+
+
+class Reader:
+    """Lines and blocks of the bytes ``read`` gives (``os.read`` of a file descriptor, ``socket.recv``: up to n bytes,
+    ``b""`` at the end), through a buffer into which bytes can be put back."""
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self._read = read
+        self._buffer = bytearray()
+        self._ended = False
+
+    def _fill(self, wanted: int = _CHUNK) -> bool:
+        if self._ended:
+            return False
+        data = self._read(min(max(wanted, _CHUNK), 1 << 20))
+        if not data:
+            self._ended = True
+            return False
+        self._buffer += data
+        return True
+
+    def _take(self, n: int) -> bytes:
+        data = bytes(self._buffer[:n])
+        del self._buffer[:n]
+        return data
+
+    def readline(self, limit: int) -> bytes:
+        """Up to and including the next LF, at most ``limit`` bytes; what is left at the end of the stream; ``b""``
+        after it."""
+        searched = 0
+        while True:
+            found = self._buffer.find(b"\n", searched, limit)
+            if found >= 0:
+                return self._take(found + 1)
+            if len(self._buffer) >= limit:
+                return self._take(limit)
+            searched = len(self._buffer)
+            if not self._fill():
+                return self._take(len(self._buffer))
+
+    def read(self, n: int) -> bytes:
+        """The next ``n`` bytes (fewer at the end of the stream)."""
+        while len(self._buffer) < n and self._fill(n - len(self._buffer)):
+            pass
+        return self._take(n)
+
+    def unread(self, data: bytes) -> None:
+        self._buffer[:0] = data
+
+
+def frames(reader: Reader) -> Iterator[Any]:
+    """Each message of the stream as its JSON value, or a :class:`Damage` where a header or a body was wrong (one for
+    each stretch of damage: the bytes skipped while looking for the next header are not reported again)."""
+    lost = False
+    while True:
+        line = reader.readline(MAX_LINE)
+        if not line:
+            return
+        if lost:
+            found = _CONTENT_LENGTH.search(line)
+            if found is None:
+                continue
+            line = line[found.start() :]
+        elif line in (b"\r\n", b"\n"):  # blank lines between messages are harmless
+            continue
+        length = _header(reader, line)
+        if length is None:
+            return
+        if isinstance(length, Damage):
+            if not lost:
+                yield length
+            lost = True
+            continue
+        body = reader.read(length)
+        if len(body) < length:
+            return
+        lost = False
+        value = _json(body)
+        if isinstance(value, Damage):
+            yield value
+            lost = True
+            found = _CONTENT_LENGTH.search(body)
+            if found is not None:  # the header said too much: the next message starts inside this body
+                reader.unread(body[found.start() :])
+            continue
+        yield value
+
+
+def _header(reader: Reader, line: bytes) -> int | Damage | None:
+    """The body length the header starting with ``line`` gives; the damage; None at the end of the stream."""
+    length: int | None = None
+    for _ in range(_MAX_FIELDS):
+        if not line.endswith(b"\n") and len(line) < MAX_LINE:
+            return None  # the stream ended inside the header
+        if not line.endswith(b"\r\n"):
+            return Damage("header_line")
+        field = line[:-2]
+        if not field:
+            return length if length is not None else Damage("header_missing")
+        name, colon, value = field.partition(b":")
+        if not colon or not _FIELD_NAME.fullmatch(name):
+            return Damage("header_line")
+        if name.lower() == b"content-length":
+            value = value.strip(b" \t")
+            if not (1 <= len(value) <= 10 and value.isdigit()) or int(value) > MAX_BODY:
+                return Damage("header_length")
+            length = int(value)
+        line = reader.readline(MAX_LINE)
+        if not line:
+            return None
+    return Damage("header_line")
+
+
+def _json(body: bytes) -> Any:
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        return Damage("not_utf8")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # ValueError: not JSON, or an integer of more than 4,300 digits
+        return Damage("not_json")
+
+
+class Inbox:
+    """Messages handed from the reading thread to the event loop, in order, at most ``capacity`` waiting: the reader
+    stops reading while the server is behind, and memory stays bounded whatever the client sends."""
+
+    def __init__(self, call_soon: Callable[..., object], handle: Callable[[Any], None], capacity: int = 64) -> None:
+        self._call_soon = call_soon
+        self._handle = handle
+        self._slots = threading.BoundedSemaphore(capacity)
+
+    def put(self, item: Any) -> None:
+        """From the reading thread: wait for a free slot, then have the loop handle ``item``."""
+        self._slots.acquire()
+        self._call_soon(self._run, item)
+
+    def _run(self, item: Any) -> None:
+        try:
+            self._handle(item)
+        finally:
+            self._slots.release()
+
+
+def read_messages(read: Callable[[int], bytes], deliver: Callable[[Any], None]) -> None:
+    """Read the stream to its end, delivering each message, damage, and :data:`END` (a thread's body)."""
+    try:
+        for item in frames(Reader(read)):
+            deliver(item)
+    except RuntimeError:  # the event loop is closed: the server has exited
+        return
+    except Exception as exc:  # the stream broke: the session ends as if the client had closed it
+        log.warning("reading from the client failed: %s", exc)
+    with contextlib.suppress(RuntimeError):
+        deliver(END)
