@@ -23,6 +23,8 @@ from dsref.estimate.peak import COMPONENTS, Run, peak_memory, run_from_config
 from dsref.estimate.quantities import GIB, EstimateError
 from tests.conftest import require_deepspeed
 
+from .models import SMALL_LLAMA
+
 MODELS = pathlib.Path(__file__).parent / "data" / "hf_models"
 
 PARAMS = {
@@ -332,14 +334,7 @@ def test_the_command_imports_neither_torch_nor_transformers(ds_config: str) -> N
 # --------------------------------------------------------------------------------------------------------------
 # What a model config can get wrong, said in the config's words (issue 28, part 5)
 
-SMALL = {
-    "model_type": "llama",
-    "hidden_size": 64,
-    "intermediate_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "vocab_size": 100,
-}
+SMALL = SMALL_LLAMA
 
 
 @pytest.mark.parametrize(

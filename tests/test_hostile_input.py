@@ -17,6 +17,8 @@ import dsref
 from dsref.check.loader import load, load_bytes
 from dsref.cli.main import main
 
+from .models import SMALL_LLAMA
+
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 
 
@@ -372,14 +374,7 @@ def test_the_search_for_the_first_mistake_never_fails(text: str, strict: bool) -
 
 # -- issue 28, part 5: estimate reads its two files as check reads one ----------------------------------------------
 
-MODEL = {
-    "model_type": "llama",
-    "hidden_size": 64,
-    "intermediate_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "vocab_size": 100,
-}
+MODEL = SMALL_LLAMA
 
 
 def _bounded(*args: str) -> subprocess.CompletedProcess[bytes]:

@@ -33,6 +33,8 @@ import dsref
 import dsref.cli
 from dsref.text.i18n import Messages, registered_messages
 
+from .models import SMALL_LLAMA
+
 PAYLOAD = "\x1b]0;owned\x07\r\n\u202e\u2028\u2029\x9b\x7f"
 """Sets the terminal's title, breaks and rewinds the line, reverses what follows, and a C1 CSI and DEL."""
 SHOWN = r"\x1b]0;owned\x07\r\n\u202e\u2028\u2029\x9b\x7f"
@@ -56,14 +58,7 @@ LANGS = {"en": "en_US.UTF-8", "zh": "zh_CN.UTF-8"}
 BROKEN = '{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": "true"}\n}\n'
 """A config ``--fix`` has something to do with."""
 
-MODEL = {
-    "model_type": "llama",
-    "hidden_size": 64,
-    "intermediate_size": 128,
-    "num_hidden_layers": 2,
-    "num_attention_heads": 2,
-    "vocab_size": 100,
-}
+MODEL = SMALL_LLAMA
 
 
 def _file(folder: Path, name: str, text: str) -> str:
