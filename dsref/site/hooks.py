@@ -10,6 +10,9 @@
   in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
+* A line break in a page's prose that still shows as a space where Chinese needs none (between two Chinese
+  characters, beside full-width punctuation: :func:`dsref.site.cjk.joins`) fails the build with the page and the
+  source line; the ``dsref.site.linejoin`` Markdown extension removes every one it can (:func:`on_page_content`).
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
   placed keep MkDocs' order after them.
@@ -191,6 +194,27 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             shown += _fenced(diff, "diff", indent)
         lines[block.end_line : block.end_line + block.markers] = shown
     return "\n".join(lines) + "\n"
+
+
+def on_page_content(html: str, page: Any, **_: Any) -> str:
+    """Report each line break of the page's prose that a reader sees as a stray space in Chinese text
+    (:func:`dsref.site.cjk.stray_joins`) as a warning with the page and the line of its source that ends there."""
+    from dsref.site.cjk import source_line, stray_joins
+    from dsref.site.figures import fill
+
+    strays = stray_joins(html)
+    if strays:
+        src = page.file.src_uri
+        # The figures filled in, as the reader sees them; filling keeps the source's line numbers.
+        written = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        source = fill(written, page_language(src))[0]  # type: ignore[arg-type]
+        for stray in strays:
+            line = source_line(source, stray) or "?"
+            _warn_once(
+                f"docs/{src}:{line}: the line break in “{stray}” shows as a space in Chinese text; join the two "
+                "lines (dsref.site.linejoin, in mkdocs.yml, joins all but those beside an HTML comment or an image)"
+            )
+    return html
 
 
 def figure_problems(markdown: str) -> list[str]:

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from ..tree.links import reference_page
+from .cjk import joins
 
 __all__ = ["anchor", "cell", "code", "json_value", "option_link", "paragraph", "table"]
 
@@ -50,20 +51,15 @@ def cell(text: str) -> str:
     return "".join(out)
 
 
-def _cjk(ch: str) -> bool:
-    return (
-        "\u2e80" <= ch <= "\u9fff" or "\uf900" <= ch <= "\ufaff" or "\uff00" <= ch <= "\uffef" or ch in "。，、；：？！"
-    )
-
-
 def paragraph(text: str) -> str:
-    """A wrapped text as one line: lines joined with a space, or with nothing between two CJK characters."""
+    """A wrapped text as one line: lines joined with a space, or with nothing where Chinese needs none
+    (:func:`dsref.site.cjk.joins`)."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
     if not lines:
         return ""
     out = lines[0]
     for line in lines[1:]:
-        out += line if _cjk(out[-1]) and _cjk(line[0]) else " " + line
+        out += line if joins(out, line) else " " + line
     return out
 
 

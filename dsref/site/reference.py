@@ -217,7 +217,7 @@ def _option(record: OptionRecord, depth: int, lang: Lang, index: OptionIndex) ->
     if record.removed_in and (parent is None or not parent.removed_in):
         lines += [f'!!! warning "{M.text("removed_box", lang, version=record.removed_in)}"', ""]
         note = option_text(record.path, record.removal_note, lang, "removal_note")
-        body = M.text("removed_body", lang, target=target) + (f" {paragraph(note)}" if note else "")
+        body = paragraph(f"{M.text('removed_body', lang, target=target)}\n{note or ''}")
         lines += [f"    {body}", ""]
     if record.docs_only:
         kind, box = ("docs_only", "warning") if record.validated_by_deepspeed else ("docs_only_ignored", "note")
