@@ -176,6 +176,7 @@ def test_completion_scripts_list_paths(capsys: pytest.CaptureFixture[str]) -> No
 # -- what keeps `dsref explain` fast stays true to the renderer ---------------------------------------------
 
 
+@pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
 @given(
     st.recursive(
         st.none() | st.booleans() | st.integers() | st.floats() | st.text(),

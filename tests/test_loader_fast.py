@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import hjson
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -71,6 +72,7 @@ _json = st.recursive(
 )
 
 
+@pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
 @settings(max_examples=300, deadline=None)
 @given(_json, st.booleans(), st.sampled_from([None, 1, 2]))
 def test_any_json_text(value: Any, ascii_only: bool, indent: int | None) -> None:

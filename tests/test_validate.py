@@ -186,6 +186,7 @@ def configs(draw: st.DrawFn, tree: OptionTree) -> dict[str, Any]:
     return config
 
 
+@pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st.DataObject) -> None:
@@ -197,6 +198,7 @@ def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st
             assert (key,) in reported
 
 
+@pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
 @settings(max_examples=200, deadline=None)
 @given(value=JSON)
 def test_never_raises_on_arbitrary_json(value: Any) -> None:

@@ -36,6 +36,7 @@ def torch_refuses(cls_name: str, key: str, value: Any) -> bool:
     return False
 
 
+@pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
 def test_the_table_of_torch_checks_is_what_torch_does() -> None:
     for cls_name, checked in TORCH_CHECKS.items():
         for key in OPTIMIZER_PARAMS:
