@@ -278,3 +278,29 @@ def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: py
     finding = validate({"zero_optimization": {"stage": 2, "cpu_offload": False}})[0]
     assert help_lines(finding, "en") == ["delete it: DeepSpeed behaves the same without it"]
     assert "offload_optimizer" in help_lines(validate({"zero_optimization": {"cpu_offload": True}})[0], "zh")[0]
+
+
+def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
+    """HF looks "auto" up key by key as written: under an alias it is not filled, DeepSpeed drops it, and the
+    checker, the rules, the estimator and the proof of fixes all say so (dsref.tree.profiles.hugging_face_fills)."""
+    from dsref.check.effective import effective
+    from dsref.check.pipeline import check_text
+    from dsref.check.rules import run_rules
+
+    aliased = {"train_batch_size": 8, "bfloat16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
+    own = {"train_batch_size": 8, "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
+    assert [f.code for f in validate(own, profile="hf") if f.kind is Kind.auto_dropped] == []
+    [dropped] = [f for f in validate(aliased, profile="hf") if f.kind is Kind.auto_dropped]
+    assert dropped.location == ("bfloat16", "enabled") and dropped.args["hf_name"] == "bf16.enabled"
+    assert effective(own).filled == {"bf16.enabled"} and effective(aliased).filled == set()
+    assert effective(aliased).autos == {"bf16.enabled"}
+    from dsref.check.report import rendered
+
+    report = check_text(json.dumps(aliased), "ds.json", profile="hf")
+    [shown] = [r for r in rendered(report, "en", "0.19.8") if r.code == "DS401"]
+    assert shown.help == ['Hugging Face fills "auto" only under the name bf16.enabled; write that name if you launch '
+                          "through it"]  # fmt: skip
+    # DS560 counts only what Hugging Face fills: two "auto" keys it fills, one it does not
+    both = {**own, "bfloat16": {"enabled": "auto"}, "gradient_clipping": "auto"}
+    [note] = run_rules(both, profile="deepspeed", select={"DS560"})
+    assert note.args["paths"] == ["bf16.enabled", "gradient_clipping"]

@@ -22,6 +22,7 @@ from pydantic_core import ValidationError
 
 from ..schema import UNSET
 from ..tree.options import Option, OptionTree
+from ..tree.profiles import hugging_face_fills
 from .positions import Location
 
 __all__ = ["Effective", "effective"]
@@ -37,7 +38,10 @@ class Effective:
         self.ignored: list[Location] = []
         """Keys in the file that DeepSpeed does not read (unknown, or a docs-only name)."""
         self.autos: set[str] = set()
-        """Canonical paths the file writes as ``"auto"``, which Hugging Face fills and DeepSpeed may drop."""
+        """Canonical paths the file writes as ``"auto"`` (under any spelling)."""
+        self.filled: set[str] = set()
+        """Those of :attr:`autos` Hugging Face fills (:func:`~dsref.tree.profiles.hugging_face_fills`); DeepSpeed
+        drops the others where its models validate."""
 
     def is_set(self, path: str) -> bool:
         """Whether the file wrote this option (under any spelling, with a value DeepSpeed keeps)."""
@@ -99,6 +103,8 @@ def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: L
         here = (*loc, key)
         if isinstance(item, str) and item == "auto":
             out.autos.add(opt.path)
+            if hugging_face_fills(tree, here):
+                out.filled.add(opt.path)
         if opt.path in out.locations and via == "deprecated_alias":
             continue  # DeepSpeed prefers the current name (bf16 over bfloat16)
         kept = _as_deepspeed_keeps(opt, item)

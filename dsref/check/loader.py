@@ -669,10 +669,8 @@ def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
     except Exception as exc:
         raise _crash(exc, scan_json(text), text) from None
     # json.loads accepted the text: the one-pass tokenizer finds the same positions as the full scanner
-    # (tests/test_loader_fast.py compares them); the full one is for texts json refuses
+    # (tests/test_loader_fast.py compares them), at any depth; the full one is for texts json refuses
     scan = scan_valid_json(text)
-    if scan.max_depth > _FAST_DEPTH:
-        scan = scan_json(text)
     early = _scan_failure(scan)
     if early is not None:
         raise early

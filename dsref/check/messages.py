@@ -52,6 +52,7 @@ MESSAGES = messages(
     help_delete_same="delete it: DeepSpeed behaves the same without it",
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
+    help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
     help_not_string="put the value in quotes",
     section_root="the top level",
 )
@@ -401,6 +402,8 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         lines.append(MESSAGES.text("help_remove", lang))
     if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):
         lines.append(MESSAGES.text("help_hf_auto", lang))
+    elif finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_name"):
+        lines.append(MESSAGES.text("help_hf_name", lang, name=args["hf_name"]))
     return lines
 
 

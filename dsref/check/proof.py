@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from ..tree.options import OptionTree
-from ..tree.profiles import Profile
+from ..tree.profiles import Profile, hugging_face_fills
 from .findings import Severity
 from .pipeline import FileReport
 
@@ -92,27 +92,23 @@ def meaning(config: Any, *, profile: Profile, world_size: int | None = None) -> 
 
 
 def filled_as_hugging_face_does(config: Any, tree: OptionTree) -> Any:
-    """``config`` with :data:`HF_FILLED` for each ``"auto"`` Hugging Face Trainer or Accelerate fill in: an option
-    they fill, written under its own name at its own place (they look the value up key by key as written, so an
-    alias such as ``bfloat16`` for ``bf16`` is not filled and stays ``"auto"``, which DeepSpeed then drops)."""
+    """``config`` with :data:`HF_FILLED` for each ``"auto"`` Hugging Face Trainer or Accelerate fill in
+    (:func:`~dsref.tree.profiles.hugging_face_fills`); any other ``"auto"`` stays, and DeepSpeed drops it."""
     if not isinstance(config, Mapping):
         return config
     filled = copy.deepcopy(dict(config))
 
-    def walk(node: dict[Any, Any], parent: str | None) -> None:
+    def walk(node: dict[Any, Any], location: tuple[str, ...]) -> None:
         for key, value in node.items():
             if not isinstance(key, str):
                 continue
-            path = key if parent is None else f"{parent}.{key}"
-            if path not in tree:
-                continue
-            opt = tree.get(path)
-            if value == "auto" and isinstance(value, str) and opt.hf_auto is not None:
+            here = (*location, key)
+            if isinstance(value, str) and value == "auto" and hugging_face_fills(tree, here):
                 node[key] = HF_FILLED
-            elif isinstance(value, dict) and opt.kind == "section" and opt.container is None:
-                walk(value, opt.path)
+            elif isinstance(value, dict):
+                walk(value, here)
 
-    walk(filled, None)
+    walk(filled, ())
     return filled
 
 

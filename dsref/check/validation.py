@@ -25,7 +25,7 @@ from pydantic_core import ValidationError
 
 from ..schema import UNSET, Meta
 from ..tree.options import Option, OptionTree
-from ..tree.profiles import Profile
+from ..tree.profiles import Profile, hugging_face_fills
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -293,18 +293,21 @@ class _Walker:
             self.leaf(opt, value, loc)
 
     def auto(self, opt: Option, loc: Location) -> None:
-        if self.profile == "hf" and opt.hf_auto:
+        filled = hugging_face_fills(self.tree, loc)
+        if self.profile == "hf" and filled:
             return
+        # an option Hugging Face fills, written under another name: say the name it looks for
+        named = {"hf_name": opt.path} if opt.hf_auto and not filled else {}
         if opt.validated_by_deepspeed:
             # DeepSpeed's pydantic base drops "auto" values (sections too) before validation.
             default = None if opt.default is UNSET else opt.default
             repair = repairs.auto_dropped(loc)
             self.add(
-                Kind.auto_dropped, Severity.warning, loc, opt, repair=repair, default=default, hf_fills=opt.hf_auto
+                Kind.auto_dropped, Severity.warning, loc, opt, repair=repair, default=default, hf_fills=filled, **named
             )
         else:
             repair = repairs.auto_unfilled(opt, loc)
-            self.add(Kind.auto_unfilled, Severity.error, loc, opt, repair=repair, hf_fills=opt.hf_auto)
+            self.add(Kind.auto_unfilled, Severity.error, loc, opt, repair=repair, hf_fills=filled, **named)
 
     def section_value(self, opt: Option, value: Any, loc: Location) -> None:
         assert opt.unknown_keys is not None  # every section has a policy

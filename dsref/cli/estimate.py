@@ -404,7 +404,7 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
         raise _UsageError("config_unreadable", path=_where(name, loaded.line, loaded.col), reason=loaded.text(lang))
     eff = effective(loaded.data)
     paths = set(CONFIG_PATHS.values())
-    return _Config({p: eff.get(p) for p in paths}, eff.autos & paths, loaded, name)
+    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, loaded, name)
 
 
 def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:

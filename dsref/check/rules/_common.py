@@ -156,13 +156,7 @@ def auto_paths(ctx: Context) -> set[str]:
 
 
 def _hf_fills(ctx: Context, path: str) -> bool:
-    if ctx.profile != "hf":
-        return False
-    try:
-        opt = ctx.tree.get(path)
-    except KeyError:
-        return False
-    return opt.hf_auto and path in auto_paths(ctx)
+    return ctx.profile == "hf" and path in ctx.effective.filled
 
 
 def known(ctx: Context, path: str) -> Any:

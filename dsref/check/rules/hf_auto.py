@@ -6,7 +6,6 @@ from collections.abc import Iterator
 
 from ..findings import Example, Severity
 from . import Context, Hit, rule
-from ._common import auto_paths
 
 LOOKS_LIKE_HF = 2
 """How many "auto" values Hugging Face fills make a file look like one written for Trainer or Accelerate."""
@@ -49,6 +48,6 @@ LOOKS_LIKE_HF = 2
 def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:
     if ctx.profile != "deepspeed":
         return
-    filled = sorted(p for p in auto_paths(ctx) if p in ctx.tree and ctx.tree.get(p).hf_auto)
+    filled = sorted(ctx.effective.filled)
     if len(filled) >= LOOKS_LIKE_HF:
         yield Hit((), None, {"count": len(filled), "paths": filled})
