@@ -324,6 +324,9 @@ class _Builder:
         self.lang = lang
         self.profile = profile
         self.by_path: dict[str, dict[str, Any]] = {}
+        self.filled = True
+        """Whether Hugging Face fills the ``"auto"`` of the options being built: not under an alias, where it does
+        not look (:func:`~dsref.tree.profiles.hugging_face_fills`)."""
 
     def text(self, name: str, /, **args: Any) -> str:
         return M.text(name, self.lang, **args)
@@ -334,17 +337,28 @@ class _Builder:
         for opt in self.tree.under(parent):
             schema = self.option(opt)
             props[opt.key] = schema
+            aliased = schema
+            if (opt.aliases or opt.deprecated_aliases) and self.profile == "hf" and self.filled:
+                aliased = self.unfilled(opt)
             for alias in opt.aliases:
-                props[alias] = {**schema, "markdownDescription": self.alias_text(opt, schema), "doNotSuggest": True}
-                props[alias]["description"] = self.text("alias", key=opt.key) + "\n" + schema["description"]
+                props[alias] = {**aliased, "markdownDescription": self.alias_text(opt, aliased), "doNotSuggest": True}
+                props[alias]["description"] = self.text("alias", key=opt.key) + "\n" + aliased["description"]
             for alias in opt.deprecated_aliases:
                 props[alias] = {
-                    **schema,
+                    **aliased,
                     "deprecationMessage": self.text("deprecated_alias", alias=alias, key=opt.key),
                 }
             for name in opt.meta.docs_names:
                 props[name] = self.docs_name(opt, name)
         return props
+
+    def unfilled(self, opt: Option) -> dict[str, Any]:
+        """``opt``'s schema where Hugging Face fills no ``"auto"`` (under an alias, for the ``hf`` profile)."""
+        self.filled = False
+        try:
+            return self.option(opt, record=False)
+        finally:
+            self.filled = True
 
     def object_schema(self, parent: str | None, reject_unknown: bool) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "properties": self.properties(parent)}
@@ -370,7 +384,15 @@ class _Builder:
         return schema
 
     # -- one option -----------------------------------------------------------
-    def option(self, opt: Option) -> dict[str, Any]:
+    def option(self, opt: Option, *, record: bool = True) -> dict[str, Any]:
+        """``opt``'s schema; ``record``: remember it as the option's own (:func:`option_schemas`)."""
+        if not record:
+            saved = self.by_path
+            self.by_path = {}
+            try:
+                return self.option(opt)
+            finally:
+                self.by_path = saved
         schema = self.texts(opt)
         if opt.removed_for(DEEPSPEED_VERSION):
             message = self.text("removed", key=opt.key, removed_in=opt.removed_in, version=DEEPSPEED_VERSION)
@@ -389,7 +411,7 @@ class _Builder:
             self.by_path[opt.path] = schema
             return schema
         body = self.section(opt) if opt.kind == "section" else self.leaf(opt)
-        if self.profile == "hf" and opt.hf_auto and not _accepts_auto(body):
+        if self.profile == "hf" and self.filled and opt.hf_auto and not _accepts_auto(body):
             body = _with_alternative(body, self.auto_value(opt))
         schema.update(body)
         if _json_default(opt) and not _unrepresentable(body):
