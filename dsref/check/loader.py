@@ -48,9 +48,6 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-import hjson
-from hjson.scanner import HjsonDecodeError
-
 from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
 from ..tree.profiles import PROFILES, Profile
@@ -599,6 +596,9 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     early = _scan_failure(scan)
     if early is not None:
         raise early
+    import hjson  # only here: most files are strict JSON, read above without it (a few ms of every start-up)
+    from hjson.scanner import HjsonDecodeError
+
     try:
         data = hjson.loads(text, object_pairs_hook=dict)
     except HjsonDecodeError as exc:
@@ -718,6 +718,8 @@ def _hjson_accepts(text: str) -> bool:
     scan = scan_hjson(text)
     if scan.error is not None:
         return False
+    import hjson
+
     try:
         hjson.loads(text, object_pairs_hook=dict)
     except Exception:

@@ -15,7 +15,6 @@ type, at any depth, is either matched to an option or reported.
 
 from __future__ import annotations
 
-import difflib
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
@@ -24,6 +23,7 @@ from typing import Annotated, Any, Protocol
 from pydantic_core import ValidationError
 
 from ..schema import UNSET, Meta
+from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import Profile, hugging_face_fills
 from ..tree.values import json_type
@@ -460,11 +460,8 @@ def _near_misses(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
     an option of that name lives (the same typos recur from file to file, hence the cache)."""
-    candidates = [
-        opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
-    ]
-    suggestions = difflib.get_close_matches(key, candidates, n=3, cutoff=0.75)
-    lowered = {c.lower().replace("-", "_"): c for c in candidates}
+    candidates, lowered = _siblings(tree, parent, version)
+    suggestions = candidates.close_to(key, n=3, cutoff=0.75)
     normalized = key.lower().replace("-", "_")
     if normalized in lowered and lowered[normalized] not in suggestions:
         suggestions.insert(0, lowered[normalized])
@@ -474,6 +471,16 @@ def _near_misses(
         if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
     ]
     return tuple(suggestions), tuple(elsewhere[:5])
+
+
+@lru_cache(maxsize=256)
+def _siblings(tree: OptionTree, parent: str | None, version: tuple[int, int, int]) -> tuple[Spellings, dict[str, str]]:
+    """The keys an unknown key under ``parent`` may have been meant as, and the same by their lowercased,
+    underscored spelling (worked out once per section: a file of many unknown keys asks for them all)."""
+    candidates = [
+        opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
+    ]
+    return Spellings(candidates), {c.lower().replace("-", "_"): c for c in candidates}
 
 
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:
