@@ -29,9 +29,6 @@ from collections.abc import Generator, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hjson.decoder import HjsonDecoder, getNext, mlscanstring, scanKeyName, scanstring, scantfnns
-from hjson.scanner import HjsonDecodeError
-
 from .positions import Extent, Location, Written
 
 __all__ = [
@@ -236,244 +233,10 @@ def _location(node: _Node) -> Location:
     return tuple(reversed(steps))
 
 
-# --- Hjson, as hjson 3.1.0's HjsonDecoder reads it -------------------------------------------------------------
-
-_HJSON = HjsonDecoder()  # parse_int/parse_float for scantfnns, as hjson.loads configures them
-_PUNCTUATION = re.compile(r"[,}\]#]|/[/*]")  # where scantfnns stops to test for a number or keyword
-_NUMBER = re.compile(r"[\t ]*(-?(?:0|[1-9]\d*))(\.\d+)?([eE][-+]?\d+)?[\t ]*")  # hjson.decoder.NUMBER_RE
-_KEYWORDS = {"n": "null", "t": "true", "f": "false"}
-
-
-_LINE_END = re.compile(r"[\r\n]")
-
-
-def _eol(s: str, pos: int) -> int:
-    match = _LINE_END.search(s, pos)
-    return len(s) if match is None else match.start()
-
-
-def _stops_at(s: str, pos: int) -> bool:
-    """Whether scantfnns, testing the text before ``pos``, would be at a punctuator or the end of the line."""
-    return pos >= len(s) or s[pos] in "\r\n" or _PUNCTUATION.match(s, pos) is not None
-
-
-def _quoteless_cost(s: str, begin: int) -> int:
-    """Work scantfnns does on a quoteless value starting at ``begin`` (in :data:`COST_BUDGET` units).
-
-    At each punctuator before the end of line it slices ``s[begin:here]`` (values starting with n, t, f) or
-    re-matches the number pattern from ``begin`` (values starting with a digit or ``-``); it stops early only
-    when the text so far is exactly a keyword or number. Any other value costs one step per character.
-    """
-    chf = s[begin]
-    keyword = _KEYWORDS.get(chf)
-    if keyword is not None:
-        if s.startswith(keyword, begin):
-            stop = begin + len(keyword)
-            while stop < len(s) and s[stop] not in "\r\n" and s[stop].isspace():
-                stop += 1
-            if _stops_at(s, stop):
-                return 0
-        return sum(m.start() - begin for m in _PUNCTUATION.finditer(s, begin, _eol(s, begin))) // 4
-    if not (chf == "-" or "0" <= chf <= "9"):
-        return 0
-    match = _NUMBER.match(s, begin)
-    if match is None:
-        return 0
-    if _stops_at(s, match.end()):
-        return 0
-    return 3 * (match.end() - begin) * sum(1 for _ in _PUNCTUATION.finditer(s, begin, _eol(s, begin)))
-
-
-def _multiline_cost(s: str, begin: int) -> int:
-    """Work mlscanstring does looking back, one character per step, for the indentation of a triple quote.
-
-    Without a line break before it, it wraps round to the end of the text and goes on back from there.
-    """
-    newline = s.rfind("\n", 0, begin)
-    if newline >= 0:
-        return 100 * (begin - newline)
-    last = s.rfind("\n")
-    return 100 * (begin + (len(s) - last if last >= 0 else len(s)))
-
-
-def _comment_start(s: str, pos: int) -> int:
-    """Where the unterminated ``/*`` is that made getNext fail, skipping what getNext skipped before it."""
-    while pos < len(s):
-        ch = s[pos]
-        if ch in " \t\n\r":
-            pos += 1
-        elif ch == "#" or s.startswith("//", pos):
-            pos = _eol(s, pos)
-        elif s.startswith("/*", pos):
-            close = s.find("*/", pos + 2)
-            if close < 0:
-                return pos
-            pos = close + 2
-        else:
-            break
-    return pos
-
-
-class _Hjson(_Walker):
-    def next(self, pos: int) -> tuple[str, int]:
-        try:
-            return getNext(self.s, pos)
-        except IndexError:
-            raise ScanError("unterminated_comment", _comment_start(self.s, pos)) from None
-
-    def document(self) -> Scan:
-        """``HjsonDecoder.decode``: a BOM, an empty text, a root in braces, or members without braces."""
-        s = self.s
-        idx = 0
-        if s[:1] == "\ufeff":
-            idx = 1
-        elif s[:3] == "\xef\xbb\xbf":
-            idx = 3
-        start_index = idx
-        ch, idx = self.next(idx)
-        if start_index == 0 and ch == "":
-            root, end = _Node("object", 0, 0), 0
-            root.children = {}
-        elif ch in ("{", "["):
-            root, end = _drive(self.value(idx))
-        else:
-            try:
-                root, end = _drive(self.object(idx, idx, braceless=True))
-            except HjsonDecodeError as first:
-                self.depth, self.duplicates = 0, []
-                try:
-                    root, end = _drive(self.value(idx))
-                except ScanError as exc:
-                    if exc.reason == "too_costly":
-                        raise
-                    raise first from None
-                except Exception:
-                    raise first from None
-        ch, end = self.next(end)
-        if end != len(s):
-            raise HjsonDecodeError("Extra data", s, end, len(s))
-        return self.result(root)
-
-    def value(self, idx: int) -> _Step:
-        """``_scan_once``: a quoted or ``'''`` string, an object, an array, or a quoteless value."""
-        s = self.s
-        if idx >= len(s):
-            raise HjsonDecodeError("Expecting value", s, idx)
-        ch = s[idx]
-        if ch in ("'", '"'):
-            if s.startswith("'''", idx):
-                self.charge(_multiline_cost(s, idx), idx)
-                try:
-                    _, end = mlscanstring(s, idx)
-                except IndexError:  # nothing after the quotes, or no line break anywhere to measure indentation by
-                    raise ScanError("unterminated_multiline" if "\n" in s else "multiline_one_line", idx) from None
-                return _Node("multiline_string", idx, end), end
-            _, end = scanstring(s, idx + 1, "utf-8", True)
-            return _Node("string", idx, end), end
-        if ch == "{":
-            return self.object(idx, idx + 1, braceless=False)
-        if ch == "[":
-            return self.array(idx)
-        cost = _quoteless_cost(s, idx)
-        if cost:
-            self.charge(cost, idx)
-        try:
-            value, end = scantfnns(_HJSON, s, idx)
-        except HjsonDecodeError:
-            raise
-        except OverflowError as exc:
-            raise ScanError("number_overflow", idx, str(exc)) from None
-        except ValueError as exc:
-            raise ScanError("too_many_digits", idx, str(exc)) from None
-        start, stop = idx, end  # the span of the text hjson keeps, without the whitespace around it
-        while stop > start and s[stop - 1].isspace():
-            stop -= 1
-        while start < stop and s[start].isspace():
-            start += 1
-        if start == stop:
-            start, stop = idx, end
-        if isinstance(value, str):
-            form = "quoteless_string"
-            if any(c in value for c in ",}]"):
-                self.suspect = (start, stop)
-        elif isinstance(value, bool):
-            form = "boolean"
-        elif value is None:
-            form = "null"
-        else:
-            form = "number"
-        return _Node(form, start, stop), end
-
-    def object(self, start: int, end: int, braceless: bool) -> Generator[Any, Any, tuple[_Node, int]]:
-        """``JSONObject``: keys quoted or not, commas optional, a trailing comma allowed."""
-        s = self.s
-        self.enter(start)
-        node = _Node("object", start)
-        node.children = {}
-        ch, end = self.next(end)
-        if not braceless and ch == "}":
-            node.ve = end + 1
-            self.depth -= 1
-            return node, end + 1
-        while True:
-            _, key_start = self.next(end)
-            key, end = scanKeyName(s, key_start, "utf-8", True)
-            key_end = end if s[key_start] in ("'", '"') else key_start + len(key)
-            ch, end = self.next(end)
-            if ch != ":":
-                raise HjsonDecodeError("Expecting ':' delimiter", s, end)
-            ch, end = self.next(end + 1)
-            child, end = yield from _child(self.value(end))
-            child.ks, child.ke = key_start, key_end
-            self.add_member(node, key, child)
-            node.ve = child.ve
-            ch, end = self.next(end)
-            if ch == ",":
-                ch, end = self.next(end + 1)
-            if braceless:
-                if ch == "":
-                    break
-            elif ch == "}":
-                end += 1
-                node.ve = end
-                break
-            ch, end = self.next(end)
-        self.depth -= 1
-        return node, end
-
-    def array(self, start: int) -> Generator[Any, Any, tuple[_Node, int]]:
-        """``JSONArray``: commas optional, a trailing comma allowed."""
-        self.enter(start)
-        node = _Node("array", start)
-        items: dict[str | int, _Node] = {}
-        node.children = items
-        ch, end = self.next(start + 1)
-        if ch == "]":
-            node.ve = end + 1
-            self.depth -= 1
-            return node, end + 1
-        if ch == "":
-            raise HjsonDecodeError("End of input while parsing an array (did you forget a closing ']'?)", self.s, end)
-        while True:
-            child, end = yield from _child(self.value(end))
-            child.parent, child.key = node, len(items)
-            items[len(items)] = child
-            ch, end = self.next(end)
-            if ch == ",":
-                ch, end = self.next(end + 1)
-            if ch == "]":
-                end += 1
-                break
-            ch, end = self.next(end)
-        node.ve = end
-        self.depth -= 1
-        return node, end
-
-
 def _stop(walker: _Walker, exc: BaseException) -> Scan:
     if isinstance(exc, ScanError):
         error = exc
-    elif isinstance(exc, (HjsonDecodeError, json.JSONDecodeError)):
+    elif isinstance(exc, json.JSONDecodeError):
         error = ScanError("decode", exc.pos, exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1])))
     else:  # pragma: no cover - a scanner bug; the loader still answers
         error = ScanError("internal", 0, f"{type(exc).__name__}: {exc}")
@@ -481,23 +244,15 @@ def _stop(walker: _Walker, exc: BaseException) -> Scan:
 
 
 def scan_hjson(text: str) -> Scan:
-    """Positions of every key and value as ``hjson.loads(text)`` reads them, or why and where it stops.
+    """Positions of every key and value as ``hjson.loads(text)`` reads them, or why and where it stops
+    (:mod:`dsref.check.hjson_scanner`, imported on first use: most files are strict JSON, read without hjson).
 
     >>> scan_hjson("a: 1\\nb: [\\n  x\\n  'y'\\n]").entries[("b", 0)]
     Written(form='quoteless_string', key=None, value=Extent(start=12, end=13))
-
-    A quoteless value runs to the end of the line, so ``[x, y]`` is the string ``"x, y]"`` and the array never
-    closes; ``suspect`` points at such a value:
-
-    >>> scan = scan_hjson("a: 1\\nb: [x, y]\\n")
-    >>> scan.error.reason, scan.suspect
-    ('decode', (9, 14))
     """
-    walker = _Hjson(text)
-    try:
-        return walker.document()
-    except Exception as exc:
-        return _stop(walker, exc)
+    from .hjson_scanner import scan
+
+    return scan(text)
 
 
 # --- strict JSON, as json.loads reads it -------------------------------------------------------------------------
