@@ -395,7 +395,8 @@ def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_pat
     out = subprocess.run(
         [sys.executable, "-m", "dsref", "check", str(path)], capture_output=True, text=True
     ).stdout.splitlines()
-    source, caret = out[1], out[2]
+    assert out[0].startswith("Checked for DeepSpeed ")  # what the check is for, then the finding
+    source, caret = out[2], out[3]
     assert len(source) < 120 and source.split(" | ", 1)[1].startswith("…")
     at = caret.index("^")
     assert source[at : at + len('"stgae"')] == '"stgae"'

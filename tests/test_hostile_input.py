@@ -279,6 +279,8 @@ def test_findings_stream_in_order_and_ctrl_c_keeps_them(tmp_path: Path) -> None:
         start_new_session=True,
     )
     assert proc.stdout is not None
+    said = proc.stdout.readline()  # what the check is for, said before the first file's findings
+    assert said.startswith(b"Checked for DeepSpeed "), said
     first = proc.stdout.readline()  # printed while thousands of files are still to be checked
     assert first.startswith(os.fsencode(tmp_path / "c00000.json") + b":1:25: warning[DS101]"), first
     still_running = proc.poll() is None

@@ -125,8 +125,7 @@ async def test_diagnostics_are_check_findings_for_every_real_config(client: Lang
     files = sorted(shared_path("corpus", "real").glob("*.json"))
     assert len(files) > 300
     texts = {path: path.read_bytes().decode("utf-8", "replace") for path in files}
-    hf = [p for p, text in texts.items() if '"auto"' in text or "'auto'" in text]
-    expected = {**_check_json([p for p in files if p not in hf]), **_check_json(hf, "--profile", "hf")}
+    expected = _check_json(files)  # each file read as it is written for, by the same rule as the server's
     for number, path in enumerate(files):
         text = texts[path]
         uri_name = f"c{number}/ds_config.json"
@@ -577,9 +576,16 @@ class _Wire:
     def notify(self, method: str, params: Any = None) -> None:
         self.send({"jsonrpc": "2.0", "method": method, "params": params})
 
-    def initialize(self) -> None:
-        assert self.request(0, "initialize", {"capabilities": {}, "processId": None})["result"]
+    def initialize(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Initialize, and take what the server says once initialized: what it checks for (log and status); the
+        status."""
+        params = {"capabilities": {}, "processId": None, "initializationOptions": options or {}}
+        assert self.request(0, "initialize", params)["result"]
         self.notify("initialized", {})
+        said = [self.next(), self.next()]
+        assert [m["method"] for m in said] == ["window/logMessage", "dsref/status"], said
+        assert said[0]["params"]["message"] == "dsref: " + said[1]["params"]["text"]
+        return said[1]["params"]
 
     def exit(self) -> int:
         """Send exit; the status the process exits with."""
@@ -1099,3 +1105,36 @@ async def test_the_scheduler_checks_a_lone_edit_at_once_and_a_burst_once() -> No
     await asyncio.sleep(0.15)
     assert delivered == [0, 100, 100]
     checks.stop()
+
+
+def test_the_status_says_which_deepspeed_the_workspace_python_has_and_the_checks_follow_it(
+    wire: _Wire, tmp_path: Path
+) -> None:
+    """The ``python`` setting names the workspace's interpreter; the server asks it for its DeepSpeed's metadata
+    (here an interpreter that answers 0.15.4) and checks for that release, as ``dsref check`` would there."""
+    python = tmp_path / "python"
+    python.write_text("#!/bin/sh\necho 0.15.4\n")
+    python.chmod(0o755)
+    status = wire.initialize({"python": str(python)})
+    assert (status["deepspeed"], status["source"], status["installed"]) == ("0.15.4", "installed", "0.15.4")
+    assert status["text"].startswith("Checked for DeepSpeed 0.15.4 (installed)")
+    text = '{"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3, "zeropp_loco_param": {}}}'
+    uri = "file:///work/ds_config.json"
+    wire.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}
+    )
+    published = wire.next()
+    assert published["method"] == "textDocument/publishDiagnostics"
+    expected = subprocess.run(
+        [sys.executable, "-m", "dsref", "check", "--format", "json", "--deepspeed-version", "0.15.4", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    codes = [f["code"] for f in json.loads(expected.stdout)["files"][0]["findings"]]
+    assert [d["code"] for d in published["params"]["diagnostics"]] == codes and codes  # 0.15.4's findings
+    wire.notify("workspace/didChangeConfiguration", {"settings": {"dsref": {"deepspeedVersion": "0.19.8"}}})
+    said = [wire.next(), wire.next()]
+    assert said[1]["method"] == "dsref/status" and said[1]["params"]["source"] == "given"
+    assert wire.next()["params"]["diagnostics"] != published["params"]["diagnostics"]  # checked again, for 0.19.8

@@ -64,6 +64,7 @@ def test_the_vsix_has_the_client_the_schema_and_the_settings(vsix: zipfile.ZipFi
         "dsref.profile",
         "dsref.worldSize",
         "dsref.deepspeedVersion",
+        "dsref.python",
         "dsref.interpreter",
         "dsref.server.command",
     }
@@ -79,9 +80,11 @@ def test_the_vsix_has_the_client_the_schema_and_the_settings(vsix: zipfile.ZipFi
     assert all(english[k] != chinese[k] for k in english)
 
 
-def _smoke(node: str, settings: dict[str, Any], platform: str = "linux") -> dict[str, Any]:
+def _smoke(
+    node: str, settings: dict[str, Any], platform: str = "linux", status: dict[str, Any] | None = None
+) -> dict[str, Any]:
     proc = subprocess.run(
-        [node, "test/smoke.js", json.dumps(settings), platform],
+        [node, "test/smoke.js", json.dumps(settings), platform, json.dumps(status)],
         cwd=EXTENSION,
         capture_output=True,
         text=True,
@@ -101,10 +104,22 @@ def test_activate_starts_the_server_with_the_settings(node: str) -> None:
         "profile": None,
         "worldSize": 8,
         "deepspeedVersion": None,
+        "python": None,
     }
     assert client["clientOptions"]["synchronize"] == {"configurationSection": "dsref"}
     assert {"scheme": "file", "language": "json"} in client["clientOptions"]["documentSelector"]
-    assert run["subscriptions"] == 1  # the client is stopped with the extension
+    assert run["subscriptions"] == 2  # the client is stopped with the extension, and its status bar item removed
+    assert not run["statusBar"]["shown"]  # nothing said before the server says what it checks for
+
+
+def test_the_status_bar_says_what_the_server_checks_for(node: str) -> None:
+    from dsref.check.target import Release, ReleaseSource, statement
+
+    release = Release("0.15.4", ReleaseSource.installed, "0.15.4")
+    said = statement(release, None, "en", detected=True)
+    run = _smoke(node, {"python": "/opt/train/bin/python"}, status={"text": said, **release.to_json()})
+    assert run["started"][0]["clientOptions"]["initializationOptions"]["python"] == "/opt/train/bin/python"
+    assert run["statusBar"] == {"text": "dsref: DeepSpeed 0.15.4", "tooltip": said, "shown": True}
 
 
 def test_the_server_command_can_be_replaced(node: str) -> None:

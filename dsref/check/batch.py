@@ -39,7 +39,7 @@ def check_and_draw(
     lang: Lang,
     *,
     color: bool = False,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
     jobs: int | None = None,
@@ -100,7 +100,7 @@ def _check_and_draw(
     fmt: str,
     lang: Lang,
     color: bool,
-    profile: Profile,
+    profile: Profile | None,
     world_size: int | None,
     deepspeed_version: str,
 ) -> Piece:

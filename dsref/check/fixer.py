@@ -161,20 +161,24 @@ def fix_text(
     path: str,
     *,
     unsafe: bool = False,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FixResult:
-    """Fix ``text`` (read from ``path``) as ``check --fix`` does; the text is unchanged when nothing applies."""
+    """Fix ``text`` (read from ``path``) as ``check --fix`` does; the text is unchanged when nothing applies.
+    ``profile`` None: the reader the original text is written for, kept for every fixed text (a fix that removes
+    the last ``"auto"`` does not change who reads the file)."""
 
-    def check(candidate: str) -> FileReport:
-        return check_text(candidate, path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+    def check(candidate: str, reader: Profile | None) -> FileReport:
+        return check_text(candidate, path, profile=reader, world_size=world_size, deepspeed_version=deepspeed_version)
+
+    before = check(text, profile)
+    reading: Profile = before.loaded.profile if before.loaded is not None else profile or "deepspeed"
 
     def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
         safe = all(_fix(f).safe for f in findings)
-        return judge(previous, result, safe=safe, profile=profile, world_size=world_size)
+        return judge(previous, result, safe=safe, profile=reading, world_size=world_size)
 
-    before = check(text)
     current, report = text, before
     fixed: list[Finding] = []
     refused: dict[tuple[str, str, str], Refusal] = {}
@@ -186,13 +190,13 @@ def fix_text(
             break
         chosen = _without_overlaps(wanted)
         candidate = apply_edits(current, [e for f in chosen for e in _fix(f).edits])
-        checked = check(candidate)
+        checked = check(candidate, reading)
         if verdict(report, checked, chosen) is not None:
             # the fixes together fail: try them one at a time, keeping the first that passes on its own
             progressed = False
             for finding in chosen:
                 one = apply_edits(current, list(_fix(finding).edits))
-                one_checked = check(one)
+                one_checked = check(one, reading)
                 reason = verdict(report, one_checked, [finding])
                 if reason is None and one != current:
                     candidate, checked, chosen, progressed = one, one_checked, [finding], True

@@ -50,7 +50,7 @@ from typing import Any
 
 from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
-from ..tree.profiles import PROFILES, Profile
+from ..tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
 from .positions import Extent, LineIndex, Location, Span, Written
 from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
 
@@ -322,8 +322,9 @@ Loaded = LoadedConfig | LoadError
 """What :func:`load` and :func:`load_text` return."""
 
 
-def load(path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES) -> Loaded:
-    """Read the config file at ``path`` as ``profile``'s reader does.
+def load(path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *, max_bytes: int = MAX_BYTES) -> Loaded:
+    """Read the config file at ``path`` as ``profile``'s reader does (None: the reader the file is written for,
+    :mod:`dsref.tree.profiles`).
 
     >>> load("/no/such/ds_config.json").kind
     <LoadErrorKind.not_found: 'not_found'>
@@ -336,7 +337,7 @@ def load(path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_by
 
 
 def read_bytes(
-    path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES
+    path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *, max_bytes: int = MAX_BYTES
 ) -> bytes | LoadError:
     """The bytes of the file at ``path`` (at most ``max_bytes`` + 1), or why it cannot be read. Never waits: a FIFO,
     a device or a socket is refused, not opened for reading.
@@ -359,13 +360,13 @@ class FileBytes:
 
 
 def read_file(
-    path: str | os.PathLike[str], profile: Profile = "deepspeed", *, max_bytes: int = MAX_BYTES
+    path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *, max_bytes: int = MAX_BYTES
 ) -> FileBytes | LoadError:
     """:func:`read_bytes` with the file's status as it was read (what ``check --fix`` compares before writing)."""
     where = Path(os.fspath(path))
 
     def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
-        return LoadError(kind, reason, profile, where, args=args)
+        return LoadError(kind, reason, profile or "deepspeed", where, args=args)
 
     try:
         if os.path.isdir(where):
@@ -394,7 +395,7 @@ def read_file(
 
 def load_bytes(
     data: bytes,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     *,
     path: str | os.PathLike[str] | None = None,
     max_bytes: int = MAX_BYTES,
@@ -408,15 +409,15 @@ def load_bytes(
     _check_profile(profile)
     where = None if path is None else Path(os.fspath(path))
     if len(data) > max_bytes:
-        return LoadError(LoadErrorKind.too_large, "too_large", profile, where, args={"limit": max_bytes})
+        return LoadError(LoadErrorKind.too_large, "too_large", profile or "deepspeed", where, args={"limit": max_bytes})
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return _undecodable(data, exc, profile, where)
+        return _undecodable(data, exc, profile or "deepspeed", where)
     if "\x00" in text[:_BINARY_SNIFF]:
         encoding = _wide_encoding(data)
         if encoding is not None:
-            return _utf16(data, encoding, profile, where)
+            return _utf16(data, encoding, profile or "deepspeed", where)
     return _parse(_universal_newlines(text), profile, where)
 
 
@@ -442,7 +443,11 @@ def _special(mode: int) -> str:
 
 
 def load_text(
-    text: str, profile: Profile = "deepspeed", *, path: str | os.PathLike[str] | None = None, max_bytes: int = MAX_BYTES
+    text: str,
+    profile: Profile | None = "deepspeed",
+    *,
+    path: str | os.PathLike[str] | None = None,
+    max_bytes: int = MAX_BYTES,
 ) -> Loaded:
     """Parse ``text`` as if it had been read from a file (line ends translated); ``path`` is only recorded.
 
@@ -452,15 +457,15 @@ def load_text(
     _check_profile(profile)
     where = None if path is None else Path(os.fspath(path))
     if len(text) > max_bytes or len(text.encode("utf-8", "surrogatepass")) > max_bytes:
-        return LoadError(LoadErrorKind.too_large, "too_large", profile, where, args={"limit": max_bytes})
+        return LoadError(LoadErrorKind.too_large, "too_large", profile or "deepspeed", where, args={"limit": max_bytes})
     return _parse(_universal_newlines(text), profile, where)
 
 
 # --- inside ----------------------------------------------------------------------------------------------------
 
 
-def _check_profile(profile: str) -> None:
-    if profile not in PROFILES:
+def _check_profile(profile: str | None) -> None:
+    if profile is not None and profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {', '.join(PROFILES)}")
 
 
@@ -537,11 +542,15 @@ class _Failure(Exception):
         self.hint_pos: int | None = None
 
 
-def _parse(text: str, profile: Profile, where: Path | None) -> Loaded:
+def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
     index = LineIndex(text)
     try:
-        data, scan = _read_hjson(text, index) if profile == "deepspeed" else _read_json(text, index)
+        if profile is None:
+            data, scan, profile = _read_as_written(text, index)
+        else:
+            data, scan = _read_hjson(text, index) if profile == "deepspeed" else _read_json(text, index)
     except _Failure as failure:
+        profile = profile or "deepspeed"
         kind = failure.kind
         if kind is LoadErrorKind.syntax and "\x00" in text:
             return LoadError(LoadErrorKind.binary, "binary", profile, where)
@@ -585,6 +594,21 @@ def _scan_failure(scan: Scan) -> _Failure | None:
     if error.reason == "too_deep":
         return _Failure(LoadErrorKind.too_deep, "too_deep", error.pos, depth=scan.max_depth)
     return None
+
+
+def _read_as_written(text: str, index: LineIndex) -> tuple[Any, Scan, Profile]:
+    """The file read by the reader it is written for (:mod:`dsref.tree.profiles`): Hugging Face's when strict JSON
+    with an ``"auto"`` value, the ``deepspeed`` launcher's otherwise."""
+    if might_write_auto(text):
+        try:
+            data, scan = _read_json(text, index)
+        except _Failure:
+            pass
+        else:
+            if writes_auto(data):
+                return data, scan, "hf"
+    data, scan = _read_hjson(text, index)
+    return data, scan, "deepspeed"
 
 
 def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:

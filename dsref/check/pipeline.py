@@ -68,7 +68,7 @@ def _unlisted(found: list[str], exc: OSError) -> None:
 def check_file(
     path: str,
     *,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
@@ -85,7 +85,7 @@ def check_bytes(
     data: bytes,
     path: str,
     *,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:
@@ -97,7 +97,7 @@ def check_text(
     text: str,
     path: str,
     *,
-    profile: Profile = "deepspeed",
+    profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> FileReport:

@@ -12,11 +12,13 @@ from typing import Any, TextIO
 
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
+from ..tree.profiles import Profile
 from .edits import Fix
 from .findings import Finding, Kind, Severity
 from .messages import help_lines, message
 from .pipeline import FileReport
 from .rules import get_rule
+from .target import Release, statement
 
 __all__ = [
     "Piece",
@@ -187,9 +189,16 @@ def _colour(text: str, code: str, on: bool) -> str:
 _SEVERITY_COLOUR = {Severity.error: "1;31", Severity.warning: "1;33", Severity.info: "1;36"}
 
 
-def render_text(reports: list[FileReport], lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+def render_text(
+    reports: list[FileReport],
+    lang: Lang,
+    *,
+    color: bool = False,
+    target: str = "0.19.8",
+    checked_for: CheckedFor | None = None,
+) -> str:
     pieces = [draw(report, "text", lang, color=color, target=target) for report in reports]
-    return assemble(pieces, "text", lang, target=target)
+    return assemble(pieces, "text", lang, target=target, checked_for=checked_for)
 
 
 def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
@@ -313,9 +322,11 @@ def _fixable(tally: Tally, lang: Lang) -> str:
     return ("；" if lang == "zh" else "; ") + said
 
 
-def render_json(reports: list[FileReport], lang: Lang, *, target: str = "0.19.8") -> str:
+def render_json(
+    reports: list[FileReport], lang: Lang, *, target: str = "0.19.8", checked_for: CheckedFor | None = None
+) -> str:
     pieces = [draw(report, "json", lang, target=target) for report in reports]
-    return assemble(pieces, "json", lang, target=target)
+    return assemble(pieces, "json", lang, target=target, checked_for=checked_for)
 
 
 def _json_file(report: FileReport, lang: Lang, target: str) -> dict[str, Any]:
@@ -392,6 +403,8 @@ class Piece:
     """Findings ``--fix`` repairs."""
     fixable_unsafe: int = 0
     """Findings only ``--fix --unsafe-fixes`` repairs."""
+    reading: Profile | None = None
+    """The reader the file was read as (None: it could not be read)."""
 
 
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
@@ -405,11 +418,39 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     counts = (report.count(Severity.error), report.count(Severity.warning), report.count(Severity.info))
     fixes = [f.fix for f in report.findings if f.fix is not None]
     safe = sum(1 for fix in fixes if fix.safe)
-    return Piece(text, *counts, report.ok, report.error is not None, safe, len(fixes) - safe)
+    reading = report.loaded.profile if report.loaded is not None else report.error.profile if report.error else None
+    return Piece(text, *counts, report.ok, report.error is not None, safe, len(fixes) - safe, reading)
 
 
 _FILE_INDENT = "    "
 """Where a file's object sits in the JSON report: ``{"files": [...]}`` at the second level."""
+
+
+@dataclass(frozen=True)
+class CheckedFor:
+    """What a whole check is for: the DeepSpeed release and how it was chosen, the reader the user asked for
+    (None: each file is read as it is written), and how many files there are."""
+
+    release: Release
+    profile: Profile | None
+    files: int
+
+    def reading(self, first: Piece | None) -> Profile | None:
+        """The reader to state: the one asked for, or the one file's; None for files each read as written."""
+        if self.profile is not None:
+            return self.profile
+        return first.reading if first is not None and self.files == 1 else None
+
+    def text(self, first: Piece | None, lang: Lang) -> str:
+        return statement(self.release, self.reading(first), lang, detected=self.profile is None)
+
+    def to_json(self, first: Piece | None) -> dict[str, Any]:
+        reading = self.reading(first)
+        return {
+            **self.release.to_json(),
+            "reading": reading or "each_as_written",
+            "reading_chosen_by": "user" if self.profile is not None else "file",
+        }
 
 
 @dataclass
@@ -443,14 +484,38 @@ class Writer:
     it is written (``flush``), so a long run shows its findings as it goes and an interrupted one keeps them.
     """
 
-    def __init__(self, out: TextIO, fmt: str, lang: Lang, *, target: str = "0.19.8", flush: bool = True) -> None:
+    def __init__(
+        self,
+        out: TextIO,
+        fmt: str,
+        lang: Lang,
+        *,
+        target: str = "0.19.8",
+        flush: bool = True,
+        checked_for: CheckedFor | None = None,
+    ) -> None:
         self.out, self.fmt, self.lang, self.flush = out, fmt, lang, flush
+        self.target, self.checked_for = target, checked_for
         self.tally = Tally()
-        if fmt == "json":
-            head = json_visible(json_lines({"deepspeed": target, "lang": lang}, 1)[:-2])  # without the closing "\n}"
-            out.write(f'{head},\n  "files": [')
+        self._started = False
+
+    def _start(self, first: Piece | None) -> None:
+        """The head: what the check was for (the text's first line), as soon as the first file says how it was
+        read (a single file read as it is written says which reader that was)."""
+        self._started = True
+        said = self.checked_for
+        if self.fmt == "json":
+            head: dict[str, Any] = {"deepspeed": self.target, "lang": self.lang}
+            if said is not None:
+                head["checked_for"] = said.to_json(first)
+            text = json_visible(json_lines(head, 2 if said is not None else 1)[:-2])  # without the closing "\n}"
+            self.out.write(f'{text},\n  "files": [')
+        elif self.fmt == "text" and said is not None:
+            self.out.write(visible(said.text(first, self.lang)) + "\n")
 
     def write(self, piece: Piece) -> None:
+        if not self._started:
+            self._start(piece)
         if self.fmt == "json":
             self.out.write(("\n" if not self.tally.files else ",\n") + _FILE_INDENT + piece.text)
         else:
@@ -461,6 +526,8 @@ class Writer:
 
     def close(self) -> Tally:
         """Write the summary (JSON: the end of the document); the counts of everything written."""
+        if not self._started:
+            self._start(None)
         tally = self.tally
         if self.fmt != "json":
             self.out.write(_summary(tally, self.lang) + "\n")
@@ -471,21 +538,32 @@ class Writer:
         return tally
 
 
-def assemble(pieces: list[Piece], fmt: str, lang: Lang, *, target: str = "0.19.8") -> str:
-    """The whole output from the files' pieces, in order, with the summary."""
+def assemble(
+    pieces: list[Piece], fmt: str, lang: Lang, *, target: str = "0.19.8", checked_for: CheckedFor | None = None
+) -> str:
+    """The whole output from the files' pieces, in order, with the summary (and what the check was for, first,
+    when ``checked_for`` says)."""
     import io
 
     out = io.StringIO()
-    writer = Writer(out, fmt, lang, target=target, flush=False)
+    writer = Writer(out, fmt, lang, target=target, flush=False, checked_for=checked_for)
     for piece in pieces:
         writer.write(piece)
     writer.close()
     return out.getvalue()
 
 
-def render(reports: list[FileReport], fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> str:
+def render(
+    reports: list[FileReport],
+    fmt: str,
+    lang: Lang,
+    *,
+    color: bool = False,
+    target: str = "0.19.8",
+    checked_for: CheckedFor | None = None,
+) -> str:
     if fmt == "json":
-        return render_json(reports, lang, target=target)
+        return render_json(reports, lang, target=target, checked_for=checked_for)
     if fmt == "github":
         return render_github(reports, lang, target=target)
-    return render_text(reports, lang, color=color, target=target)
+    return render_text(reports, lang, color=color, target=target, checked_for=checked_for)

@@ -10,10 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED
 from .lang import add_lang_option, language
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..check.target import Release
     from ..text.i18n import Lang
 
 
@@ -22,12 +24,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         choices=("deepspeed", "hf"),
-        default="deepspeed",
+        default=None,
         help="read the file as the deepspeed launcher does (Hjson) or as Hugging Face Trainer/Accelerate do (JSON, "
-        '"auto" allowed where they fill it)',
+        '"auto" allowed where they fill it); default: Hugging Face\'s for a JSON file that writes "auto", '
+        "the launcher's for any other",
     )
     parser.add_argument("--world-size", type=int, metavar="N", help="data-parallel GPUs, for the batch arithmetic")
-    parser.add_argument("--deepspeed-version", default=None, metavar="X.Y.Z", help="release to check for (0.19.8)")
+    parser.add_argument(
+        "--deepspeed-version",
+        default=None,
+        metavar="X.Y.Z",
+        help=f"release to check for, {OLDEST_COVERED} to {DEEPSPEED_VERSION} (default: the installed one)",
+    )
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
     parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
     parser.add_argument(
@@ -49,19 +57,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..text.escape import visible
-    from ..tree.versions import DEEPSPEED_VERSION, parse_version
     from .texts import CLI, say
 
     lang = language(args)
     if lang is None:
         return 2
-    target = args.deepspeed_version or DEEPSPEED_VERSION
+    from ..check.target import UncoveredRelease, installed_deepspeed, release_to_check
+
     try:
-        parse_version(target)
-    except ValueError:
-        say("dsref: " + CLI.text("bad_version", lang, value=visible(target, name=True)))
+        release = release_to_check(args.deepspeed_version, installed_deepspeed())
+    except UncoveredRelease as exc:
+        say("dsref: " + exc.text(lang))
         return 2
+    target = release.version
     if args.world_size is not None and args.world_size < 1:
         say("dsref: " + CLI.text("at_least_one", lang, option="--world-size"))
         return 2
@@ -76,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         say("dsref: " + CLI.text("stdin_twice", lang))
         return 2
     if args.fix or args.diff:
-        return _fix(args, lang, target)
+        return _fix(args, lang, release)
 
     from ..check.loader import MAX_BYTES
     from ..check.pipeline import expand_paths
@@ -89,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if args.show_effective:
         return _show_effective(paths, args, target, stdin)
     from ..check.batch import check_and_draw
-    from ..check.report import Writer
+    from ..check.report import CheckedFor, Writer
     from .explain import use_color
 
     pieces = check_and_draw(
@@ -103,7 +111,8 @@ def run(args: argparse.Namespace) -> int:
         jobs=args.jobs,
         stdin=stdin,
     )
-    writer = Writer(sys.stdout, args.format, lang, target=target)
+    checked_for = CheckedFor(release, args.profile, len(paths))
+    writer = Writer(sys.stdout, args.format, lang, target=target, checked_for=checked_for)
     for piece in pieces:
         writer.write(piece)
     tally = writer.close()
@@ -138,7 +147,7 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
     return 1 if any(not r.ok for r in reports) else 0
 
 
-def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
+def _fix(args: argparse.Namespace, lang: Lang, release: Release) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
     from ..check.fixer import (
         TEXTS,
@@ -152,12 +161,13 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
     )
     from ..check.loader import MAX_BYTES
     from ..check.pipeline import FileReport, display_path, expand_paths
-    from ..check.report import render
+    from ..check.report import CheckedFor, render
     from ..check.writer import FileChanged, write_fixed
     from ..text.escape import visible
     from .explain import use_color
     from .texts import CLI, say
 
+    target = release.version
     if "-" in args.paths and len(args.paths) > 1:
         say("dsref: " + TEXTS.text("stdin_many", lang))
         return 2
@@ -217,7 +227,9 @@ def _fix(args: argparse.Namespace, lang: Lang, target: str) -> int:
         status = 2
     if not args.diff:
         out = sys.stderr if "-" in paths else sys.stdout
-        out.write(render(reports, args.format, lang, color=use_color(out) and args.format == "text", target=target))
+        color = use_color(out) and args.format == "text"
+        checked_for = CheckedFor(release, args.profile, len(reports))
+        out.write(render(reports, args.format, lang, color=color, target=target, checked_for=checked_for))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))
     print(visible(said), file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)

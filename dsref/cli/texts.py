@@ -19,7 +19,6 @@ CLI = messages(
     empty_name="an empty file name was given; give the path of a config file, or '-' to read standard input",
     no_json="no *.json files found in {paths}",
     stdin_twice="'-' (standard input) can be given only once",
-    bad_version="--deepspeed-version takes a release number such as 0.19.8, not '{value}'",
     at_least_one="{option} must be 1 or more",
     unknown_language="unknown language '{value}'; use --lang en or --lang zh",
     no_rule="no rule '{value}'; `dsref rule` lists them",

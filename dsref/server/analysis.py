@@ -35,7 +35,6 @@ _SEVERITY = {
     Severity.warning: lsp.DiagnosticSeverity.Warning,
     Severity.info: lsp.DiagnosticSeverity.Information,
 }
-_AUTO = re.compile(r"""["']auto["']""")
 _NAMES = re.compile(r"(^ds_config.*|.*deepspeed.*|^zero.*)\.json$", re.IGNORECASE)
 _KEYS = re.compile(
     r"""["']?(train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps|zero_optimization|"""
@@ -86,13 +85,16 @@ def lsp_position(lines: LineIndex, line: int, col: int) -> lsp.Position:
     return lsp.Position(*lines.utf16(line, col))
 
 
-def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang) -> Analysis:
-    """Check ``text`` as ``dsref check`` would with these settings; the diagnostics are its findings."""
+def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang, target: str = DEEPSPEED_VERSION) -> Analysis:
+    """Check ``text`` as ``dsref check`` would with these settings, for the DeepSpeed release ``target``; the
+    diagnostics are its findings. Without a ``profile`` setting the file is read as it is written for, by the rule
+    ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
     lang = settings.language or editor_lang
-    profile: Profile = settings.profile or ("hf" if _AUTO.search(text) else "deepspeed")
-    target = settings.deepspeed_version or DEEPSPEED_VERSION
     path = unquote(urlparse(uri).path) or uri
-    report = check_text(text, path, profile=profile, world_size=settings.world_size, deepspeed_version=target)
+    report = check_text(text, path, profile=settings.profile, world_size=settings.world_size, deepspeed_version=target)
+    profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
+    if report.error is not None:
+        profile = report.error.profile
     lines = LineIndex(text)
     analysis = Analysis(uri, text, lang, profile, report, lines)
     for finding, shown in zip(report.findings, rendered(report, lang, target), strict=True):

@@ -23,6 +23,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
+from ..check.target import installed_deepspeed, release_to_check, statement
 from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
@@ -39,6 +40,9 @@ __all__ = ["COMMANDS", "DsrefServer", "make_server"]
 log = logging.getLogger("dsref.server")
 
 COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openReference"}
+
+STATUS = "dsref/status"
+"""The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``)."""
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 
@@ -55,6 +59,8 @@ class DsrefServer(LanguageServer):
             protocol_cls=Protocol,
         )
         self.settings = Settings()
+        self.release = release_to_check(None, installed_deepspeed())
+        """The DeepSpeed release the checks are for (:mod:`dsref.check.target`), worked out when the settings change."""
         self.editor_lang: Lang = "en"
         self.analyses: dict[str, Analysis] = {}
         self.checks = Scheduler(self._snapshot, self._publish)
@@ -73,15 +79,24 @@ class DsrefServer(LanguageServer):
         self.settings = settings
         for problem in problems:
             self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem.message(self.lang)))
+        self.release = release_to_check(settings.deepspeed_version, installed_deepspeed(settings.python))
+
+    def say_status(self) -> None:
+        """What the checks are for, as ``dsref check``'s first line says it: in the log, and to an editor that
+        shows it in its status bar (``dsref/status``, which dsref's VS Code extension does)."""
+        said = statement(self.release, self.settings.profile, self.lang, detected=self.settings.profile is None)
+        self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "dsref: " + said))
+        self.protocol.notify(STATUS, {"text": said, **self.release.to_json(), "profile": self.settings.profile})
 
     def _snapshot(self, uri: str) -> Callable[[], tuple[int | None, Analysis | None]]:
         """The check of ``uri`` as it is now, to run in the worker: its version and analysis (None for a file that is
         not a DeepSpeed config)."""
         document = self.workspace.text_documents[uri]  # an open one: pygls would read any other from the disk
         text, version, settings, lang = document.source, document.version, self.settings, self.editor_lang
+        target = self.release.version
 
         def work() -> tuple[int | None, Analysis | None]:
-            return version, analyse(uri, text, settings, lang) if looks_like_config(uri, text) else None
+            return version, analyse(uri, text, settings, lang, target) if looks_like_config(uri, text) else None
 
         return work
 
@@ -105,7 +120,9 @@ class DsrefServer(LanguageServer):
         analysis, text = self.analyses.get(uri), document.source
         if analysis is not None and analysis.text == text:
             return analysis
-        return analyse(uri, text, self.settings, self.editor_lang) if looks_like_config(uri, text) else None
+        if not looks_like_config(uri, text):
+            return None
+        return analyse(uri, text, self.settings, self.editor_lang, self.release.version)
 
     # -- serving ---------------------------------------------------------------------------------------------------
 
@@ -167,9 +184,14 @@ def make_server() -> DsrefServer:
             ls.editor_lang = "en"
         ls.apply_settings(params.initialization_options)
 
+    @server.feature(lsp.INITIALIZED)
+    def initialized(ls: DsrefServer, params: lsp.InitializedParams) -> None:
+        ls.say_status()
+
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(ls: DsrefServer, params: lsp.DidChangeConfigurationParams) -> None:
         ls.apply_settings(params.settings)
+        ls.say_status()
         for uri in list(ls.workspace.text_documents):
             ls.checks.changed(uri)
 

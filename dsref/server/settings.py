@@ -13,10 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from ..check.target import covered
 from ..text.i18n import Lang
 from ..text.language import UnknownLanguage, resolve_language
 from ..tree.profiles import PROFILES, Profile
-from ..tree.versions import parse_version
+from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED
 from .texts import TEXTS
 
 __all__ = ["Problem", "Settings", "read_settings"]
@@ -30,6 +31,8 @@ class Settings:
     profile: Profile | None = None
     world_size: int | None = None
     deepspeed_version: str | None = None
+    python: str | None = None
+    """The workspace's Python interpreter, whose installed DeepSpeed the check is for (None: the server's own)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,7 @@ class Problem:
             shown = json.dumps(self.value, ensure_ascii=False)
         except (TypeError, ValueError):
             shown = repr(self.value)
-        expected = TEXTS.text(f"expected_{self.expected}", lang)
+        expected = TEXTS.text(f"expected_{self.expected}", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION)
         return TEXTS.text("bad_setting", lang, key=self.key, value=shown[:80], expected=expected)
 
 
@@ -84,11 +87,13 @@ def read_settings(raw: Any) -> tuple[Settings, list[Problem]]:
     version: str | None = None
     value = raw.get("deepspeedVersion")
     if value is not None:
-        try:
-            parse_version(value) if isinstance(value, str) else None
-            version = value if isinstance(value, str) else None
-        except ValueError:
-            version = None
+        version = value if isinstance(value, str) and covered(value) else None
         if version is None:
             problems.append(Problem("deepspeedVersion", value, "version"))
-    return Settings(language, profile, world_size, version), problems
+    python: str | None = None
+    value = raw.get("python")
+    if value is not None:
+        python = value if isinstance(value, str) and value.strip() and "\x00" not in value else None
+        if python is None:
+            problems.append(Problem("python", value, "python"))
+    return Settings(language, profile, world_size, version, python), problems

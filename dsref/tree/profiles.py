@@ -8,15 +8,43 @@ The checker, the editor schema and the site take one of these names.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from .options import OptionTree
 
-__all__ = ["PROFILES", "Profile", "hugging_face_fills"]
+__all__ = ["PROFILES", "Profile", "hugging_face_fills", "might_write_auto", "writes_auto"]
 
 Profile = Literal["deepspeed", "hf"]
 PROFILES: tuple[Profile, ...] = ("deepspeed", "hf")
+
+# Which reader a file is meant for, when nobody says (``--profile`` left out, the server's ``profile`` unset): the
+# one rule that ``dsref check``, ``--fix`` and the language server follow. A file that strict ``json.load`` reads
+# and that writes the value ``"auto"`` somewhere is read as Hugging Face Trainer/Accelerate read and fill it: only
+# they understand ``"auto"``, and they read JSON. Any other file is read as the ``deepspeed`` launcher reads it.
+
+
+def might_write_auto(text: str) -> bool:
+    """Whether ``text`` may hold the value ``"auto"`` at all: the cheap test before :func:`writes_auto`."""
+    return '"auto"' in text
+
+
+def writes_auto(data: Any) -> bool:
+    """Whether the value ``"auto"`` is written anywhere in ``data`` (a parsed config), at any depth.
+
+    >>> writes_auto({"zero_optimization": {"stage": 2, "reduce_bucket_size": "auto"}}), writes_auto({"auto": 1})
+    (True, False)
+    """
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if value == "auto" and isinstance(value, str):
+            return True
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
 
 
 def hugging_face_fills(tree: OptionTree, location: Sequence[str | int]) -> bool:

@@ -25,6 +25,7 @@ function serverSettings(config) {
     profile: config.get("profile") ?? null,
     worldSize: config.get("worldSize") ?? null,
     deepspeedVersion: config.get("deepspeedVersion") ?? null,
+    python: config.get("python") || null,
   };
 }
 
@@ -48,11 +49,25 @@ async function activate(context) {
   const serverOptions = { command, args, transport: TransportKind.stdio };
   client = new LanguageClient("dsref", "dsref", serverOptions, clientOptions(config));
   context.subscriptions.push({ dispose: () => (client ? client.stop() : undefined) });
+  // What the checks are for (the DeepSpeed release and how the file is read), as `dsref check` says it first.
+  const status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Right, 100);
+  context.subscriptions.push(status);
+  client.onNotification("dsref/status", (params) => showStatus(status, params));
   await client.start();
+}
+
+/** The status bar item for a dsref/status notification: the release checked for, the whole sentence on hover. */
+function showStatus(item, params) {
+  if (!params || typeof params.text !== "string") {
+    return;
+  }
+  item.text = typeof params.deepspeed === "string" ? `dsref: DeepSpeed ${params.deepspeed}` : "dsref";
+  item.tooltip = params.text;
+  item.show();
 }
 
 function deactivate() {
   return client ? client.stop() : undefined;
 }
 
-module.exports = { activate, deactivate, serverCommand, serverSettings, clientOptions };
+module.exports = { activate, deactivate, serverCommand, serverSettings, clientOptions, showStatus };

@@ -1,14 +1,19 @@
 // Loads extension.js with `vscode` and the language client stubbed, runs activate(), and prints what it would start.
-// Run by tests/test_vscode_extension.py: node test/smoke.js '<settings as JSON>' [platform]
+// Run by tests/test_vscode_extension.py: node test/smoke.js '<settings as JSON>' [platform] ['<dsref/status params>']
 "use strict";
 
 const Module = require("node:module");
 
 const settings = JSON.parse(process.argv[2] || "{}");
+const status = JSON.parse(process.argv[4] || "null");
 const started = [];
+const handlers = {};
+const item = { text: "", tooltip: "", shown: false, show() { this.shown = true; }, dispose() {} };
 
 const stubs = {
   vscode: {
+    StatusBarAlignment: { Left: 1, Right: 2 },
+    window: { createStatusBarItem: () => item },
     workspace: {
       getConfiguration: (section) => ({
         get: (key) => (section === "dsref" ? settings[key] : undefined),
@@ -20,6 +25,9 @@ const stubs = {
     LanguageClient: class {
       constructor(id, name, serverOptions, clientOptions) {
         started.push({ id, name, serverOptions, clientOptions });
+      }
+      onNotification(method, handler) {
+        handlers[method] = handler;
       }
       async start() {}
       async stop() {}
@@ -39,5 +47,11 @@ const extension = require("../extension.js");
 const context = { subscriptions: [] };
 extension.activate(context).then(() => {
   const command = extension.serverCommand({ get: (key) => settings[key] }, process.argv[3] || process.platform);
-  process.stdout.write(JSON.stringify({ started, command, subscriptions: context.subscriptions.length }));
+  if (status !== null && handlers["dsref/status"]) {
+    handlers["dsref/status"](status); // as the server sends it after `initialized`
+  }
+  const statusBar = { text: item.text, tooltip: item.tooltip, shown: item.shown };
+  process.stdout.write(
+    JSON.stringify({ started, command, subscriptions: context.subscriptions.length, statusBar }),
+  );
 });

@@ -1,0 +1,202 @@
+"""Which DeepSpeed a check is for: the release asked for, or the one installed, and how dsref knows.
+
+The one rule ``dsref check`` and the language server follow:
+
+1. a release the user names (``--deepspeed-version``, the server's ``deepspeedVersion``) is checked for as named;
+   one outside the releases dsref covers is refused (:class:`UncoveredRelease`);
+2. otherwise the DeepSpeed installed in the environment: this interpreter's, or the one given (the server's
+   ``python`` setting), read from its package metadata, never by importing DeepSpeed (which takes seconds and may
+   start a GPU runtime). A release newer than dsref knows is checked as the newest it covers, an older one as the
+   oldest, and the statement says so;
+3. no DeepSpeed installed: the newest release dsref covers, said as such.
+
+:func:`statement` says the result in the user's language, with the reader the file was read as
+(:mod:`dsref.tree.profiles`): the first line of ``dsref check``'s text output and the server's status.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import re
+import subprocess
+import sys
+from dataclasses import dataclass
+
+from ..text.escape import visible
+from ..text.i18n import Lang, messages
+from ..tree.profiles import Profile
+from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED, parse_version
+
+__all__ = [
+    "TEXTS",
+    "Release",
+    "ReleaseSource",
+    "UncoveredRelease",
+    "covered",
+    "deepspeed_on_path",
+    "installed_deepspeed",
+    "release_to_check",
+    "statement",
+]
+
+TEXTS = messages(
+    "target",
+    checked_for="Checked for DeepSpeed {version} ({source}), {reading}.",
+    source_given="as asked",
+    source_installed="installed",
+    source_not_installed="no DeepSpeed installed here: the newest release dsref covers",
+    source_newer="{installed} is installed, newer than dsref knows: checked as the newest release it covers",
+    source_older="{installed} is installed, older than dsref covers: checked as the oldest release it covers",
+    reading_deepspeed="read as the deepspeed launcher reads it",
+    reading_hf='read as Hugging Face fills it (the file writes "auto")',
+    reading_hf_given="read as Hugging Face fills it",
+    reading_by_file=(
+        'each file read as Hugging Face fills it when it writes "auto", else as the deepspeed launcher reads it'
+    ),
+    uncovered="{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest}",
+)
+
+_RELEASE = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
+"""The release part of an installed version (``0.16.0+cu121``, ``0.17.0rc1`` → ``0.16.0``, ``0.17.0``)."""
+
+_PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
+"""What another interpreter runs to say its DeepSpeed release: package metadata only, DeepSpeed is not imported."""
+
+
+class ReleaseSource(enum.Enum):
+    """How the release checked for was chosen."""
+
+    given = "given"
+    installed = "installed"
+    not_installed = "not_installed"
+    newer = "newer"
+    older = "older"
+
+
+@dataclass(frozen=True)
+class Release:
+    """The DeepSpeed release a check is for, and why that one."""
+
+    version: str
+    source: ReleaseSource
+    installed: str | None = None
+    """The installed release as its metadata gives it, when one was found."""
+
+    def to_json(self) -> dict[str, str | None]:
+        return {"deepspeed": self.version, "source": self.source.value, "installed": self.installed}
+
+
+class UncoveredRelease(ValueError):
+    """A release named by the user that dsref does not cover (or that is no release number at all)."""
+
+    def __init__(self, value: str) -> None:
+        super().__init__(value)
+        self.value = value
+
+    def text(self, lang: Lang) -> str:
+        value = visible(self.value, name=True)
+        return TEXTS.text("uncovered", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION, value=value)
+
+
+def covered(version: str) -> bool:
+    """Whether ``version`` is a release number dsref covers."""
+    try:
+        number = parse_version(version)
+    except ValueError:
+        return False
+    return parse_version(OLDEST_COVERED) <= number <= parse_version(DEEPSPEED_VERSION)
+
+
+def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> str | None:
+    """The DeepSpeed release installed for ``python`` (None: this interpreter), from its package metadata; None
+    when there is none, or when ``python`` cannot be run or does not answer within ``timeout`` seconds."""
+    if python is None:
+        return deepspeed_on_path(sys.path)
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError, ValueError):
+        return None
+    answer = done.stdout.strip()
+    return answer if done.returncode == 0 and answer else None
+
+
+_DIST_INFO = re.compile(r"deepspeed-([^-]+?)\.(?:dist|egg)-info", re.IGNORECASE)
+
+
+def deepspeed_on_path(path: list[str]) -> str | None:
+    """The version of the first ``deepspeed`` distribution on ``path``, as ``importlib.metadata.version`` finds it:
+    by the name of its ``.dist-info`` (or ``.egg-info``) folder, whose version part the packaging standards fix,
+    or by the ``Version`` line of its metadata. Without importing ``importlib.metadata`` (tens of milliseconds of
+    every start-up)."""
+    for entry in path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            match = _DIST_INFO.fullmatch(name)
+            if match is None:
+                continue
+            version = _metadata_version(os.path.join(entry or ".", name)) or match.group(1)
+            return version
+    return None
+
+
+def _metadata_version(folder: str) -> str | None:
+    for file in ("METADATA", "PKG-INFO"):
+        try:
+            with open(os.path.join(folder, file), encoding="utf-8", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("Version:"):
+                        return line.removeprefix("Version:").strip() or None
+                    if not line.strip():
+                        break  # the headers end at the first empty line
+        except OSError:
+            continue
+    return None
+
+
+def release_to_check(given: str | None, installed: str | None) -> Release:
+    """The release to check for: ``given`` when the user named one (:class:`UncoveredRelease` when dsref does not
+    cover it), else the ``installed`` one, brought within the releases dsref covers."""
+    if given is not None:
+        if not covered(given):
+            raise UncoveredRelease(given)
+        return Release(_canonical(given), ReleaseSource.given, installed)
+    if installed is None:
+        return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
+    match = _RELEASE.match(installed)
+    if match is None:
+        return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, installed)
+    number = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
+    if number > parse_version(DEEPSPEED_VERSION):
+        return Release(DEEPSPEED_VERSION, ReleaseSource.newer, installed)
+    if number < parse_version(OLDEST_COVERED):
+        return Release(OLDEST_COVERED, ReleaseSource.older, installed)
+    return Release(".".join(str(n) for n in number), ReleaseSource.installed, installed)
+
+
+def _canonical(version: str) -> str:
+    return ".".join(str(n) for n in parse_version(version))
+
+
+def statement(release: Release, reading: Profile | None, lang: Lang, *, detected: bool) -> str:
+    """What a check was for, in one sentence: the release and how it was chosen, and the reader (``reading``: the
+    profile the file was read as; None for several files each read as it is written; ``detected``: chosen by
+    the file rather than by the user)."""
+    source = TEXTS.text(f"source_{release.source.value}", lang, installed=release.installed or "")
+    if reading is None:
+        how = TEXTS.text("reading_by_file", lang)
+    elif reading == "hf":
+        how = TEXTS.text("reading_hf" if detected else "reading_hf_given", lang)
+    else:
+        how = TEXTS.text("reading_deepspeed", lang)
+    return TEXTS.text("checked_for", lang, version=release.version, source=source, reading=how)
