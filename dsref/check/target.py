@@ -19,7 +19,6 @@ from __future__ import annotations
 import enum
 import os
 import re
-import subprocess
 import sys
 from dataclasses import dataclass
 
@@ -113,6 +112,8 @@ def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> 
     when there is none, or when ``python`` cannot be run or does not answer within ``timeout`` seconds."""
     if python is None:
         return deepspeed_on_path(sys.path)
+    import subprocess  # only the server asks another interpreter; check's start-up does without it
+
     try:
         done = subprocess.run(
             [python, "-I", "-c", _PROBE],

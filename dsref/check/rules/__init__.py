@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,10 +200,11 @@ def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) 
     return since is not None and parse_version(since) > version
 
 
-def _safely(r: Rule, context: Context) -> Iterator[Hit]:
-    # A rule looks at values of any type a user may write; one that trips over an odd value stays silent
-    # rather than hiding every other finding (the schema findings already report the odd value itself).
+def _safely(r: Rule, context: Context) -> list[Hit]:
+    """The rule's hits, or none when it trips over an odd value: a rule looks at values of any type a user may
+    write, and one that fails stays silent rather than hiding every other finding (the schema findings already
+    report the odd value itself)."""
     try:
-        yield from list(r.check(context))
+        return list(r.check(context))
     except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError, RecursionError):
-        return
+        return []
