@@ -359,6 +359,43 @@ def test_how_many_processes() -> None:
     assert workers_for(None, FILES_PER_WORKER - 1) == 1  # too few files to pay for a second process
 
 
+def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> None:
+    """The files are dealt round; when a forked helper dies (here: at its second file), this process checks the
+    files it had left, and the parts still come in order, each once."""
+    from dsref.check import batch
+    from dsref.check.report import Piece
+
+    here = os.getpid()
+    checked_in: list[str] = []
+
+    def one(path: str) -> Piece:
+        if os.getpid() != here and path == "f4":
+            os._exit(3)  # a helper that dies without a word
+        if os.getpid() == here:
+            checked_in.append(path)
+        return Piece(path, 0, 0, 0, True, False)
+
+    paths = [f"f{i}" for i in range(9)]
+    got = list(batch._dealt_round(paths, one, 3))
+    assert [piece.text for piece in got] == paths
+    # this process's own files (f0, f3, f6) and what the dead helper had left (f4, f7); f1 was sent before it died
+    assert sorted(checked_in) == ["f0", "f3", "f4", "f6", "f7"]
+
+
+def test_where_no_process_can_be_forked_the_files_are_checked_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dsref.check import batch
+    from dsref.check.report import Piece
+
+    def refuse() -> int:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", refuse)
+    got = list(batch._dealt_round(["a", "b", "c"], lambda p: Piece(p, 0, 0, 0, True, False), 3))
+    assert [piece.text for piece in got] == ["a", "b", "c"]
+    monkeypatch.delattr(os, "fork")
+    assert batch.workers_for(4, 1000) == 1 and batch.workers_for(None, 10_000) == 1
+
+
 @pytest.mark.slow
 def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) -> None:
     import signal
@@ -366,11 +403,11 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
 
     children = Path("/proc/self/task")
     if not children.is_dir():
-        pytest.skip("needs /proc to see when the workers have started")
+        pytest.skip("needs /proc to see when the helper processes have started")
     for i in range(6000):
         (tmp_path / f"c{i:04}.json").write_text(json.dumps({"train_batch_size": 8, "fp16": {"enabled": True}}))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "dsref", "check", "-j", "2", str(tmp_path)],
+        [sys.executable, "-m", "dsref", "check", "-j", "3", str(tmp_path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -380,13 +417,18 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and proc.poll() is None:
         if started.exists() and len(started.read_text().split()) >= 2:
-            break  # both workers are forked
+            break  # both helpers are forked (this process checks a share too)
         time.sleep(0.005)
-    time.sleep(0.1)  # and the pool is running
+    time.sleep(0.1)  # and checking
+    helpers = started.read_text().split()
     os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: to the whole process group
     _, err = proc.communicate(timeout=60)
     assert "Traceback" not in err, err
     assert proc.returncode == 130
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(Path(f"/proc/{pid}").exists() for pid in helpers):
+        time.sleep(0.05)
+    assert helpers and not any(Path(f"/proc/{pid}").exists() for pid in helpers)  # none left checking
 
 
 def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_path: Path) -> None:

@@ -1,20 +1,26 @@
 """Check many files in one call: in several processes when there are enough files to pay for them.
 
-Each worker process checks its share of the files and draws their part of the output
-(:func:`dsref.check.report.draw`); this process hands the parts on in the order the files
-were given, each as soon as it and every part before it are ready, so that the caller can
-print them at once (:class:`dsref.check.report.Writer`) and keep nothing. The output is the
-same, byte for byte, whatever the number of processes (``tests/test_check.py`` compares them).
-Workers are forked, so they start with everything this process has loaded; where
-forking is unavailable or unsafe (Windows, macOS), the files are checked here.
+The files are dealt round: with ``n`` processes, this one checks files ``0, n, 2n, ...`` and the ``k``-th process
+it forks checks files ``k, n + k, ...``, drawing each file's part of the output (:func:`dsref.check.report.draw`)
+and sending it back through a pipe as soon as it is drawn. This process hands the parts on in the order the files
+were given, each as soon as it is ready, so that the caller can print them at once
+(:class:`dsref.check.report.Writer`) and keep nothing; the output is the same, byte for byte, whatever the number
+of processes (``tests/test_check.py`` compares them). The forked processes start with everything this one has
+loaded (the check tree, the rules), cost a fork and a pipe each (no pool, no threads), and ignore Ctrl-C: this
+process stops them on its way out. Where a process cannot be forked (Windows, macOS, a browser), or one stops
+early, its files are checked here.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import pickle
+import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
+from typing import BinaryIO
 
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
@@ -23,8 +29,6 @@ from .report import Piece, draw
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import multiprocessing.pool
-
     from ..text.i18n import Lang
 
 __all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
@@ -65,32 +69,81 @@ def check_and_draw(
     from .checktree import check_tree
     from .rules import all_rules
 
-    check_tree(), all_rules()  # loaded once here, before forking, instead of once in every worker
-    with _workers_ignoring_interrupts(workers) as pool:
-        # imap hands results on in order while later files are still being checked; small chunks keep the
-        # first lines quick and the parts waiting for an earlier file few.
-        yield from pool.imap(one, paths, chunksize=max(1, min(16, len(paths) // (workers * 4))))
+    check_tree(), all_rules()  # loaded once here, before forking, instead of once in every process
+    yield from _dealt_round(paths, one, workers)
 
 
-def _workers_ignoring_interrupts(workers: int) -> multiprocessing.pool.Pool:
-    """A pool of forked workers that ignore Ctrl-C.
+class _Helper:
+    """A forked process checking every ``workers``-th file, and the pipe its drawn parts come back through."""
 
-    Ctrl-C reaches every process of the terminal's group. The workers are forked while this process ignores it, so
-    they ignore it from their first instruction; this process then takes its handler back, stops on
-    KeyboardInterrupt, and the pool terminates the workers on its way out. The user sees no worker's traceback, and
-    the pool never waits for a worker that died.
-    """
-    import multiprocessing
-    import signal
+    def __init__(self, pid: int, reader: BinaryIO) -> None:
+        self.pid, self.reader, self.alive = pid, reader, True
 
+    def next_piece(self) -> Piece | None:
+        """Its next part, or None once it has stopped (its remaining files are then checked here)."""
+        if self.alive:
+            try:
+                piece = pickle.load(self.reader)
+            except (EOFError, OSError, pickle.UnpicklingError):
+                piece = None
+            if isinstance(piece, Piece):
+                return piece
+            self.alive = False
+        return None
+
+    def stop(self) -> None:
+        self.reader.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)  # one that has finished is only waited for
+        os.waitpid(self.pid, 0)
+
+
+def _dealt_round(paths: list[str], one: Callable[[str], Piece], workers: int) -> Iterator[Piece]:
+    helpers = [_fork(paths[k::workers], one) for k in range(1, workers)]
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    except ValueError:  # not the main thread: signals are not ours to handle
-        return multiprocessing.get_context("fork").Pool(workers)
-    try:
-        return multiprocessing.get_context("fork").Pool(workers)
+        for index, path in enumerate(paths):
+            helper = helpers[index % workers - 1] if index % workers else None
+            piece = helper.next_piece() if helper is not None else None
+            yield piece if piece is not None else one(path)
     finally:
+        for helper in helpers:
+            if helper is not None:
+                helper.stop()
+
+
+def _fork(share: list[str], one: Callable[[str], Piece]) -> _Helper | None:
+    """A process that checks ``share`` and sends each drawn part back; None where none can be started."""
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # so that the child ignores Ctrl-C from birth
+    except ValueError:  # not the main thread: signals are not ours to handle
+        previous = None
+    pid = -1
+    try:
+        read_end, write_end = os.pipe()
+        try:
+            pid = os.fork()
+        except OSError:
+            os.close(read_end)
+            os.close(write_end)
+    except OSError:
+        pass
+    if pid == 0:  # the child: check, send, and leave without running the parent's clean-up
+        status = 0
+        try:
+            os.close(read_end)
+            with os.fdopen(write_end, "wb") as out:
+                for path in share:
+                    pickle.dump(one(path), out, protocol=pickle.HIGHEST_PROTOCOL)
+                    out.flush()
+        except BaseException:  # the parent meets the end of the pipe and checks the rest itself
+            status = 1
+        os._exit(status)
+    if previous is not None:
         signal.signal(signal.SIGINT, previous)
+    if pid < 0:
+        return None
+    os.close(write_end)
+    return _Helper(pid, os.fdopen(read_end, "rb"))
 
 
 def _check_and_draw(
@@ -112,15 +165,17 @@ def _check_and_draw(
     return draw(report, fmt, lang, color=color, target=deepspeed_version)
 
 
+def _can_fork() -> bool:
+    """Whether forking is there and safe: not on Windows or in a browser (no ``fork``), nor on macOS (where a
+    forked process may crash in the system's libraries)."""
+    return hasattr(os, "fork") and sys.platform != "darwin"
+
+
 def workers_for(jobs: int | None, files: int) -> int:
     """How many processes to check ``files`` files with."""
     if jobs is not None:
-        return max(1, min(jobs, files))
-    if files < 2 * FILES_PER_WORKER:
-        return 1  # too few to share: decided before multiprocessing is imported (8 ms of a one-file check)
-    import multiprocessing
-
-    if sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods():
+        return max(1, min(jobs, files)) if _can_fork() else 1
+    if files < 2 * FILES_PER_WORKER or not _can_fork():
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(cpus, files // FILES_PER_WORKER))
