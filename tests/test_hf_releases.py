@@ -86,6 +86,7 @@ VALUE_CHANGED = [
     ("zero_optimization.stage3_prefetch_bucket_size", "transformers", "4.44.2", "4.45.0"),  # a float before
     ("zero_optimization.stage3_prefetch_bucket_size", "accelerate", "0.30.1", "0.31.0"),
     ("fp16.enabled", "transformers", "4.57.6", "5.0.0"),  # no longer off for the Apex backend
+    ("bf16.enabled", "accelerate", "0.33.0", "0.34.0"),  # on for mixed_precision "fp8" too since
     ("scheduler.params.warmup_num_steps", "transformers", "5.17.0", "5.18.0"),  # at least 1 since
     ("scheduler.params.warmup_num_steps", "accelerate", "1.14.0", "1.15.0"),
     ("train_batch_size", "accelerate", "1.11.0", "1.12.0"),  # divided by the sequence-parallel size since
@@ -272,9 +273,10 @@ CHANGES_HEADING = {"en": "## What changed, release by release", "zh": "## 各版
 FROM_THEN_ON = {"en": ("as in the table above", "not filled"), "zh": ("同上表", "不再填充")}
 
 
-def _table_rows(lang: str) -> list[list[str]]:
+def _table_rows(heading: str, lang: str) -> list[list[str]]:
+    """The cells of the rows of the table in the guide's section under ``heading``."""
     text = (ROOT / "docs" / lang / "guides" / "huggingface.md").read_text(encoding="utf-8")
-    section = text.split(CHANGES_HEADING[lang] + "\n", 1)[1].split("\n## ", 1)[0]
+    section = text.split(heading + "\n", 1)[1].split("\n#", 1)[0]
     rows = [line.strip("|").split(" | ") for line in section.splitlines() if line.startswith("| [")]
     return [[cell.strip() for cell in row] for row in rows]
 
@@ -291,9 +293,34 @@ def test_the_guide_lists_every_change_as_the_schema_records_it(tree: OptionTree,
             after = FROM_THEN_ON[lang][0 if change.by in hf.by else 1]  # type: ignore[union-attr]
             expected.append((opt.path, change.by, change.release, before, after))
     found = []
-    for key, library, release, before, after in _table_rows(lang):
+    for key, library, release, before, after in _table_rows(CHANGES_HEADING[lang], lang):
         path = key.split("`")[1]
         assert key.endswith(f"#{path})"), key  # the link goes to the option's entry
         found.append((path, library.lower(), release, before, after))
     assert sorted(found) == sorted(expected)
     assert found == sorted(found, key=lambda row: (row[1], release_number(row[2]), row[0]))  # by library, release
+
+
+KEYS_HEADING = {"en": '## The keys that take `"auto"`', "zh": '## 可以写 `"auto"` 的配置项'}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_guide_table_of_keys_gives_the_schemas_values(tree: OptionTree, lang: str) -> None:
+    """The table of keys that take "auto": every option with Hugging Face facts, each with the newest releases' value
+    (a removed option's row goes on to say so)."""
+    from dsref.text.i18n import translate
+
+    found = {}
+    for key, _who, value in _table_rows(KEYS_HEADING[lang], lang):
+        path = key.split("`")[1]
+        found[path] = value
+    assert set(found) == {opt.path for opt in tree if opt.meta.hf_auto is not None}
+    for path, value in found.items():
+        hf = tree.get(path).meta.hf_auto
+        assert hf is not None
+        if hf.source:
+            said = translate(f"{path}#hf_source", hf.source, lang)
+        else:  # filled by older releases only: what the last of them put in
+            last = max(hf.changes, key=lambda c: release_number(c.release) or ())
+            said = translate(f"{path}#hf_before:{last.by}:{last.release}", last.before or "", lang)
+        assert value.startswith(said), path
