@@ -485,3 +485,148 @@ def test_a_page_carries_only_its_own_branch_of_the_navigation(build: Build) -> N
         reference = navigation(f"{lang}reference/zero_optimization")
         assert 'href="../allgather_size/"' in reference and 'href="../fp16/"' not in reference
         assert len(rule.encode()) < 12_000, "a rule page carries more navigation than its own group"
+
+
+# -- search by name -----------------------------------------------------------------------------------------------
+
+_BEST_RESULT = """() => {
+    // The result Enter opens: the best-scored link of the first entry (Material's own rule).
+    const first = document.querySelector(".md-search-result__item");
+    if (first === null) return null;
+    const links = [...first.querySelectorAll("a[href]")].filter((a) => a.firstElementChild !== null);
+    const score = (a) => parseFloat(a.firstElementChild.dataset.mdScore);
+    links.sort((a, b) => score(b) - score(a));
+    return links.length ? links[0].getAttribute("href") : null;
+}"""
+
+_ZERO = "reference/zero_optimization/#zero_optimization."
+NAMED = {
+    "en": [
+        # every miss the issue lists, then more of each kind: paths, keys, codes, rule names, topics
+        ("overlap_comm", _ZERO + "overlap_comm"),
+        ("reduce_bucket_size", _ZERO + "reduce_bucket_size"),
+        ("contiguous_gradients", _ZERO + "contiguous_gradients"),
+        ("offload_optimizer", _ZERO + "offload_optimizer"),
+        ("stage3_prefetch_bucket_size", _ZERO + "stage3_prefetch_bucket_size"),
+        ("auto", "guides/huggingface/#"),
+        ('"auto"', "guides/huggingface/#"),
+        ("zero_optimization.stage", _ZERO + "stage"),
+        ("Zero_Optimization.Overlap_Comm", _ZERO + "overlap_comm"),
+        ("offload_optimizer.device", _ZERO + "offload_optimizer.device"),
+        ("offload_param", _ZERO + "offload_param"),
+        ("gradient_accumulation_steps", "reference/gradient_accumulation_steps/"),
+        ("train_micro_batch_size_per_gpu", "reference/train_micro_batch_size_per_gpu/"),
+        ("bf16.enabled", "reference/bf16/#bf16.enabled"),
+        ("weight_decay", "reference/optimizer/#optimizer.params.weight_decay"),
+        ("DS600", "rules/DS600/"),
+        ("ds536", "rules/DS536/"),
+        ("DS004", "rules/DS004/"),
+        ("overlap-comm-off", "rules/DS600/"),
+        ("offload", "guides/offload/"),
+        ("mixed precision", "guides/mixed-precision/"),
+        ("ZeRO", "zero/"),
+        ("gradient clipping", "reference/gradient_clipping/"),
+        ("tensor parallel", "reference/tensor_parallel/"),
+    ],
+    "zh": [
+        ("通信重叠", _ZERO + "overlap_comm"),
+        ("梯度裁剪", "reference/gradient_clipping/"),
+        ("优化器卸载", _ZERO + "offload_optimizer"),
+        ("参数卸载", _ZERO + "offload_param"),
+        ("零冗余优化器", "zero/"),
+        ("显存", "guides/choosing-zero-stage/#"),
+        ("重叠通信", _ZERO + "overlap_comm"),
+        ("通信 重叠", _ZERO + "overlap_comm"),
+        ("梯度累积步数", "reference/gradient_accumulation_steps/"),
+        ("混合精度", "guides/mixed-precision/"),
+        ("卸载", "guides/offload/"),
+        ("张量并行", "reference/tensor_parallel/"),
+        ("激活检查点", "reference/activation_checkpointing/"),
+        ("损失缩放", "reference/fp16/#fp16.loss_scale"),
+        ("锁页内存", _ZERO + "offload_optimizer.pin_memory"),
+        ("调度器", "reference/scheduler/"),
+        ("自动调优", "reference/autotuning/"),
+        ("overlap_comm", _ZERO + "overlap_comm"),
+        ("stage3_prefetch_bucket_size", _ZERO + "stage3_prefetch_bucket_size"),
+        ("auto", "guides/huggingface/#"),
+        ("DS600", "rules/DS600/"),
+        ("ds536", "rules/DS536/"),
+        ("zero_optimization.stage", _ZERO + "stage"),
+        ("ＤＳ６００", "rules/DS600/"),
+    ],
+}
+"""Queries and the place the result Enter opens must lead to (a place ending in "#": any section of that page).
+Add every miss a reader reports here."""
+
+ODD_QUERIES = [
+    "comm",
+    "ٱلعربية",
+    "😀",
+    "~:^",
+    "foo~1 bar:",
+    "*",
+    "+-",
+    "a" * 300,
+    "<script>",
+    "日本語のテキスト",
+    "🤖 offload",
+]
+"""Queries that name nothing: they get results or "nothing found" in the page's language, never an error."""
+
+_NOTHING_FOUND = {"en": "No matching documents", "zh": "没有找到符合条件的结果"}
+
+
+def _typed(page: Any, words: str) -> None:
+    page.fill("input.md-search__input", words)
+    page.press("input.md-search__input", "End")
+    page.wait_for_function(_SEARCH_READY, timeout=20_000)
+    page.wait_for_timeout(500)  # results arrive in one message; let the list render
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_search_puts_the_thing_a_query_names_first(served: str, browser: Any, lang: str) -> None:
+    """An option's path or key, a code, a rule's name, a glossary term (Chinese ones included) lead to that thing
+    first; a query that names nothing, in any script, gets results or "nothing found" in the page's language."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    prefix = "" if lang == "en" else f"{lang}/"
+    page.goto(served + prefix)
+    page.click("input.md-search__input")
+    page.wait_for_function(_SEARCH_READY, timeout=90_000)
+    wrong = []
+    for words, place in NAMED[lang]:
+        _typed(page, words)
+        best = page.evaluate(_BEST_RESULT) or ""
+        target = re.sub(r"\?h=[^#]*", "", best).removeprefix(served + prefix)
+        if not (target.startswith(place) if place.endswith("#") else target == place):
+            wrong.append((words, place, target))
+    assert wrong == []
+    for words in ODD_QUERIES:
+        _typed(page, words)
+        meta = page.inner_text(".md-search-result__meta")
+        if page.query_selector(".md-search-result__item") is None:
+            assert meta == _NOTHING_FOUND[lang], (words, meta)
+    context.close()
+    assert errors == []
+
+
+def test_the_search_index_loads_on_first_use_as_plain_utf8(served: str, browser: Any, build: Build) -> None:
+    chinese = (build.site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "梯度" in chinese and not re.search(r"\\u[4-9][0-9a-f]{3}", chinese), "Chinese written as \\u escapes"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    for start in ("reference/zero_optimization/", "zh/guides/offload/"):
+        page.goto(served + start)
+        page.wait_for_load_state("networkidle")
+        assert not any("search_index" in url for url in requested), start
+        page.click("input.md-search__input")
+        page.wait_for_function(_SEARCH_READY, timeout=90_000)
+        index = served + ("zh/" if start.startswith("zh/") else "") + "search/search_index.json"
+        assert index in requested, requested
+        requested.clear()
+    context.close()

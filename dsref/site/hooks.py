@@ -18,9 +18,10 @@
   placed keep MkDocs' order after them.
 * Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
   collapsed (:func:`compact_sidebars`).
-* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``;
-  Chinese entries also carry the glossary's Chinese terms for the English ones they use, and Chinese query words are
-  kept whole (:mod:`dsref.site.search`).
+* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``
+  (plain UTF-8), loaded when the search box is first used; Chinese entries also carry the glossary's Chinese terms
+  for the English ones they use, and Chinese query words are kept whole (:mod:`dsref.site.search`). A query that
+  names a thing (an option, a code, a glossary term) lists that thing first (:mod:`dsref.site.names`).
 
 MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
 """
@@ -306,7 +307,7 @@ def identifier_breaks(output: str) -> str:
 def on_post_page(output: str, page: Any, **_: Any) -> str:
     """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
     compact the sidebars (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.``
-    (:func:`identifier_breaks`) and load the search worker :func:`on_post_build` writes.
+    (:func:`identifier_breaks`) and load the search worker and the bundle :func:`on_post_build` writes.
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -318,6 +319,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     """
     output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
     output = _WORKER_CONFIG.sub(r"\1.dsref\2", output, count=1)
+    output = _BUNDLE_SCRIPT.sub(r"\1.dsref\2", output, count=1)
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
@@ -357,8 +359,14 @@ def on_post_build(config: Any, **_: Any) -> None:
         if lang == "zh":
             separator = re.compile(data["config"]["separator"])
             mine = [_with_synonyms(doc, separator) for doc in mine]
+        from dsref.site.names import name_index
+
+        config = {**data["config"], "names": name_index(mine)}
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
+        # Plain UTF-8: escaped, the Chinese index was half as large again.
+        target.write_text(
+            json.dumps({"config": config, "docs": mine}, separators=(",", ":"), ensure_ascii=False), encoding="utf-8"
+        )
 
 
 def _nav_groups(folder: str, lang: str) -> tuple[Callable[[str], str], tuple[str, ...], Callable[[str], str]] | None:
@@ -431,24 +439,40 @@ def _with_synonyms(doc: dict[str, Any], separator: re.Pattern[str]) -> dict[str,
 
 _WORKER = re.compile(r"search\.[0-9a-f]+\.min\.js")
 _WORKER_CONFIG = re.compile(r'("search": "[^"]*/workers/search\.[0-9a-f]+)(\.min\.js")')
+_BUNDLE = re.compile(r"bundle\.[0-9a-f]+\.min\.js")
+_BUNDLE_SCRIPT = re.compile(r'(<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+)(\.min\.js")')
 
 
 def _publish_search_worker(site: Path) -> None:
-    """Write Material's search worker with whole Chinese words in queries next to it
-    (:func:`dsref.site.search.whole_word_queries`); :func:`on_post_page` points every page at it."""
-    from dsref.site.search import whole_word_queries
+    """Write Material's search worker with whole Chinese words in queries
+    (:func:`dsref.site.search.whole_word_queries`) and names first (``search-names.js``, before Material's code), and
+    Material's bundle loading the search index when the search box is first used
+    (:func:`dsref.site.search.index_on_first_use`), next to the originals; :func:`on_post_page` points every page at
+    them."""
+    from dsref.site.search import index_on_first_use, whole_word_queries
 
-    folder = site / "assets" / "javascripts" / "workers"
+    scripts = site / "assets" / "javascripts"
+    folder = scripts / "workers"
     workers = [p for p in folder.glob("search.*.min.js") if _WORKER.fullmatch(p.name)] if folder.is_dir() else []
-    if not workers and (site / "assets" / "javascripts").is_dir():
+    if not workers and scripts.is_dir():
         _warn_once(f"no Material search worker in {folder}: Chinese search cannot be set up")
+    names_first = scripts / "search-names.js"
     for worker in workers:
         try:
             patched = whole_word_queries(worker.read_text(encoding="utf-8"))
         except ValueError as problem:
             _warn_once(f"{worker.name}: {problem}; see dsref/site/search.py")
             continue
+        if names_first.is_file():
+            patched = names_first.read_text(encoding="utf-8") + patched
         worker.with_name(worker.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
+    for bundle in [p for p in scripts.glob("bundle.*.min.js") if _BUNDLE.fullmatch(p.name)] if scripts.is_dir() else []:
+        try:
+            patched = index_on_first_use(bundle.read_text(encoding="utf-8"))
+        except ValueError as problem:
+            _warn_once(f"{bundle.name}: {problem}; see dsref/site/search.py")
+            continue
+        bundle.with_name(bundle.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
 
 
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation
