@@ -302,28 +302,41 @@ def test_option_pages_language_switch_and_search_in_a_browser(
     assert errors == []
 
 
+def _heading_id(served: str, page: str, n: int) -> str:
+    """The id of the n-th h2 of a page as built."""
+    from urllib.request import urlopen
+
+    with urlopen(served + page) as response:
+        return str(re.findall(r'<h2 id="([^"]+)"', response.read().decode("utf-8"))[n])
+
+
 _IN_VIEW = "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }"
 
 
 def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> None:
-    """From ``#zero_optimization.stage`` of a 40,000 px page, the other language opens at the same option."""
+    """From ``#zero_optimization.stage`` of a 40,000 px page, or from a section heading of a guide or a rule page,
+    the other language opens at the same option or section."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    anchor = "#zero_optimization.stage"
-    for start, lang, landing in (
-        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/"),
-        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/"),
+    for start, lang, landing, anchor in (
+        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/", "zero_optimization.stage"),
+        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/", "zero_optimization.stage"),
+        ("guides/choosing-zero-stage/", "zh", "/dsref/zh/guides/choosing-zero-stage/", "communication-cost"),
+        ("zh/guides/offload/", "en", "/dsref/guides/offload/", _heading_id(served, "guides/offload/", 3)),
+        ("zh/rules/DS600/", "en", "/dsref/rules/DS600/", "example"),
     ):
-        page.goto(served + start + anchor)
-        page.locator('[id="zero_optimization.stage"]').wait_for()
+        page.goto(f"{served}{start}#{anchor}")
+        page.locator(f'[id="{anchor}"]').wait_for()
         page.hover(".md-header__option .md-select")
         page.click(f'.md-select__link[hreflang="{lang}"]')
-        page.wait_for_url(re.compile(re.escape(landing + anchor) + "$"))
+        page.wait_for_url(re.compile(re.escape(f"{landing}#{anchor}") + "$"))
         page.wait_for_load_state("load")
         assert page.evaluate("document.documentElement.lang").startswith(lang)
-        heading = page.locator('[id="zero_optimization.stage"]')
-        assert page.evaluate("window.scrollY") > 1000, f"{landing}: the page opened at its top"
-        assert heading.evaluate(_IN_VIEW), f"{landing}: {anchor} is not on screen"
+        heading = page.locator(f'[id="{anchor}"]')
+        assert heading.count() == 1, f"{landing}: no #{anchor}"
+        assert page.evaluate("window.scrollY") > 200, f"{landing}: the page opened at its top"
+        assert heading.evaluate(_IN_VIEW), f"{landing}: #{anchor} is not on screen"
+    anchor = "#zero_optimization.stage"
     # Keyboard: Enter on the focused link follows it the same way.
     page.goto(served + "reference/zero_optimization/" + anchor)
     page.hover(".md-header__option .md-select")

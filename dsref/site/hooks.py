@@ -13,6 +13,9 @@
 * A line break in a page's prose that still shows as a space where Chinese needs none (between two Chinese
   characters, beside full-width punctuation: :func:`dsref.site.cjk.joins`) fails the build with the page and the
   source line; the ``dsref.site.linejoin`` Markdown extension removes every one it can (:func:`on_page_content`).
+* A Chinese heading takes the id of its English twin, the heading in the same place of the English page, so that
+  the language switcher keeps the reader's place; a heading id one language has and the other lacks fails the build
+  with the page and line (:mod:`dsref.site.headings`).
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
   placed keep MkDocs' order after them.
@@ -168,6 +171,11 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             page.meta["title"] = title
     src = page.file.src_uri
     markdown = _figures(markdown, src)
+    twin = _HEADING_IDS.get(_twin_key(src))
+    if page_language(src) != "en" and twin is not None:
+        from dsref.site.headings import with_ids
+
+        markdown = with_ids(markdown, twin)
     if "```json" in markdown:
         for block in blocks(markdown, src):
             for problem in check(block).problems:
@@ -197,12 +205,44 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+_HEADING_IDS: dict[str, list[str]] = {}
+"""The heading ids of each English page, in order, by its path under ``docs/en/`` (recorded as the English pages
+are built, before the Chinese ones: the i18n plugin builds Chinese after English)."""
+
+
+def _twin_key(src: str) -> str:
+    parts = PurePosixPath(src).parts
+    return PurePosixPath(*parts[1:]).as_posix() if parts and parts[0] in LANGS else src
+
+
+def _toc_ids(toc: Any) -> list[str]:
+    ids: list[str] = []
+    for item in toc or []:
+        ids.append(str(item.id))
+        ids += _toc_ids(item.children)
+    return ids
+
+
 def on_page_content(html: str, page: Any, **_: Any) -> str:
-    """Report each line break of the page's prose that a reader sees as a stray space in Chinese text
-    (:func:`dsref.site.cjk.stray_joins`) as a warning with the page and the line of its source that ends there."""
+    """Record an English page's heading ids, and report a Chinese page's heading that has no twin id on the English
+    page or the reverse (:mod:`dsref.site.headings`); report each line break of the page's prose that a reader sees
+    as a stray space in Chinese text (:func:`dsref.site.cjk.stray_joins`). Each as a warning with the page and the
+    line of its source."""
     from dsref.site.cjk import source_line, stray_joins
     from dsref.site.figures import fill
 
+    src = page.file.src_uri
+    key = _twin_key(src)
+    if page_language(src) == "en":
+        if not re.search(r"^::: ", page.markdown or "", re.M):  # not the API page, whose headings code writes
+            _HEADING_IDS[key] = _toc_ids(page.toc)
+    elif key in _HEADING_IDS:
+        from dsref.site.headings import differences
+
+        written = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        for problem in differences(written, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
+            line, _, text = problem.partition(": ")
+            _warn_once(f"docs/{src}:{line.removeprefix('line ')}: {text}")
     strays = stray_joins(html)
     if strays:
         src = page.file.src_uri
