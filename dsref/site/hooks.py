@@ -239,10 +239,10 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     elif key in _HEADING_IDS:
         from dsref.site.headings import differences
 
-        written = Path(page.file.abs_src_path).read_text(encoding="utf-8")
-        for problem in differences(written, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
-            line, _, text = problem.partition(": ")
-            _warn_once(f"docs/{src}:{line.removeprefix('line ')}: {text}")
+        source_text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        for problem in differences(source_text, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
+            where, _, what = problem.partition(": ")
+            _warn_once(f"docs/{src}:{where.removeprefix('line ')}: {what}")
     strays = stray_joins(html)
     if strays:
         src = page.file.src_uri
