@@ -241,7 +241,7 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
 
         source_text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
         for problem in differences(source_text, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
-            where, _, what = problem.partition(": ")
+            where, what = problem.split(": ", 1)
             _warn_once(f"docs/{src}:{where.removeprefix('line ')}: {what}")
     strays = stray_joins(html)
     if strays:
