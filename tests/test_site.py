@@ -643,3 +643,70 @@ def test_the_search_index_loads_on_first_use_as_plain_utf8(served: str, browser:
         assert index in requested, requested
         requested.clear()
     context.close()
+
+
+# -- phones -------------------------------------------------------------------------------------------------------
+
+_CUT_TABLES = """() => [...document.querySelectorAll("article table")].flatMap((table) => {
+    // A table whose box scrolls sideways must say so (the frame dsref.js marks, with its edge cue) and keep its
+    // first column on screen (sticky).
+    const scroller = table.closest(".md-typeset__scrollwrap");
+    if (scroller === null) return [`not wrapped: ${table.innerText.slice(0, 40)}`];
+    if (scroller.scrollWidth <= scroller.clientWidth + 1) return [];
+    const frame = scroller.parentElement;
+    const cue = getComputedStyle(frame, "::after").content;
+    const first = table.querySelector("tr > :first-child");
+    const ok = frame.classList.contains("dsref-wide") && cue !== "none" && cue !== ""
+        && getComputedStyle(first).position === "sticky";
+    return ok ? [] : [`no cue: ${table.innerText.slice(0, 40)}`];
+})"""
+
+_HIDDEN_KEYS = """() => [...document.querySelectorAll("article pre > code .hll")].flatMap((line) => {
+    // The documented line of an example starts inside its box, as the reader sees it.
+    const code = line.closest("code");
+    const text = line.textContent;
+    const node = document.createTreeWalker(line, NodeFilter.SHOW_TEXT).nextNode();
+    const start = text.length - text.trimStart().length;
+    const range = document.createRange();
+    range.setStart(node, Math.min(start, node.length));
+    range.setEnd(node, Math.min(start + 1, node.length));
+    const left = range.getBoundingClientRect().left - code.getBoundingClientRect().left;
+    return left < 0 || left > code.clientWidth - 8 ? [text.trim().slice(0, 40)] : [];
+})"""
+
+
+def test_on_a_phone_no_table_cuts_off_a_column_without_a_cue(served: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    cut: dict[str, list[str]] = {}
+    for path in (
+        "reference/zero_optimization/",
+        "zh/reference/zero_optimization/",
+        "zero/",
+        "zh/zero/",
+        "fit/",
+        "zh/fit/",
+        "guides/huggingface/",
+        "zh/guides/performance-tuning/",
+        "rules/",
+        "zh/precision/",
+    ):
+        page.goto(served + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        found = page.evaluate(_CUT_TABLES) + page.evaluate(_HIDDEN_KEYS)
+        if found:
+            cut[path] = found
+    context.close()
+    assert cut == {}
+
+
+def test_the_stage_table_is_split_by_stages(served: str, browser: Any) -> None:
+    """The options that act only at some stages: a table per set of stages, none of them a wall of rows."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    for path in ("zero/", "zh/zero/"):
+        page.goto(served + path)
+        heights = page.evaluate('[...document.querySelectorAll("article table")].map((t) => t.offsetHeight)')
+        assert len(heights) >= 6 and max(heights) < 4000, (path, heights)
+    context.close()
