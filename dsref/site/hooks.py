@@ -5,6 +5,8 @@
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
   the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
+* What dsref answers about a block (its check, output, diff) is kept between builds, keyed by the block, the
+  language and dsref itself (:mod:`dsref.site.buildcache`).
 * ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
   language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
   in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
@@ -90,12 +92,27 @@ def _priority(value: int) -> Any:
 def on_config(config: Any, **_: Any) -> Any:
     """Make the jieba dictionary path absolute (Material reads it relative to the working directory)."""
     root = Path(config["config_file_path"]).resolve().parent
+    from dsref.site.buildcache import BuildCache
+
+    _CACHE[:] = [BuildCache.beside(Path(config["config_file_path"]))]
     for name in ("material/search", "search"):
         plugin = config["plugins"].get(name)
         setting = getattr(plugin, "config", {}).get("jieba_dict_user") if plugin is not None else None
         if setting and not os.path.isabs(setting):
             plugin.config["jieba_dict_user"] = str(root / setting)
     return config
+
+
+_CACHE: list[Any] = []
+
+
+def _build_cache() -> Any:
+    """The build's cache of dsref's answers about the docs' examples (:mod:`dsref.site.buildcache`)."""
+    if not _CACHE:
+        from dsref.site.buildcache import BuildCache
+
+        _CACHE.append(BuildCache(None))
+    return _CACHE[0]
 
 
 def on_files(files: Any, config: Any, **_: Any) -> Any:
@@ -176,9 +193,10 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         from dsref.site.headings import with_ids
 
         markdown = with_ids(markdown, twin)
+    cache = _build_cache()
     if "```json" in markdown:
         for block in blocks(markdown, src):
-            for problem in check(block).problems:
+            for problem in cache.lines("problems", block, "en", lambda b=block: check(b).problems):
                 _warn_once(f"docs/{src}:{block.line}: {problem}")
     if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
@@ -193,12 +211,12 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
         shown: list[str] = []
         if block.wants_output:
-            shown += _fenced(output(block, lang), "text", indent)  # type: ignore[arg-type]
+            shown += _fenced(cache.text("output", block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
-            diff = fix_diff(block, lang)  # type: ignore[arg-type]
+            diff = cache.text("diff", block, lang, lambda b=block: fix_diff(b, lang))  # type: ignore[arg-type]
             if not diff:
                 _warn_once(f"docs/{src}:{block.end_line + 1}: dsref check --diff changes nothing in this block")
-            for code in still_reported(block):
+            for code in cache.lines("still", block, "en", lambda b=block: still_reported(b)):
                 _warn_once(f"docs/{src}:{block.end_line + 1}: {code} is still reported after dsref check --fix")
             shown += _fenced(diff, "diff", indent)
         lines[block.end_line : block.end_line + block.markers] = shown
@@ -243,7 +261,7 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
         for problem in differences(source_text, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
             where, what = problem.split(": ", 1)
             _warn_once(f"docs/{src}:{where.removeprefix('line ')}: {what}")
-    strays = stray_joins(html)
+    strays = _build_cache().lines("strays", html, "", lambda: stray_joins(html))
     if strays:
         src = page.file.src_uri
         # The figures filled in, as the reader sees them; filling keeps the source's line numbers.
@@ -401,12 +419,21 @@ def on_post_build(config: Any, **_: Any) -> None:
             mine = [_with_synonyms(doc, separator) for doc in mine]
         from dsref.site.names import name_index
 
-        config = {**data["config"], "names": name_index(mine)}
+        names = _build_cache().answer(
+            "names", json.dumps(mine, ensure_ascii=False), lang, lambda docs=mine: name_index(docs), _is_name_index
+        )
+        config = {**data["config"], "names": names}
         target.parent.mkdir(parents=True, exist_ok=True)
         # Plain UTF-8: escaped, the Chinese index was half as large again.
         target.write_text(
             json.dumps({"config": config, "docs": mine}, separators=(",", ":"), ensure_ascii=False), encoding="utf-8"
         )
+
+
+def _is_name_index(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(places, list) and all(isinstance(p, int) for p in places) for places in value.values()
+    )
 
 
 def _nav_groups(folder: str, lang: str) -> tuple[Callable[[str], str], tuple[str, ...], Callable[[str], str]] | None:
