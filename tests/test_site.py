@@ -710,3 +710,38 @@ def test_the_stage_table_is_split_by_stages(served: str, browser: Any) -> None:
         heights = page.evaluate('[...document.querySelectorAll("article table")].map((t) => t.offsetHeight)')
         assert len(heights) >= 6 and max(heights) < 4000, (path, heights)
     context.close()
+
+
+def test_copying_a_shell_session_leaves_prompts_and_output_behind_and_the_chart_reads_in_dark_mode(
+    served: str, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + "cli/")
+    copied = page.evaluate(
+        """() => [...document.querySelectorAll("article .language-console code")].map((code) => {
+            code.setAttribute("data-md-copying", "");  // what Material sets while it copies a block
+            const text = code.innerText;
+            code.removeAttribute("data-md-copying");
+            return text;
+        })"""
+    )
+    assert copied and all(not line.startswith("$") for text in copied for line in text.splitlines()), copied[:2]
+    assert any(line.startswith("dsref ") or line.startswith("pip ") for text in copied for line in text.splitlines())
+    # Wrapped terminal output keeps clear of the copy button.
+    page.goto(served + "rules/DS600/")
+    clear = page.evaluate(
+        """() => [...document.querySelectorAll("article .language-text pre")].map((pre) => {
+            const button = pre.querySelector(".md-clipboard");
+            const code = pre.querySelector("code");
+            if (button === null) return true;
+            const right = code.getBoundingClientRect().right - parseFloat(getComputedStyle(code).paddingRight);
+            return right <= button.getBoundingClientRect().left;
+        })"""
+    )
+    assert clear and all(clear), clear
+    page.goto(served + "zh/zero/")
+    page.evaluate('document.body.setAttribute("data-md-color-scheme", "slate")')
+    background = page.eval_on_selector('img[src$="zero-memory.svg"]', "img => getComputedStyle(img).backgroundColor")
+    assert background == "rgb(255, 255, 255)", background
+    context.close()

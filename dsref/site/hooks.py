@@ -246,7 +246,7 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     page or the reverse (:mod:`dsref.site.headings`); report each line break of the page's prose that a reader sees
     as a stray space in Chinese text (:func:`dsref.site.cjk.stray_joins`). Each as a warning with the page and the
     line of its source."""
-    from dsref.site.cjk import source_line, stray_joins
+    from dsref.site.cjk import StrayJoin, source_line, stray_joins
     from dsref.site.figures import fill
 
     src = page.file.src_uri
@@ -261,7 +261,10 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
         for problem in differences(source_text, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
             where, what = problem.split(": ", 1)
             _warn_once(f"docs/{src}:{where.removeprefix('line ')}: {what}")
-    strays = _build_cache().lines("strays", html, "", lambda: stray_joins(html))
+    pairs = _build_cache().answer(
+        "strays", html, "", lambda: [[s.before, s.after] for s in stray_joins(html)], _is_pairs
+    )
+    strays = [StrayJoin(before, after) for before, after in pairs]
     if strays:
         src = page.file.src_uri
         # The figures filled in, as the reader sees them; filling keeps the source's line numbers.
@@ -428,6 +431,12 @@ def on_post_build(config: Any, **_: Any) -> None:
         target.write_text(
             json.dumps({"config": config, "docs": mine}, separators=(",", ":"), ensure_ascii=False), encoding="utf-8"
         )
+
+
+def _is_pairs(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in value
+    )
 
 
 def _is_name_index(value: object) -> bool:
