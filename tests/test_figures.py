@@ -149,7 +149,7 @@ def test_macros_fill_in_the_page_language_and_defaults_apply() -> None:
     page = "<!-- dsref-figures: model=llama-2-7b -->\nx {{ figure params }} y {{ figure params-per-gpu gpus=8 }}\n"
     assert fill(page, "en") == ("\nx 6.7B y 842.3M\n", [])
     assert fill(page, "zh")[0].endswith("x 67.4亿 y 8.4亿\n")
-    assert fill("{{ figure bytes elements=5e8 dtype=fp32 }}", "en") == ("2 GB", [])
+    assert fill("{{ figure bytes elements=5e8 dtype=fp32 }}", "en") == ("1.9 GB", [])  # 2e9 bytes, GB = 2**30
 
 
 @pytest.mark.parametrize(

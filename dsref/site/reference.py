@@ -353,15 +353,38 @@ def _link(path: str, here: OptionRecord, index: OptionIndex) -> str:
 
 
 def _example(record: OptionRecord, lang: Lang) -> list[str]:
-    """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one."""
+    """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one;
+    the line of the option itself highlighted, where the eye goes first (and where a phone scrolls the block to)."""
+    lines = json_lines(record.example_config)
+    found = key_line(lines, record.path)
     return [
         _lead(LABELS.text("example", lang), lang),
         "",
-        "```json",
-        *json_lines(record.example_config),
+        f'```json hl_lines="{found}"' if found else "```json",
+        *lines,
         "```",
         "",
     ]
+
+
+def key_line(lines: list[str], path: str) -> int | None:
+    """The line (1-based) of a config written out as ``lines`` where the option at the dotted ``path`` is written
+    (each key of the path found after the one before it), or None where a key is a map's (``<name>``) or absent.
+
+    >>> key_line(['{', '  "a": {', '    "x": 1,', '    "b": 2', '  },', '  "b": 3', '}'], "a.b")
+    4
+    >>> key_line(['{', '  "bf16": {"enabled": true}', '}'], "bf16.enabled"), key_line(['{}'], "a.<name>")
+    (2, None)
+    """
+    text = "\n".join(lines)
+    at = 0
+    for key in path.split("."):
+        if "<" in key or "[" in key:
+            return None
+        at = text.find(f'"{key}":', at)
+        if at < 0:
+            return None
+    return text.count("\n", 0, at) + 1
 
 
 def _children(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:

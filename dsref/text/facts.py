@@ -7,6 +7,8 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 '{"stage": 3, "offload_param": {"device": "cpu"}}'
 >>> shown_value(500000000, {"en": "500M", "zh": "5亿"}, "zh")
 '500000000 (5亿)'
+>>> shown_value(2**63 - 1, {"en": "9223372T"}, "en")
+'9223372036854775807 (no limit)'
 >>> from dsref.tree.record import Bounds
 >>> shown_bounds(Bounds(ge=1, le=3))
 '≥ 1, ≤ 3'
@@ -25,7 +27,10 @@ if TYPE_CHECKING:
 
 __all__ = ["M", "json_text", "shown_bounds", "shown_default", "shown_summary", "shown_value"]
 
-M = messages("facts", none="(none)")
+M = messages("facts", none="(none)", no_limit="no limit")
+
+UNLIMITED = 2**63 - 1
+"""The largest 64-bit integer (Python's ``sys.maxsize``): DeepSpeed's way of writing "no limit" as a default."""
 
 _JSON_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
 _JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"})
@@ -63,6 +68,8 @@ def shown_value(value: Any, human: Mapping[str, str] | None, lang: Lang) -> str:
     """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
     forms are in the record (``default_human``, ``docs_default_human``), made with Babel when it was generated."""
     shown = json_text(value)
+    if value == UNLIMITED and not isinstance(value, bool):
+        return f"{shown} ({M.text('no_limit', lang)})"
     return f"{shown} ({human[lang]})" if human else shown
 
 

@@ -26,8 +26,8 @@ class Term(NamedTuple):
 
 TERMS: tuple[Term, ...] = (
     Term(
-        ("ZeRO", "ZeRO stage"),
-        ("ZeRO", "ZeRO stage", "阶段"),
+        ("ZeRO", "ZeRO stage", "Zero Redundancy Optimizer"),
+        ("ZeRO", "ZeRO stage", "阶段", "零冗余优化器"),
         "kept in both languages",
         "不译；行文中 stage 也可写作“阶段”",
     ),
@@ -50,6 +50,7 @@ TERMS: tuple[Term, ...] = (
     Term(("global batch size", "train batch size"), ("全局 batch 大小", "全局批大小")),
     Term(("gradient accumulation",), ("梯度累积",)),
     Term(("gradient accumulation steps",), ("梯度累积步数",)),
+    Term(("gradient clipping",), ("梯度裁剪",)),
     Term(("optimizer state", "optimizer states"), ("优化器状态",)),
     Term(("master weights",), ("主权重", "master weights")),
     Term(("mixed precision",), ("混合精度",)),
