@@ -6,6 +6,7 @@ like any other interface message.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..text.i18n import Lang, messages
@@ -66,8 +67,10 @@ JSON_TYPES = messages(
     string="string",
     object="object",
     array="array",
+    section="section",
 )
-"""The names of JSON's types as messages say them (``got string``)."""
+"""The names of JSON's types as messages say them (``got string``), and of the option type ``section`` (a JSON object
+of options), which ``expected section`` names."""
 
 EXPLANATIONS = messages(
     "explanation",
@@ -357,6 +360,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
             return MESSAGES.text("out_of_range_unbounded", lang, value=args.get("value"))
     if kind is Kind.not_strict_json and args.get("bom"):
         return MESSAGES.text("not_strict_json_bom", lang)
+    if kind is Kind.wrong_type and isinstance(args.get("expected"), str):
+        args["expected"] = re.sub(r"\bsection\b", JSON_TYPES.text("section", lang), args["expected"])
     if kind is Kind.wrong_type and args.get("got") == "null":
         return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..text.facts import json_text, shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
+from ..text.punctuation import aside, listed, separated
 from ..text.units import UNITS
 from ..text.width import display_width
 from ..tree.index import OptionIndex
@@ -258,7 +259,12 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             note(option_text(record.path, record.default_note, lang, "default_note"))
         if record.docs_default_differs:
             docs = shown_value(record.docs_default, record.docs_default_human, lang)
-            row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
+            row(
+                M.text("docs_default", lang),
+                aside(docs, M.text("docs_default_note", lang), lang)
+                if lang == "zh"
+                else f"{docs}  ({M.text('docs_default_note', lang)})",
+            )
         if record.allowed is not None:
             row(M.text("allowed", lang), ", ".join(json_text(v) for v in record.allowed))
             for value, text in record.enum_docs:
@@ -294,10 +300,10 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         names += [M.text("deprecated_name", lang, name=n) for n in record.deprecated_aliases]
         names += [M.text("docs_name", lang, name=n) for n in record.docs_names]
         if names:
-            row(M.text("also", lang), "; ".join(names))
+            row(M.text("also", lang), separated(names, lang))
         if record.hf_auto:
             source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
-            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(record.hf_auto_by), source=source))
+            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=listed(record.hf_auto_by, lang), source=source))
         if record.is_section and record.unknown_keys:
             row(M.text("unknown_keys", lang), M.text(f"unknown_{record.unknown_keys}", lang))
         description = option_text(record.path, record.description, lang)

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from ..check.findings import Example, Kind
 from ..check.fix_notes import fix_note
 from ..text.i18n import Lang, messages
+from ..text.punctuation import colon
 from ..tree.index import OptionIndex
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
@@ -240,9 +241,11 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         message = _message(code_, lang)
         groups[group].append([f"[{code_}]({code_}.md)", code(name), shown, cell(message)])
         lines = [generated_header(SOURCE), f"# {code_} {code(name)}", ""]
-        lines += [f"- **{M.text('severity', lang)}**: {shown if severity else M.text('severity_varies', lang)}"]
+        lines += [
+            f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else M.text('severity_varies', lang)}"
+        ]
         if message:
-            lines.append(f"- **{M.text('message', lang)}**: {cell(message)}")
+            lines.append(f"- **{M.text('message', lang)}**{colon(lang)}{cell(message)}")
         lines.append("")
         explanation = _explanation(code_, lang)
         if explanation:

@@ -15,6 +15,7 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 from __future__ import annotations
 
 from .i18n import Lang, messages, option_text, translate
+from .punctuation import aside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +64,7 @@ def shown_value(value: Any, human: Mapping[str, str] | None, lang: Lang) -> str:
     """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
     forms are in the record (``default_human``, ``docs_default_human``), made with Babel when it was generated."""
     shown = json_text(value)
-    return f"{shown} ({human[lang]})" if human else shown
+    return aside(shown, human[lang], lang) if human else shown
 
 
 def shown_default(record: OptionRecord, lang: Lang) -> str:
