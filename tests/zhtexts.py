@@ -75,4 +75,8 @@ def corpus_texts() -> Iterator[Text]:
                 yield where, 1, "\n".join([finding["message"], *finding["help"]])
     for file in files:
         argv = ["estimate", "--config", file, "--model", str(MODEL), "--gpus-per-node", "8", "--gpu-memory", "H100"]
-        yield f"dsref estimate --config {Path(file).name}", 1, _run([*argv, "--lang", "zh"])
+        yield f"dsref estimate --config {Path(file).name}", 1, _COLUMN.sub("", _run([*argv, "--lang", "zh"]))
+
+
+_COLUMN = re.compile(r" +(?:[<>] )?[\d.,]+ GB$|^[- ]+$", re.M)
+"""The estimate table's column of figures and its rules: layout, not prose."""

@@ -10,6 +10,7 @@ import re
 from typing import Any
 
 from ..text.i18n import Lang, messages
+from ..text.punctuation import quoted
 from .findings import Example, Finding, Kind
 
 MESSAGES = messages(
@@ -347,9 +348,10 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
         name = "duplicate_key_hf" if args.get("profile") == "hf" else "duplicate_key"
         return MESSAGES.text(name, lang, key=key, other_line=args.get("other_line", "?"))
     if kind is Kind.deprecated and args.get("form"):
-        return MESSAGES.text("deprecated_form", lang, key=key, form=args["form"])
+        form = JSON_TYPES.text(args["form"], lang) if args["form"] in JSON_TYPES.table else args["form"]
+        return MESSAGES.text("deprecated_form", lang, key=key, form=form)
     if kind is Kind.alias_conflict:
-        keys = " / ".join(f"'{k}'" for k in args.get("keys", ()))
+        keys = " / ".join(quoted(k, lang) for k in args.get("keys", ()))
         if args.get("used"):
             return MESSAGES.text("alias_conflict_ignored", lang, keys=keys, used=args["used"])
         return MESSAGES.text("alias_conflict", lang, keys=keys)
@@ -382,7 +384,9 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
     if finding.kind is Kind.unknown_key and not args.get("docs_name"):
         if args.get("suggestions"):
             lines.append(
-                MESSAGES.text("help_suggest", lang, suggestions=" / ".join(f"'{s}'" for s in args["suggestions"]))
+                MESSAGES.text(
+                    "help_suggest", lang, suggestions=" / ".join(quoted(s, lang) for s in args["suggestions"])
+                )
             )
         elsewhere = list(args.get("elsewhere") or ())
         if key in elsewhere:  # a top-level key written inside a section

@@ -12,9 +12,9 @@ zero_optimization.stage3_prefetch_bucket_size
 
 from __future__ import annotations
 
-from ..text.facts import json_text, shown_bounds, shown_default, shown_summary, shown_value
+from ..text.facts import json_text, option_texts, shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
-from ..text.punctuation import aside, listed, separated
+from ..text.punctuation import aside, collapsed, listed, separated
 from ..text.units import UNITS
 from ..text.width import display_width
 from ..tree.index import OptionIndex
@@ -334,7 +334,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             default = default if len(default) <= 14 else default[:13] + "…"
             summary = _reflow(shown_summary(child, lang), room) or [""]
             lines.append(
-                f"  {style.key(name.ljust(key_width))}{str(child.type).ljust(type_width)}{default.ljust(16)}"
+                f"  {style.key(_cell(name, key_width))}{_cell(str(child.type), type_width)}{default.ljust(16)}"
                 f"{summary[0]}{mark if len(summary) == 1 else ''}"
             )
             lines.extend(" " * offset + part for part in summary[1:-1])
@@ -387,11 +387,17 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+def _cell(text: str, width: int) -> str:
+    """A column of the table of options: padded to ``width``, or followed by two spaces when it is too long, so that
+    it never runs into the next column (``float | list[float] | null`` then ``null``)."""
+    return text.ljust(width) if len(text) <= width - 2 else text + "  "
+
+
 def _reflow(text: str, width: int = 100) -> list[str]:
     """Paragraph text folded to ``width`` columns: between words, and between CJK characters."""
     out: list[str] = []
     line = ""
-    for token in _tokens(" ".join(text.split())):
+    for token in _tokens(collapsed(text)):
         if display_width(line + token) > width and line.strip():
             out.append(line.rstrip())
             line = "" if token == " " else token
@@ -426,14 +432,7 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
 
 def _with_texts(record: OptionRecord, lang: Lang, link: str | None) -> dict[str, Any]:
     data = record.to_json()
-    data["text"] = {
-        "summary": shown_summary(record, lang),
-        "description": option_text(record.path, record.description, lang),
-        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
-        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
-        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
-        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
-    }
+    data["text"] = option_texts(record, lang)
     if link:
         data["link"] = link
     return data

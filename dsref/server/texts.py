@@ -15,6 +15,7 @@ TEXTS = messages(
     expected_world_size="a whole number of GPUs, 1 or more, or null",
     expected_version="a DeepSpeed release such as 0.19.8, or null",
     explain_rule="Explain {code}",
+    unsafe_fix="{title} (unsafe)",
     open_reference="Open the reference page of {code}",
     header_line='a header line must be "Name: value" ended by CRLF; skipped to the next Content-Length header',
     header_length=(

@@ -6,7 +6,7 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 >>> json_text({"stage": 3, "offload_param": {"device": "cpu"}})
 '{"stage": 3, "offload_param": {"device": "cpu"}}'
 >>> shown_value(500000000, {"en": "500M", "zh": "5亿"}, "zh")
-'500000000 (5亿)'
+'500000000（5亿）'
 >>> from dsref.tree.record import Bounds
 >>> shown_bounds(Bounds(ge=1, le=3))
 '≥ 1, ≤ 3'
@@ -90,3 +90,16 @@ def shown_summary(record: OptionRecord, lang: Lang) -> str:
     flat = " ".join(text.split())
     end = flat.find("。")
     return flat if end < 0 else flat[: end + 1]
+
+
+def option_texts(record: OptionRecord, lang: Lang) -> dict[str, Any]:
+    """Every text of an option in ``lang`` (English where there is no translation), as the JSON outputs give them
+    (``text`` in ``dsref explain --format json`` and ``dsref options``)."""
+    return {
+        "summary": shown_summary(record, lang),
+        "description": option_text(record.path, record.description, lang),
+        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
+        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
+        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
+        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
+    }

@@ -68,7 +68,11 @@ TERMS: tuple[Term, ...] = (
         "保存模型时多用 checkpoint；激活检查点见上一条",
     ),
     Term(
-        ("partition", "partitioned"), ("切分", "分片"), "what ZeRO does to model states", "ZeRO 把状态“切分”到各个 rank"
+        ("partition", "partitioned"),
+        ("切分", "分片"),
+        "what ZeRO does to model states",
+        "ZeRO 把状态“切分”到各个 rank；“分区”多指磁盘分区",
+        ("分区",),
     ),
     Term(("data parallel", "data parallelism"), ("数据并行",)),
     Term(
@@ -84,8 +88,8 @@ TERMS: tuple[Term, ...] = (
     Term(("sequence parallel", "sequence parallelism"), ("序列并行",)),
     Term(("rank", "world size"), ("rank", "world size"), "kept", "不译"),
     Term(
-        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
-        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"),
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"),
         "collective primitives, kept",
         "集合通信原语，不译",
     ),
@@ -207,7 +211,7 @@ class Rule(NamedTuple):
 RULES: tuple[Rule, ...] = (
     Rule("range", "范围", "stage 1～2、0.95～0.98", "stage 1-2、0.95–0.98", "浪纹线“～”，依 GB/T 15834"),
     Rule("large counts", "大数", "5亿、70亿、1.2万", "500M、7B、1e8（配置值和代码除外）", "以万、亿计"),
-    Rule("sizes in bytes", "字节数", "16 GB、512 MB", "16G、16GB、16 G", "单位前空一格，用 GB、MB"),
+    Rule("sizes in bytes", "字节数", "`16 GB`、`512 MB`", "`16G`、`16GB`", "数与单位之间空一格，用 GB、MB"),
     Rule(
         "punctuation",
         "标点",
@@ -224,6 +228,36 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 """Checked by :mod:`dsref.text.zhlint` over every Chinese text."""
+
+
+class Found(NamedTuple):
+    """What a search word stands for: the spellings the texts use, and the renderings they rule out."""
+
+    spellings: frozenset[str]
+    ruled_out: frozenset[str]
+
+
+def search_forms(word: str) -> Found:
+    """A search word's spellings, as :func:`expand` gives them, and the ruled-out renderings of its terms; a word
+    that is itself a ruled-out rendering (归约, 聚合) stands for its term. Search ranks a match that only a ruled-out
+    rendering makes below one of the chosen terms (readers type them; dsref's texts do not use them).
+
+    >>> sorted(search_forms("归约").spellings), sorted(search_forms("归约").ruled_out)
+    (['reduce', 'reduction', '规约'], ['归约'])
+    >>> sorted(search_forms("规约").ruled_out)
+    ['归约']
+    """
+    lowered = word.lower()
+    spellings, ruled_out = set(expand(word)), set()
+    for term in TERMS:
+        avoided = {a.lower() for a in term.avoid}
+        chosen = {s.lower() for s in (*term.english, *term.chinese)}
+        if lowered in avoided:
+            spellings.discard(lowered)
+            spellings.update(chosen)
+        if lowered in avoided or lowered in chosen:
+            ruled_out.update(avoided)
+    return Found(frozenset(spellings), frozenset(ruled_out - spellings))
 
 
 def expand(word: str) -> set[str]:
@@ -294,11 +328,25 @@ KEEP: tuple[tuple[str, str], ...] = (
         "step token tokens kernel kernels dtype epoch batch batching embedding embeddings hook hooks logits dropout "
         "tensor tensors stream streams pass forward backward dict list tuple mask padding softmax sigmoid tanh "
         "attention transformer layer norm bias hidden size seqlen topk id ids eager inductor graph trace fused "
-        "foreach worker workers dataloader loader tag tags logger log shell socket queue pair",
+        "foreach worker workers dataloader loader tag tags logger log shell socket queue pair device mesh mpu "
+        "multi-tensor trust ratio inf autocast adapter handler prompt actor decoder-only encoder-only reentrant "
+        "non-reentrant saved-tensor grouped gate up down experts pooler head tokenizer docstring schema beta alpha",
+    ),
+    ("the options' type names, as the schema writes them", "int bool str float enum map section list dict any len"),
+    (
+        "names that come from data or dsref's own options: a model's model_type in its config.json, the attention "
+        "implementations --attention takes",
+        "llama gpt2 mistral qwen2 qwen3 mixtral bloom chatglm llava gpt-oss eager sdpa flash en zh hf",
     ),
     (
         "names of programs and commands written as their users type them",
-        "dsref deepspeed torch accelerate transformers libaio pip python ulimit iconv envsubst mv nvidia-smi memlock",
+        "dsref deepspeed torch accelerate transformers libaio pip python ulimit iconv envsubst mv nvidia-smi memlock "
+        "mup zip stderr pre-commit",
+    ),
+    (
+        "what the services and formats call their own things: W&B's entity and team, a Comet experiment, "
+        "DeepSpeed's universal checkpoint",
+        "entity team experiment universal checkpoint",
     ),
 )
 """English words that Chinese running text keeps, with the reason for each group. Besides these: every English

@@ -8,8 +8,8 @@ It reads only running text: code (fenced blocks, code spans), link targets, HTML
 site's doc checks can call :func:`lint` on any text.
 
 >>> [p.rule for p in lint("类型: 整数，取值 1-3。 DeepSpeed 用 7B 参数")]
-['halfwidth', 'space', 'range', 'count']
->>> lint("用 `stage: 1-3` 和 “auto”")
+['count', 'halfwidth', 'range', 'space']
+>>> lint("用 `stage: 1-3` 和“auto”")
 []
 """
 
@@ -27,17 +27,26 @@ HAN = r"\u3400-\u9fff\uf900-\ufaff"
 FULL_PUNCT = "。，、；：？！（）"
 
 _CODE = re.compile(
-    r"```.*?```|~~~.*?~~~|`[^`\n]*`|\]\([^)\n]*\)|<!--.*?-->|<[A-Za-z/][^>\n]*>|https?://\S+|\{\{.*?\}\}"
-    r"|\{[a-z_][a-z_0-9]*(?:![rsa])?(?::[^{}\n]*)?\}|\{ ?[.#][^}\n]*\}|\x1b\[[0-9;]*m",
+    r"```.*?```|~~~.*?~~~|``.*?``|`[^`]*`|\]\([^)\n]*\)|<!--.*?-->|<[A-Za-z/][^>\n]*>|https?://\S+|\{\{.*?\}\}"
+    r"|\{[a-z_][a-z_0-9]*(?:![rsa])?(?::[^{}\n]*)?\}|\{ ?[.#][^}\n]*\}|\x1b\[[0-9;]*m"
+    r"|(?<![\w-])--?[a-z][\w-]*(?:[ =](?![-\u3400-\u9fff])[\w.]+)?|\b[A-Za-z_][\w.]*\([^()\n]*\)"
+    r"|\bdsref (?:check|explain|estimate|rule|options|schema|server|completion)\b|(?:^|(?<=\n))[!?]{3}\+? [a-z]+",
     re.S,
 )
-"""What is not running text, even in a Chinese sentence."""
+"""What is not running text, even in a Chinese sentence: code, links, HTML, placeholders, macros, attribute lists,
+terminal colours, command-line options with their value (``--profile hf``), calls (``json.dump(config, f)``) and
+dsref's commands."""
 _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 """ASCII-quoted strings: JSON keys and values, or words quoted the English way (judged by the quote rule)."""
 MASK = "\x00"
-_VERBATIM = re.compile(r"“[\x00-\x7f]*?”|(?<=\[)[\x00-\x7f]*?(?=\]\x00)|^#+ [\x00-\x7f]*$", re.M)
-"""English quoted verbatim (“ran out of swap buffers”), an English title of a link or heading: not judged as
-English words left in Chinese text."""
+_VERBATIM = re.compile(
+    rf"“[\x00-\x7f]*?”|(?<=\[)[\x00-\x7f]*?(?=\]\x00)|^#+ [\x00-\x7f]*$|(?<=[{HAN}*]（)[A-Za-z][\w -]*(?=[，）])"
+    r"|(?<!\*)\*{1,2}(?=\S)[^*\n\u3400-\u9fff]+?(?<=\S)\*{1,2}(?!\*)",
+    re.M,
+)
+"""English quoted verbatim (“ran out of swap buffers”), an English title of a link or heading, an English gloss in
+brackets after a Chinese term (激活检查点（gradient checkpointing）), the English label of a program's menu or field in
+emphasis (*Settings → Languages & Frameworks*): not judged as English left in Chinese text."""
 
 
 @dataclass(frozen=True)
@@ -82,16 +91,26 @@ _AVOIDED = _avoided()
 _H = f"[{HAN}]"
 _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     # half-width punctuation touching a Chinese character (through emphasis marks), or brackets around Chinese
-    ("halfwidth", re.compile(rf"(?<={_H})\**[,;:?](?=\s|$|{_H}|\*)|(?<={_H})\s?\((?=[^()\n]*\))"), "全角标点"),
+    (
+        "halfwidth",
+        re.compile(rf"(?<={_H})\**[,;:?](?=\s|$|{_H}|\*)|(?<={_H})\s?\((?=[^()\n\u3400-\u9fff]*\))"),
+        "全角标点",
+    ),
     # brackets around Chinese words, unless they group a formula (×, /, +, =) or hold a call's arguments
     ("halfwidth", re.compile(rf"(?<![\w\x00])\((?![^()\n]*[×/+=*−])[^()\n]*{_H}[^()\n]*\)"), "全角括号（…）"),
     ("halfwidth", re.compile(rf"[,;:?](?={_H})"), "全角标点"),
     # a space beside full-width punctuation, inside a line
-    ("space", re.compile(rf"(?<=[{FULL_PUNCT}]) +(?=[^\s|\x00])|(?<=[^\s\x00|]) +(?=[{FULL_PUNCT}])"), "去掉空格"),
+    # (two spaces or more are a column gap in a terminal table, not a space in a sentence)
+    ("space", re.compile(rf"(?<=[{FULL_PUNCT}]) (?=[^\s|\x00✗✓⚠])|(?<=[^\s\x00|]) (?=[{FULL_PUNCT}])"), "去掉空格"),
+    ("space", re.compile(rf"(?<={_H}) +(?=“)|(?<=”) +(?={_H})"), "去掉空格"),
     ("range", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[-–—~]\s?\d+(?:\.\d+)?(?![\w.\-/\x00])"), "浪纹线：1～3"),
     ("count", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[KMBT](?![\w\-\x00])"), "以万、亿计：5亿"),
     ("bytes", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?(?:GiB|MiB|KiB|TiB|G|M|K|T|GB|MB|KB|TB)\b"), "16 GB"),
 )
+
+
+_NAMED = re.compile(r"[A-Z][\w-]* (?:\d+ )?$")
+"""What a count written the English way may follow: a model's name (Llama 2 7B)."""
 
 
 def _around(text: str, start: int, end: int) -> str:
@@ -115,14 +134,16 @@ def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
     def add(index: int, rule: str, what: str, use: str) -> None:
         found.append(Problem(where, line + _line_of(text, index) - 1, rule, what.strip() or what, use))
 
+    verbatim = _VERBATIM.sub(_blank, running)
     for pattern, use in _AVOIDED:
-        for m in pattern.finditer(running):
+        for m in pattern.finditer(verbatim):
             add(m.start(), "term", m.group(), use)
     for rule, pattern, use in _CHECKS:
-        for m in pattern.finditer(running):
+        for m in pattern.finditer(verbatim if rule in ("count", "bytes", "range") else running):
+            if rule == "count" and _NAMED.search(verbatim, 0, m.start()):
+                continue
             add(m.start(), rule, _around(text, m.start(), m.end()), use)
     found += [Problem(where, line + n - 1, "quotes", q, "同一条消息只用一种引号：“…”") for n, q in _mixed_quotes(text)]
-    verbatim = _VERBATIM.sub(_blank, running)
     for m in re.finditer(r"(?<![\w\x00.\-/'])[A-Za-z][a-z]+(?:[ -][a-z]+)*(?![\w\x00.\-/'])", verbatim):
         words = m.group()
         if not _kept(words):
@@ -133,6 +154,8 @@ def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
 def _kept(words: str) -> bool:
     """Whether English words are ones Chinese running text keeps: names (capitalised), the glossary's list, or an
     option's key or value (written bare)."""
+    if words.lower() in KEEP_IN_ENGLISH:
+        return True
     return all(w[0].isupper() or w.lower() in KEEP_IN_ENGLISH or w in _option_words() for w in re.split(r"[ -]", words))
 
 
@@ -149,22 +172,20 @@ def _option_words() -> frozenset[str]:
 
 
 def _mixed_quotes(text: str) -> Iterator[tuple[int, str]]:
-    """Lines (paragraphs of a page, or a whole message) that quote words in more than one style."""
+    """Where a paragraph (of a page, or a whole message) that has quoted a word one way (English 'x' or Chinese “x”)
+    first quotes one the other way. Double ASCII quotes are JSON's ("auto", {"stage": 3}), not a way of quoting."""
     start = 0
     for block in re.split(r"\n\s*\n", text):
+        offset = text.index(block, start)
         running = prose(block, quotes=True)
-        styles = {
-            name
-            for name, pattern in (
-                ("'", r"(?<![\w])'[^'\n\x00]+'(?![\w])"),
-                ('"', r'"[^"\n\x00]+"'),
-                ("“", r"“[^”\n]+”"),
-            )
-            if re.search(pattern, running)
-        }
-        if len(styles) > 1 and re.search(_H, running):
-            yield _line_of(text, text.index(block, start)), " ".join(sorted(styles))
-        start = text.index(block, start) + len(block)
+        firsts = sorted(
+            (m.start(), name)
+            for name, pattern in (("'", r"(?<![\w])'[^'\n\x00]+'(?![\w])"), ("“", r"“[^”\n]+”"))
+            if (m := re.search(pattern, running))
+        )
+        if len(firsts) > 1 and re.search(_H, running):
+            yield _line_of(text, offset + firsts[1][0]), " ".join(sorted(name for _, name in firsts))
+        start = offset + len(block)
 
 
 def lint_all(texts: Iterable[tuple[str, int, str]]) -> list[Problem]:
