@@ -66,7 +66,7 @@ def _report(problems: list[Problem]) -> str:
 
 
 def test_the_catalog_and_the_pages_follow_the_house_rules() -> None:
-    problems = lint_all([*zhtexts.catalog_texts(), *zhtexts.page_texts()])
+    problems = lint_all([*zhtexts.catalog_texts(), *zhtexts.page_texts(), *zhtexts.rule_texts()])
     assert not problems, _report(problems)
 
 

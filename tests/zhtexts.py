@@ -52,6 +52,20 @@ def explain_texts() -> Iterator[Text]:
         yield f"dsref explain {path} --lang zh", 1, page
 
 
+def rule_texts() -> Iterator[Text]:
+    """What ``dsref rule CODE --lang zh`` prints for every finding code."""
+    from dsref.check.findings import Kind
+    from dsref.check.rules import all_rules
+
+    for code in [*(kind.code for kind in Kind), *(rule.code for rule in all_rules())]:
+        # the first line names the rule by its stable name (deprecated, batch-size-missing): code, not prose
+        yield (
+            f"dsref rule {code} --lang zh",
+            1,
+            re.sub(r"^(DS\d+) ([\w-]+)", r"\1 `\2`", _run(["rule", code, "--lang", "zh"])),
+        )
+
+
 def _run(argv: list[str]) -> str:
     from dsref.cli.main import main
 
