@@ -79,7 +79,7 @@ TERMS: tuple[Term, ...] = (
         ("data-parallel size", "data-parallel world size"),
         ("数据并行度",),
         "GPUs divided by the tensor, pipeline and sequence parallel sizes",
-        "GPU 数除以张量并行、流水线并行和序列并行的并行度",
+        "GPU 数除以张量并行、流水线并行和序列并行的并行度；“数据并行 GPU 数”在有张量或流水线并行时容易被读成 GPU 总数",
         ("数据并行大小", "数据并行规模", "数据并行 world size", "数据并行的 world size", "数据并行 GPU 数"),
     ),
     Term(("tensor parallel", "tensor parallelism", "AutoTP"), ("张量并行", "AutoTP")),
@@ -130,28 +130,30 @@ TERMS: tuple[Term, ...] = (
         ("preset",),
         ("预设",),
         "a built-in set of names for a known model family (AutoEP, AutoTP)",
-        "如“预设模型”“沿用预设的名字”；英文 preset 只在配置项名和取值中出现",
+        "如“预设模型”“沿用预设的名字”；同一段里 preset 与预设混用会被读成两样东西，"
+        "英文只留在配置项名（`preset_model`）中",
         ("preset",),
     ),
     Term(
         ("sub-group", "sub group"),
         ("子组",),
         "the slice of a rank's parameters the optimizer steps (and offload moves) at once, sized by sub_group_size",
-        "优化器一次更新（offload 一次搬运）的那部分参数，大小由 `sub_group_size` 决定",
+        "优化器一次更新（offload 一次搬运）的那部分参数，大小由 `sub_group_size` 决定；写成英文与配置项名难以区分",
         ("sub-group", "sub group", "子分组"),
     ),
     Term(
         ("buffer", "staging buffer", "module buffer"),
         ("缓冲区", "中转缓冲区"),
         "a preallocated memory area; PyTorch's module buffers (register_buffer) too",
-        "预先分配的一块内存；PyTorch 模块的 buffer（`register_buffer` 注册的张量，如 BatchNorm 的统计量）也写作缓冲区",
+        "预先分配的一块内存；PyTorch 模块的 buffer（`register_buffer` 注册的张量，如 BatchNorm 的统计量）也写作缓冲区；"
+        "“缓存区”会与 cache（缓存）混淆",
         ("buffer", "缓存区"),
     ),
     Term(
         ("swap", "swap in", "swap out", "swapping"),
         ("交换", "换入", "换出"),
         "moving tensors between GPU or CPU memory and NVMe files",
-        "张量在显存、内存与 NVMe 文件之间搬进搬出；交换文件即 swap file",
+        "张量在显存、内存与 NVMe 文件之间搬进搬出，与操作系统的“交换”同义，中文读者熟悉；交换文件即 swap file",
         ("swap",),
     ),
     Term(
@@ -215,7 +217,13 @@ class Rule(NamedTuple):
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("range", "范围", "stage 1～2、0.95～0.98", "stage 1-2、0.95–0.98", "浪纹线“～”，依 GB/T 15834"),
+    Rule(
+        "range",
+        "范围",
+        "stage 1～3、0.95～0.98；相邻的两个写作 stage 1 和 2",
+        "stage 1-3、0.95–0.98",
+        "浪纹线“～”，依 GB/T 15834",
+    ),
     Rule("large counts", "大数", "5亿、70亿、1.2万", "500M、7B、1e8（配置值和代码除外）", "以万、亿计"),
     Rule("sizes in bytes", "字节数", "`16 GB`、`512 MB`", "`16G`、`16GB`", "数与单位之间空一格，用 GB、MB"),
     Rule(
@@ -229,8 +237,8 @@ RULES: tuple[Rule, ...] = (
         "quotes",
         "引号",
         "“bfloat16”或 `bfloat16`",
-        "同一条消息里混用 'x'、\"x\" 和 “x”",
-        "代码用反引号，其余用中文引号",
+        "同一条消息里混用 'x' 和 “x”",
+        '代码用反引号，其余用中文引号；ASCII 双引号只用于 JSON（"auto"）',
     ),
 )
 """Checked by :mod:`dsref.text.zhlint` over every Chinese text."""
