@@ -10,6 +10,7 @@ from dsref.check.findings import Kind
 from dsref.check.messages import EXAMPLES
 from dsref.check.pipeline import check_text
 from dsref.site.rules import M, pages
+from dsref.text.punctuation import colon
 
 FIXED = [kind for kind in Kind if kind.severity is not None]
 
@@ -32,5 +33,5 @@ def test_the_rule_page_states_the_fixed_severity(lang: str) -> None:
     written = pages(lang)  # type: ignore[arg-type]
     for kind in FIXED:
         said = M.text(kind.severity.value, lang)  # type: ignore[union-attr, arg-type]
-        assert f"**: {said}\n" in written[f"{kind.code}.md"], kind
+        assert f"**{colon(lang)}{said}\n" in written[f"{kind.code}.md"], kind  # type: ignore[arg-type]
     assert M.text("severity_varies", lang) in written["DS101.md"]  # type: ignore[arg-type]

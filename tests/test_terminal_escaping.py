@@ -376,14 +376,14 @@ PRINTS_AS_IS = {
         "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
     ): "explain/render.py makes the query visible (the only input it shows)",
     ("rule.py", "f\"{kind.code}  {kind.name.replace('_', '-')}\""): "dsref's codes and names",
-    ("rule.py", "f'{r.code}  {r.name}  ({SEVERITY.text(r.severity.value, lang)})'"): "dsref's codes and names",
+    ("rule.py", "f'{r.code}  {aside(r.name, SEVERITY.text(r.severity.value, lang), lang)}'"): "dsref's codes and names",
     (
         "rule.py",
         "f'{found_kind.code} {name}\\n\\n{explanation(found_kind, lang)}\\n\\n{fix_note(found_kind.code, lang)}'",
     ): "dsref's explanation of a code it found",
     (
         "rule.py",
-        "f'{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\\n'",
+        "f'{found.code} {aside(found.name, SEVERITY.text(found.severity.value, lang), lang)}\\n'",
     ): "dsref's code and name",
     ("rule.py", "found.text('explanation', lang)"): "the rule's explanation",
     ("rule.py", "f'\\n{fix_note(found.code, lang)}'"): "what the code's fix does",

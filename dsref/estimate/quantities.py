@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
+from ..text.numbers import human_count
 from .messages import M
 
 if TYPE_CHECKING:
@@ -241,7 +242,14 @@ def format_count(n: int, lang: Lang) -> str:
 
     >>> [format_count(n, "en") for n in (7_000_000_000, 1_500_000_000, 350_000_000, 6_738_415_616, 999)]
     ['7B', '1.5B', '350M', '6.7B', '999']
+
+    Chinese counts in 万 and 亿, as every Chinese text of dsref does (``docs/zh/glossary.md``):
+
+    >>> [format_count(n, "zh") for n in (7_000_000_000, 6_738_415_616, 38_600_000, 999)]
+    ['70亿', '67.4亿', '3860万', '999']
     """
+    if lang == "zh" and n >= 10_000:
+        return human_count(n, lang)
     for scale, key in _COUNT_SCALES:
         if n >= scale * 0.9995:
             value = n / scale

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from ..check.findings import Example, Kind
 from ..check.fix_notes import fix_note
 from ..text.i18n import Lang, messages
+from ..text.punctuation import colon
 from ..tree.index import OptionIndex
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
@@ -208,9 +209,8 @@ def _example(code_: str, lang: Lang) -> list[str]:
 def _message(code_: str, lang: Lang) -> str:
     """The message in ``lang`` as dsref prints it for the code's example (its placeholders filled with the example's
     values); for a code without an example, the template with each placeholder shown as "…"."""
-    from ..check.messages import message
     from ..check.pipeline import check_text
-    from ..check.rules import get_rule
+    from ..check.report import rendered
 
     example = example_of(code_)
     if example is not None:
@@ -222,13 +222,9 @@ def _message(code_: str, lang: Lang) -> str:
             world_size=example.world_size,
             deepspeed_version=version,
         )
-        found = next((f for f in report.findings if f.code == code_), None)
-        if found is not None and found.rule is not None:
-            rule = get_rule(found.rule)
-            if rule is not None:
-                return rule.text("message", lang, **found.args)
-        elif found is not None:
-            return message(found, lang, target=version)
+        shown = next((r for r in rendered(report, lang, version) if r.code == code_), None)
+        if shown is not None:
+            return shown.message
     return re.sub(r"\{[A-Za-z_]+\}", "…", _template(code_, lang))
 
 
@@ -269,9 +265,11 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         message = _message(code_, lang)
         groups[group].append([f"[{code_}]({code_}.md)", code(name), shown, cell(message)])
         lines = [generated_header(SOURCE), f"# {code_} {code(name)}", ""]
-        lines += [f"- **{M.text('severity', lang)}**: {shown if severity else M.text('severity_varies', lang)}"]
+        lines += [
+            f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else M.text('severity_varies', lang)}"
+        ]
         if message:
-            lines.append(f"- **{M.text('message', lang)}**: {cell(message)}")
+            lines.append(f"- **{M.text('message', lang)}**{colon(lang)}{cell(message)}")
         lines.append("")
         explanation = _explanation(code_, lang)
         if explanation:

@@ -6,7 +6,7 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 >>> json_text({"stage": 3, "offload_param": {"device": "cpu"}})
 '{"stage": 3, "offload_param": {"device": "cpu"}}'
 >>> shown_value(500000000, {"en": "500M", "zh": "5亿"}, "zh")
-'500000000 (5亿)'
+'500000000（5亿）'
 >>> shown_value(2**63 - 1, {"en": "9223372T"}, "en")
 '9223372036854775807 (no limit)'
 >>> from dsref.tree.record import Bounds
@@ -17,6 +17,7 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 from __future__ import annotations
 
 from .i18n import Lang, messages, option_text, translate
+from .punctuation import aside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -69,8 +70,8 @@ def shown_value(value: Any, human: Mapping[str, str] | None, lang: Lang) -> str:
     forms are in the record (``default_human``, ``docs_default_human``), made with Babel when it was generated."""
     shown = json_text(value)
     if value == UNLIMITED and not isinstance(value, bool):
-        return f"{shown} ({M.text('no_limit', lang)})"
-    return f"{shown} ({human[lang]})" if human else shown
+        return aside(shown, M.text("no_limit", lang), lang)
+    return aside(shown, human[lang], lang) if human else shown
 
 
 def shown_default(record: OptionRecord, lang: Lang) -> str:
@@ -96,3 +97,16 @@ def shown_summary(record: OptionRecord, lang: Lang) -> str:
     flat = " ".join(text.split())
     end = flat.find("。")
     return flat if end < 0 else flat[: end + 1]
+
+
+def option_texts(record: OptionRecord, lang: Lang) -> dict[str, Any]:
+    """Every text of an option in ``lang`` (English where there is no translation), as the JSON outputs give them
+    (``text`` in ``dsref explain --format json`` and ``dsref options``)."""
+    return {
+        "summary": shown_summary(record, lang),
+        "description": option_text(record.path, record.description, lang),
+        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
+        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
+        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
+        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
+    }
