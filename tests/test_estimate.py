@@ -506,8 +506,8 @@ def test_no_library_error_names_a_command_line_flag() -> None:
         (lambda: check_run(Run(seq_len=0)), Param.seq_len, "seq_len must be at least 1, got 0",
          "--seq-len must be at least 1, got 0"),
         (lambda: check_run(Run(attention="fast")), Param.attention,  # type: ignore[arg-type]
-         'attention must be one of eager, sdpa, flash, got the string "fast"',
-         '--attention must be one of eager, sdpa, flash, got the string "fast"'),
+         'attention must be one of eager, sdpa, flash, got the text "fast"',
+         '--attention must be one of eager, sdpa, flash, got the text "fast"'),
         (lambda: check_run(Run(gradient_accumulation=10**7)), Param.gradient_accumulation,
          "gradient_accumulation 10000000 is more than dsref can estimate for (at most 1e6)",
          "gradient_accumulation_steps 10000000 is more than dsref can estimate for (at most 1e6)"),

@@ -15,6 +15,7 @@ from .lang import add_lang_option, language
 if TYPE_CHECKING:
     from ..check.loader import Loaded, LoadedConfig
     from ..estimate.model import Architecture
+    from ..estimate.peak import Default, Run
     from ..estimate.quantities import EstimateError
     from ..text.i18n import Lang, Messages
     from ..tree.profiles import Profile
@@ -39,6 +40,18 @@ CLI = messages(
     config_unreadable="cannot read the DeepSpeed config {path}: {reason}",
     in_file="{where}: {reason}",
     stdin_twice="--model and --config cannot both be '-': standard input can be read only once",
+    finding="{where}: {severity}[{code}] {message}",
+    severity_error="error",
+    severity_warning="warning",
+    refused=(
+        "DeepSpeed {version} refuses this config, so there is no run to estimate; correct it first "
+        "(dsref check {path} says more, with the fixes it can make)"
+    ),
+    refused_hf=(
+        'this config has "auto" values, so it is for Hugging Face Trainer or Accelerate, and they (with DeepSpeed '
+        "{version}) refuse it as written, so there is no run to estimate; correct it first (dsref check --profile "
+        "hf {path} says more, with the fixes it can make)"
+    ),
 )
 
 FLAGS = {
@@ -75,7 +88,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--config", metavar="FILE", help="the ds_config.json of the run (needs --model)")
     run.add_argument("--model", metavar="FILE", help="the model's Hugging Face config.json (read as JSON)")
     run.add_argument(
-        "--attention", choices=("eager", "sdpa", "flash"), default="sdpa", help="attention implementation (sdpa)"
+        "--attention", choices=("eager", "sdpa", "flash"), help="attention implementation (default: sdpa, said)"
     )
     model = parser.add_argument_group("model")
     model.add_argument("--params", metavar="N", help="parameter count: 7B, 1.5e9, 350M")
@@ -83,8 +96,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--hidden-size", metavar="H", help="hidden size (activations; largest-layer estimate)")
     model.add_argument("--vocab-size", metavar="V", help="vocabulary size (largest-layer estimate)")
     hardware = parser.add_argument_group("hardware")
-    hardware.add_argument("--gpus-per-node", default="1", metavar="N", help="GPUs per node (default 1)")
-    hardware.add_argument("--nodes", default="1", metavar="N", help="nodes (default 1)")
+    hardware.add_argument("--gpus-per-node", metavar="N", help="GPUs per node (default 1)")
+    hardware.add_argument("--nodes", metavar="N", help="nodes (default 1)")
     hardware.add_argument(
         "--gpu-memory", metavar="SIZE|GPU", help="memory of one GPU: 80GB, or a name (4090, A100-80G, H100, 910B…)"
     )
@@ -179,8 +192,8 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=whole)
 
     params = parse_count(args.params, Param.params, maximum=MAX_PARAMS)
-    gpus = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
-    nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    gpus = count(args.gpus_per_node or "1", Param.gpus_per_node, MAX_GPUS_PER_NODE)
+    nodes = count(args.nodes or "1", Param.nodes, MAX_NODES)
     largest = count(args.largest_layer, Param.largest_layer, MAX_PARAMS, whole=False)
     hidden = count(args.hidden_size, Param.hidden_size, MAX_HIDDEN)
     vocab = count(args.vocab_size, Param.vocab_size, MAX_VOCAB)
@@ -386,8 +399,13 @@ class _Config:
 
     values: dict[str, object]
     autos: set[str]
+    written: set[str]
+    """The paths of :data:`~dsref.estimate.peak.CONFIG_PATHS` the file sets (the others are DeepSpeed's defaults)."""
     loaded: LoadedConfig | None
     name: str
+    hf: bool = False
+    """The file writes "auto" somewhere: it is for Hugging Face Trainer or Accelerate, which read it with
+    ``json.load`` and fill the "auto" values."""
 
 
 def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
@@ -395,7 +413,7 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     from ..estimate.peak import CONFIG_PATHS
 
     if path is None:
-        return _Config({}, set(), None, "")
+        return _Config({}, set(), set(), None, "")
     from ..check.effective import effective
     from ..check.loader import LoadError
 
@@ -404,7 +422,43 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
         raise _UsageError("config_unreadable", path=_where(name, loaded.line, loaded.col), reason=loaded.text(lang))
     eff = effective(loaded.data)
     paths = set(CONFIG_PATHS.values())
-    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, loaded, name)
+    written = {p for p in paths if eff.is_set(p) or p in eff.autos}
+    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, bool(eff.autos))
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One of check's findings as this command says it: a line, and the fields of its JSON record."""
+
+    line: str
+    record: dict[str, object]
+
+
+def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages) -> tuple[list[_Said], bool]:
+    """The config through ``dsref check``'s pipeline (the library, not its text): its errors and warnings, and
+    whether DeepSpeed refuses it. A config with "auto" is for Hugging Face, and is checked as Hugging Face reads it."""
+    from ..check.findings import Severity
+    from ..check.pipeline import check_loaded, check_text
+    from ..check.report import rendered
+
+    loaded = config.loaded
+    if loaded is None:
+        return [], False
+    hf = config.hf
+    if hf:
+        report = check_text(loaded.text, config.name, profile="hf", world_size=world_size)
+    else:
+        report = check_loaded(loaded, config.name, world_size=world_size)
+    said = []
+    for finding in rendered(report, lang):
+        if finding.severity is Severity.info:
+            continue
+        where = _where(config.name, finding.line, finding.column)
+        severity = cli.text(f"severity_{finding.severity.value}", lang)
+        line = cli.text("finding", lang, where=where, severity=severity, code=finding.code, message=finding.message)
+        record = {**finding.to_json(), "profile": "hf" if hf else "deepspeed"}
+        said.append(_Said(visible(line), record))
+    return said, not report.ok
 
 
 def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
@@ -413,7 +467,8 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
 
     from ..estimate.advice import advise
     from ..estimate.gpus import gpu_memory as gpu_memory_of
-    from ..estimate.peak import peak_memory, run_from_config
+    from ..estimate.messages import M
+    from ..estimate.peak import peak_memory, run_from_config, run_warnings
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
         MAX_HIDDEN,
@@ -427,9 +482,10 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         parse_bytes,
         parse_count,
     )
-    from ..estimate.render import model_note, render_peak
+    from ..estimate.render import model_note, render_peak, warning_text
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
+    from .texts import say
 
     if args.model is None:
         raise _UsageError("needs_model")
@@ -452,10 +508,16 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             kv_heads = arch.kv_heads if arch.heads % arch.kv_heads == 0 else arch.heads
             arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=kv_heads)
     config = _read_config(args.config, stdin, lang)
-    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN) or 2048
+    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN)
     micro_batch = count(args.micro_batch, Param.micro_batch, MAX_MICRO_BATCH)
     gpus_per_node = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
     nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    world_size = None if gpus_per_node is None and nodes is None else (gpus_per_node or 1) * (nodes or 1)
+    findings, refused = _checked(config, world_size, lang, cli)
+    if refused:
+        for finding in findings:
+            say(cli.text("error", lang, message=finding.line))
+        raise _UsageError("refused_hf" if config.hf else "refused", version=DEEPSPEED_VERSION, path=config.name)
     try:
         run, filled = run_from_config(
             config.values,
@@ -474,6 +536,8 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             raise
         raise _in_file(exc, config.loaded, config.name, lang, cli) from None
     peak = peak_memory(arch, run)
+    assumed = _assumed(args, config, run, filled)
+    warnings = [M.text("warning", lang, message=warning_text(w, lang)) for w in run_warnings(arch, run)]
     advice = None
     if args.gpu_memory is not None:
         cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
@@ -489,11 +553,37 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     status = 1 if advice is not None and not advice.fits else 0
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}
+        payload["assumed"] = list(assumed)
+        payload["warnings"] = [warning_text(w, lang) for w in run_warnings(arch, run)]
+        payload["findings"] = [finding.record for finding in findings]
         note = model_note(arch, lang)
         if note is not None:
             payload["model"]["note"] = note
         payload["fit"] = None if advice is None else advice.to_json()
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return status
-    sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled), lines=True))
+    for line in [finding.line for finding in findings] + warnings:
+        say(cli.text("error", lang, message=line))
+    sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled, assumed=assumed), lines=True))
     return status
+
+
+def _assumed(args: argparse.Namespace, config: _Config, run: Run, filled: list[str]) -> tuple[Default, ...]:
+    """The settings of the run that neither the command line nor the config gave, in the order of
+    :data:`~dsref.estimate.peak.DEFAULTS`."""
+    from ..estimate.peak import CONFIG_PATHS, DEFAULTS
+
+    batch_given = args.micro_batch is not None or any(
+        CONFIG_PATHS[name] in config.written for name in ("micro_batch", "train_batch_size")
+    )
+    precision_given = args.precision is not None or any(
+        CONFIG_PATHS[name] in config.written for name in ("bf16", "fp16")
+    )
+    given: dict[Default, bool] = {
+        "seq_len": args.seq_len is not None,
+        "micro_batch": batch_given,
+        "precision": precision_given,
+        "attention": args.attention is not None,
+        "checkpointing": bool(args.checkpointing),
+    }
+    return tuple(name for name in DEFAULTS if not given[name])

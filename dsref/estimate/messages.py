@@ -24,9 +24,8 @@ M = messages(
     ),
     model_missing_keys="the {model_type} config has no {keys}; dsref needs them to know the model's shape",
     model_bad_value="the model config's {name} is {value}, which no model can have; it must be from 1 to {maximum}",
-    model_not_integer=(
-        "the model config's {name} must be a positive integer, got {value}; write a whole number, without quotes"
-    ),
+    model_not_integer="the model config's {name} must be a whole number, got {value}{hint}",
+    model_unquote="; write {text} without quotes",
     model_not_fraction="the model config's {name} must be a number from 0 to 1, got {value}",
     model_heads_kv=(
         "the model config's {heads_name} ({heads}) must be a multiple of its {kv_name} ({kv_heads}): each "
@@ -38,7 +37,7 @@ M = messages(
     ),
     config_bad_value="{path} is {value}, which is not a value DeepSpeed can train with",
     # values in messages, named with their type where the type may be what is wrong
-    value_string="the string {text}",
+    value_string="the text {text}",
     value_number="the number {text}",
     value_integer="{text}",
     value_bool="{text}",
@@ -182,10 +181,26 @@ M = messages(
     ),
     on="on",
     off="off",
+    # what was not given, and what the run asks of the model
+    assumed_line="Not given, so assumed: {items}.",
+    assumed_separator="; ",
+    assumed_seq_len="sequence length {seq} (--seq-len)",
+    assumed_micro_batch="micro batch {batch} (--micro-batch)",
+    assumed_precision="{precision}, DeepSpeed's default without bf16 or fp16 (--precision)",
+    assumed_attention="{attention} attention, Hugging Face's default (--attention)",
+    assumed_checkpointing="gradient checkpointing off (--gradient-checkpointing)",
+    warning="warning: {message}",
+    warn_positions=(
+        "the sequence length {seq} is longer than the model's {name} ({positions}): {consequence}; the estimate "
+        "is for {seq} tokens all the same"
+    ),
+    positions_rotary="the model was not trained on positions this far, and quality drops unless it is extended",
+    positions_learned="Hugging Face's {model_type} has no position embedding beyond it and fails at the first batch",
     col_part="part",
     col_bytes="per GPU",
-    part_params="parameters (16-bit; stage 3: this GPU's partition)",
-    part_params_fp32="parameters (32-bit; stage 3: this GPU's partition)",
+    part_params_whole="parameters ({bits}-bit, whole on every GPU)",
+    part_params_partition="parameters ({bits}-bit, this GPU's share of {gpus})",
+    part_params_offloaded="parameters (offloaded to {device}; gathered layers are counted below)",
     part_gradients="gradients",
     part_optimizer="optimizer states (32-bit master weights, Adam's two moments)",
     part_activations="activations kept for backward",

@@ -24,9 +24,11 @@ from typing import Any, Literal
 from .quantities import (
     MAX_HIDDEN,
     MAX_LAYERS,
+    MAX_SEQ_LEN,
     MAX_VOCAB,
     EstimateError,
     Param,
+    Phrase,
     check_int,
     describe,
     limit_text,
@@ -80,6 +82,9 @@ class Architecture:
     """Learned position embeddings (GPT-2); 0 for rotary positions."""
     rotary_fraction: float = 1.0
     """Share of each head's dimensions that rotary positions turn (GPT-NeoX's ``rotary_pct``)."""
+    max_positions: int | None = None
+    """The longest sequence the model's positions cover (``max_position_embeddings``, GPT-2's ``n_positions``); None
+    when the config does not say."""
     read_from: str | None = None
     """The part of the config the model was read from (``text_config``: a multimodal model's language model); None
     when the whole config is the model."""
@@ -145,6 +150,7 @@ class Architecture:
             "embedding_dropout": self.embedding_dropout,
             "params": self.params,
             "largest_layer_params": self.largest_layer,
+            "max_position_embeddings": self.max_positions,
             **(
                 {}
                 if self.read_from is None
@@ -183,7 +189,14 @@ class _Reader:
         """A count, from 1 to ``maximum``."""
         name, value = _first(self.config, names)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EstimateError("model_not_integer", field=(*self.at, name), name=name, value=describe(value))
+            quoted = value.strip() if isinstance(value, str) else ""
+            raise EstimateError(
+                "model_not_integer",
+                field=(*self.at, name),
+                name=name,
+                value=describe(value),
+                hint=Phrase("model_unquote", {"text": quoted}) if quoted.isdigit() else "",
+            )
         if value < 1 or value > maximum:
             shown, most = number_text(value), limit_text(maximum)
             raise EstimateError("model_bad_value", field=(*self.at, name), name=name, value=shown, maximum=most)
@@ -281,6 +294,11 @@ def architecture_from_hf(config: Any) -> Architecture:
         "vocab": vocab,
         "tied_embeddings": bool(tied_default if tied is None else tied),
     }
+    positions_key = "n_positions" if family == "gpt2" else "max_position_embeddings"
+    if config.get(positions_key) is not None:
+        common["max_positions"] = read.whole((positions_key,), MAX_SEQ_LEN)
+    elif family == "gpt2":
+        common["max_positions"] = 1024  # GPT2Config's default n_positions
     if at:
         common["read_from"] = at[-1]
         common["not_counted"] = tuple(part for part in _PARTS if isinstance(whole.get(part), Mapping))

@@ -53,11 +53,15 @@ from .quantities import (
 __all__ = [
     "COMPONENTS",
     "CONFIG_PATHS",
+    "DEFAULTS",
     "PHASES",
+    "Default",
     "Peak",
     "Run",
+    "RunWarning",
     "peak_memory",
     "run_from_config",
+    "run_warnings",
 ]
 
 Phase = Literal["forward", "backward", "step"]
@@ -79,6 +83,43 @@ peer, a few hundred MB on 8 GPUs)."""
 HF_DEFAULT_MICRO_BATCH = 8
 """``TrainingArguments.per_device_train_batch_size``'s default, what Hugging Face writes for an ``"auto"`` micro
 batch when none is given."""
+
+
+Default = Literal["seq_len", "micro_batch", "precision", "attention", "checkpointing"]
+
+
+DEFAULTS: tuple[Default, ...] = ("seq_len", "micro_batch", "precision", "attention", "checkpointing")
+"""The settings of a :class:`Run` that neither the config nor the caller may give, so that the estimate takes
+:class:`Run`'s default and says so (in this order)."""
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    """Something the run asks of the model that the model may not do; the estimate goes on, and says it first."""
+
+    key: str
+    """A message of :data:`.messages.M`."""
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+def run_warnings(arch: Architecture, run: Run) -> tuple[RunWarning, ...]:
+    """What the run asks of the model beyond what the model's config allows: a sequence longer than its positions."""
+    if arch.max_positions is None or run.seq_len <= arch.max_positions:
+        return ()
+    learned = arch.positions > 0  # GPT-2's table of learned positions ends there; rotary positions go on
+    name = "n_positions" if arch.family == "gpt2" else "max_position_embeddings"
+    return (
+        RunWarning(
+            "warn_positions",
+            {
+                "seq": run.seq_len,
+                "name": name,
+                "positions": arch.max_positions,
+                "learned": learned,
+                "model_type": arch.model_type,
+            },
+        ),
+    )
 
 
 @dataclass(frozen=True)

@@ -17,18 +17,21 @@ if TYPE_CHECKING:
     from ..text.i18n import Lang
     from .advice import Advice, Change
     from .model import Architecture
-    from .peak import Peak
+    from .peak import Default, Peak, Run, RunWarning
 
 __all__ = [
     "COLUMNS",
+    "assumed_line",
     "column_labels",
     "model_note",
+    "params_label",
     "render_peak",
     "render_svg",
     "render_table",
     "row_cells",
     "table_data",
     "title",
+    "warning_text",
 ]
 
 COLUMNS = ("stage", "offload_optimizer", "offload_param", "zero_init", "gpu", "cpu", "nvme", "source")
@@ -255,7 +258,56 @@ def model_note(arch: Architecture, lang: Lang) -> str | None:
     return M.text("model_from_text_vision" if "vision_config" in arch.not_counted else "model_from_text", lang)
 
 
-def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled: Sequence[str] = ()) -> str:
+def params_label(run: Run, lang: Lang) -> str:
+    """What the parameters' line of the peak holds at the run's stage: every GPU the whole model below stage 3, a
+    share at stage 3, nothing with parameter offload.
+
+    >>> from .peak import Run
+    >>> params_label(Run(stage=2, gpus_per_node=8), "en"), params_label(Run(stage=3, gpus_per_node=8), "en")
+    ('parameters (16-bit, whole on every GPU)', "parameters (16-bit, this GPU's share of 8)")
+    """
+    bits = 32 if run.precision == "fp32" else 16
+    if run.offload_param != "none":
+        return M.text("part_params_offloaded", lang, device=run.offload_param.upper())
+    if run.stage == 3:
+        return M.text("part_params_partition", lang, bits=bits, gpus=format_number(run.total_gpus, 0, lang))
+    return M.text("part_params_whole", lang, bits=bits)
+
+
+def assumed_line(run: Run, assumed: Sequence[Default], lang: Lang) -> str | None:
+    """The settings the estimate took by default, each with the flag that sets it; None when all were given."""
+    if not assumed:
+        return None
+    values: dict[Default, dict[str, object]] = {
+        "seq_len": {"seq": format_number(run.seq_len, 0, lang)},
+        "micro_batch": {"batch": format_number(run.micro_batch, 0, lang)},
+        "precision": {"precision": run.precision},
+        "attention": {"attention": run.attention},
+        "checkpointing": {},
+    }
+    items = [M.text(f"assumed_{key}", lang, **values[key]) for key in assumed]
+    return M.text("assumed_line", lang, items=M.text("assumed_separator", lang).join(items))
+
+
+def warning_text(warning: RunWarning, lang: Lang) -> str:
+    """A :class:`~.peak.RunWarning` in ``lang``, with its numbers written as the estimate writes numbers."""
+    args = dict(warning.args)
+    if warning.key == "warn_positions":
+        consequence = "positions_learned" if args.pop("learned") else "positions_rotary"
+        args["consequence"] = M.text(consequence, lang, model_type=args["model_type"])
+        args["seq"] = format_number(int(args["seq"]), 0, lang)
+        args["positions"] = format_number(int(args["positions"]), 0, lang)
+    return M.text(warning.key, lang, **args)
+
+
+def render_peak(
+    peak: Peak,
+    lang: Lang,
+    *,
+    advice: Advice | None = None,
+    filled: Sequence[str] = (),
+    assumed: Sequence[Default] = (),
+) -> str:
     """The peak as text: what was estimated, a table of its parts, the phases, the fit and the changes."""
     from ..tree.versions import DEEPSPEED_VERSION
     from .peak import COMMUNICATION, COMPONENTS, CUDA_CONTEXT
@@ -291,14 +343,14 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
     note = model_note(arch, lang)
     if note is not None:
         out.append(note)
+    said = assumed_line(run, assumed, lang)
+    if said is not None:
+        out.append(said)
     out.append("")
     header = {"part": M.text("col_part", lang), "gpu": M.text("col_bytes", lang)}
     rows = []
     for key in COMPONENTS:
-        if key == "params" and run.precision == "fp32":
-            name = M.text("part_params_fp32", lang)
-        else:
-            name = M.text(f"part_{key}", lang)
+        name = params_label(run, lang) if key == "params" else M.text(f"part_{key}", lang)
         rows.append({"part": name, "gpu": format_bytes(peak.parts[key], lang)})
     rows.append({"part": M.text("part_total", lang), "gpu": format_bytes(peak.bytes, lang)})
     table = render_table(header, rows).splitlines()
