@@ -115,7 +115,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="with activation (gradient) checkpointing",
     )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
-    parser.add_argument("--reserve", default="10", metavar="PERCENT", help="GPU memory kept back (default 10)")
+    parser.add_argument(
+        "--reserve", metavar="PERCENT", help="GPU memory kept back for fragmentation (default 10, 20 at stage 3)"
+    )
     parser.add_argument(
         "--precision", choices=("bf16", "fp16"), help='for a suggested config, and for "auto" (default bf16)'
     )
@@ -204,7 +206,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     gpu_memory = None if args.gpu_memory is None else gpu_memory_of(args.gpu_memory)
     cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
     factor = _float(args.buffer_factor, "--buffer-factor")
-    reserve = _float(args.reserve.rstrip("%"), "--reserve")
+    reserve = _float((args.reserve or "10").rstrip("%"), "--reserve")
     assert gpus is not None and nodes is not None
 
     act_inputs = {"--hidden-size": hidden, "--layers": layers, "--seq-len": seq, "--micro-batch": batch}
@@ -541,7 +543,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     advice = None
     if args.gpu_memory is not None:
         cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
-        reserve = _float(args.reserve.rstrip("%"), "--reserve")
+        reserve = None if args.reserve is None else _float(args.reserve.rstrip("%"), "--reserve")
         advice = advise(
             arch,
             run,

@@ -217,8 +217,25 @@ M = messages(
     phases_line="By phase: end of forward {forward}, backward {backward}, optimizer step {step}.",
     cpu_line="CPU memory per node: {value}{nvme}.",
     nvme_part=", NVMe per node: {value}",
-    fits_yes="Fits {memory} per GPU: {peak} of {usable} usable ({reserve}% kept back for fragmentation).",
-    fits_no="Does not fit {memory} per GPU: needs {peak}, {usable} usable ({reserve}% kept back for fragmentation).",
+    fits_yes="Fits {memory} per GPU: {peak} of {usable} usable ({reserve}% kept back for fragmentation{why}).",
+    fits_no=(
+        "Does not fit {memory} per GPU: needs {peak}, {usable} usable ({reserve}% kept back for fragmentation{why})."
+    ),
+    reserve_why_stage3=", more at stage 3, where DeepSpeed's reports show about a quarter more held than allocated",
+    headroom_yes=(
+        "Headroom {headroom}, {percent}% of the peak: the estimate may be that far low and the run still fits."
+    ),
+    headroom_no="Short by {short}, {percent}% of the peak.",
+    tight=(
+        "Tight: under {limit}% headroom, within the estimate's error on published runs. Measure before relying on "
+        "it: run a few steps at this sequence length and micro batch, and compare torch.cuda.max_memory_reserved() "
+        "with {usable} (nvidia-smi shows the CUDA context on top)."
+    ),
+    not_modelled=(
+        "Not modelled: fragmentation beyond the reserve; model code other than Hugging Face's {family} layers "
+        "(custom or fused kernels, other attention code); selective checkpointing (the estimate knows every layer "
+        "checkpointed, or none)."
+    ),
     fits_cpu_no=" The node's CPU memory ({memory}) is too small: {needed} needed.",
     changes_title="Changes that make it fit, the cheapest in speed first:",
     combined_title="No single change is enough. Taken one after another, the cheapest first:",

@@ -23,6 +23,7 @@ __all__ = [
     "COLUMNS",
     "assumed_line",
     "column_labels",
+    "fit_lines",
     "model_note",
     "params_label",
     "render_peak",
@@ -300,6 +301,34 @@ def warning_text(warning: RunWarning, lang: Lang) -> str:
     return M.text(warning.key, lang, **args)
 
 
+def fit_lines(advice: Advice, lang: Lang) -> list[str]:
+    """The fit answer: fits or not, with the reserve kept back, the headroom (or what is missing), "tight" and what
+    to measure when it is near the line, and what the estimate does not model."""
+    from .advice import TIGHT_PERCENT
+
+    peak = advice.peak
+    reserve = format_number(advice.reserve_percent, 0, lang)
+    why = M.text("reserve_why_stage3", lang) if peak.run.stage == 3 and not advice.reserve_given else ""
+    memory, usable = format_bytes(advice.gpu_memory, lang), format_bytes(advice.usable, lang)
+    key = "fits_yes" if advice.fits else "fits_no"
+    line = M.text(
+        key, lang, memory=memory, peak=format_bytes(peak.bytes, lang), usable=usable, reserve=reserve, why=why
+    )
+    if advice.cpu_memory is not None and peak.cpu_bytes > advice.cpu_memory:
+        needed = format_bytes(peak.cpu_bytes, lang)
+        line += M.text("fits_cpu_no", lang, memory=format_bytes(advice.cpu_memory, lang), needed=needed)
+    lines = [line]
+    percent = format_number(abs(advice.headroom_percent), 0, lang)
+    if advice.headroom >= 0:
+        lines.append(M.text("headroom_yes", lang, headroom=format_bytes(advice.headroom, lang), percent=percent))
+    else:
+        lines.append(M.text("headroom_no", lang, short=format_bytes(-advice.headroom, lang), percent=percent))
+    if advice.tight:
+        lines.append(M.text("tight", lang, limit=format_number(TIGHT_PERCENT, 0, lang), usable=usable))
+    lines.append(M.text("not_modelled", lang, family=peak.arch.family))
+    return lines
+
+
 def render_peak(
     peak: Peak,
     lang: Lang,
@@ -373,14 +402,7 @@ def render_peak(
     out.append(M.text("cpu_line", lang, value=format_bytes(peak.cpu_bytes, lang), nvme=nvme))
     if advice is not None:
         out.append("")
-        reserve = f"{advice.reserve_percent:g}"
-        memory, usable = format_bytes(advice.gpu_memory, lang), format_bytes(advice.usable, lang)
-        key = "fits_yes" if advice.fits else "fits_no"
-        line = M.text(key, lang, memory=memory, peak=format_bytes(peak.bytes, lang), usable=usable, reserve=reserve)
-        if advice.cpu_memory is not None and peak.cpu_bytes > advice.cpu_memory:
-            needed = format_bytes(peak.cpu_bytes, lang)
-            line += M.text("fits_cpu_no", lang, memory=format_bytes(advice.cpu_memory, lang), needed=needed)
-        out.append(line)
+        out.extend(fit_lines(advice, lang))
         if advice.changes:
             out.append(M.text("changes_title", lang))
             out.extend(_change_lines(advice.changes, lang))
@@ -388,7 +410,7 @@ def render_peak(
             out.append(M.text("combined_title", lang))
             out.extend(_change_lines(advice.combined, lang))
             last = advice.combined[-1].peak
-            if last.bytes > advice.usable:
+            if last.bytes > advice.usable_for(last.run):
                 out.append(M.text("combined_short", lang, peak=format_bytes(last.bytes, lang)))
     out.append("")
     out.append(M.text("peak_assumptions", lang))

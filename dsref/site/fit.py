@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+from ..estimate.advice import fragmentation_reserve, usable_memory
 from ..estimate.fit import SUGGEST_ORDER
 from ..estimate.messages import M as ESTIMATE
 from ..estimate.model import Architecture
@@ -33,7 +34,6 @@ GPUS = 8
 assert GPUS in FIGURE_GPUS
 
 
-RESERVE = 10.0
 GPU_COUNTS = (1, 2, 4, 8, 16, 64, 256, 1024)
 
 CHOICES: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = tuple(
@@ -53,7 +53,8 @@ M = messages(
     "PyTorch's scaled_dot_product_attention, DeepSpeed's default buckets.",
     model_title="{model}, {seq} tokens",
     model_intro="{params} parameters. Peak GPU memory per GPU, without and with gradient checkpointing; a GPU size "
-    "is marked when the peak fits it with {reserve}% kept back for fragmentation.",
+    "is marked when the peak fits it with {reserve}% kept back for fragmentation ({reserve3}% at stage 3, as "
+    "`dsref estimate` keeps back).",
     col_choice="ZeRO stage and offload",
     col_peak="peak per GPU",
     col_peak_ckpt="with gradient checkpointing",
@@ -97,14 +98,15 @@ def _model_table(model_id: str, seq: int, lang: Lang) -> list[str]:
 
     lines = [f"## {t('model_title', lang, model=name, seq=shown)}", ""]
     params = value(Macro("params", model_id), lang)  # as the guides cite it
-    lines += [t("model_intro", lang, params=params, reserve=f"{RESERVE:g}"), ""]
+    reserve, reserve3 = (format_number(fragmentation_reserve(stage), 0, lang) for stage in (0, 3))
+    lines += [t("model_intro", lang, params=params, reserve=reserve, reserve3=reserve3), ""]
     rows = []
     for stage, optimizer, param in CHOICES:
         plain = peak_bytes(model_id, stage, optimizer, param, seq, GPUS)
         ckpt = peak_bytes(model_id, stage, optimizer, param, seq, GPUS, checkpointing=True)
         marks = []
         for size in GPU_SIZES:
-            usable = size * GIB * (100 - RESERVE) / 100
+            usable = usable_memory(size * GIB, fragmentation_reserve(stage))
             key = "fits" if plain <= usable else "fits_ckpt" if ckpt <= usable else "fits_no"
             marks.append(t(key, lang))
         row = [cell(_label(stage, optimizer, param, lang)), format_bytes(plain, lang), format_bytes(ckpt, lang)]
