@@ -277,7 +277,6 @@ NO_INPUT = {
         "the command line checks the config first, and check refuses a value the estimate cannot train with "
         "(commands.estimate.finding); library callers get it with the value described"
     ),
-    "commands.estimate.activation_incomplete": "the names of dsref's options",
     "fixer.changed": "only when the file changes between dsref's read and its write, which a command line cannot "
     "arrange; tests/test_fix_write.py makes it happen in-process, and the path goes through visible(name=True)",
     "fixer.fixed": "counts",

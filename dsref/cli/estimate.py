@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 CLI = messages(
     "commands.estimate",
     error="dsref estimate: {message}",
-    activation_incomplete="activation memory needs {missing} as well (or none of them)",
     suggest_needs_memory="--suggest needs --gpu-memory, e.g. --gpu-memory 80GB",
     not_a_number="{option}: '{value}' is not a number",
     needs_params="give --params (a parameter count) or --model (a Hugging Face config.json)",
@@ -162,10 +161,11 @@ def _float(text: str, option: str) -> float:
 def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     import json
 
-    from ..estimate.activations import activation_memory
-    from ..estimate.fit import fits, suggest
+    from ..estimate.fit import row_peaks, suggest
     from ..estimate.gpus import gpu_memory as gpu_memory_of
     from ..estimate.messages import M
+    from ..estimate.model import architecture_from_flags
+    from ..estimate.peak import Run, check_run
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
         MAX_HIDDEN,
@@ -180,7 +180,16 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         parse_bytes,
         parse_count,
     )
-    from ..estimate.render import column_labels, render_table, row_cells, title
+    from ..estimate.render import (
+        assumed_line,
+        column_labels,
+        fit_lines,
+        fit_rule_line,
+        flags_model_line,
+        render_table,
+        row_cells,
+        title,
+    )
     from ..estimate.table import assumption_lines, estimate, row_label
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
@@ -206,22 +215,28 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     gpu_memory = None if args.gpu_memory is None else gpu_memory_of(args.gpu_memory)
     cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
     factor = _float(args.buffer_factor, "--buffer-factor")
-    reserve = _float((args.reserve or "10").rstrip("%"), "--reserve")
+    reserve = None if args.reserve is None else _float(args.reserve.rstrip("%"), "--reserve")
     assert gpus is not None and nodes is not None
 
-    act_inputs = {"--hidden-size": hidden, "--layers": layers, "--seq-len": seq, "--micro-batch": batch}
-    given = [name for name, value in act_inputs.items() if value is not None]
-    activation = None
-    if layers is not None or seq is not None or batch is not None or heads is not None:
-        missing = [name for name, value in act_inputs.items() if value is None]
-        if missing:
-            raise _UsageError("activation_incomplete", missing=", ".join(missing))
-    if len(given) == len(act_inputs):
-        assert hidden is not None and layers is not None and seq is not None and batch is not None
-        activation = activation_memory(hidden, layers, seq, batch, heads)
     if args.suggest and gpu_memory is None:
         raise _UsageError("suggest_needs_memory")
-
+    flags = architecture_from_flags(params, hidden=hidden, layers=layers, heads=heads, vocab=vocab)
+    run = check_run(
+        Run(
+            seq_len=seq or Run.seq_len,
+            micro_batch=batch or 1,
+            precision=args.precision or "bf16",
+            attention=args.attention or "sdpa",
+            checkpointing=args.checkpointing,
+            gpus_per_node=gpus,
+            nodes=nodes,
+        )
+    )
+    described = (
+        gpu_memory is not None
+        or any(value is not None for value in (hidden, layers, seq, batch, heads, args.attention))
+        or bool(args.checkpointing)
+    )
     est = estimate(
         params,
         gpus_per_node=gpus,
@@ -229,103 +244,78 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         largest_layer=largest,
         hidden_size=hidden,
         vocab_size=vocab,
+        layers=layers,
         buffer_factor=factor,
-        activation=activation,
     )
     verdict = None
+    peaks = row_peaks(est, flags.arch, run) if described else None
     if gpu_memory is not None:
         verdict = suggest(
             est,
+            flags.arch,
+            run,
             gpu_memory,
             cpu_memory=cpu_memory,
             reserve_percent=reserve,
-            checkpointing=args.checkpointing,
-            micro_batch=batch or 1,
             precision=args.precision or "bf16",
             nvme_path=args.nvme_path,
         )
     nothing_fits = bool(args.suggest and verdict is not None and verdict.row is None)
+    given: dict[Default, bool] = {
+        "seq_len": seq is not None,
+        "micro_batch": batch is not None,
+        "attention": args.attention is not None,
+        "checkpointing": bool(args.checkpointing),
+    }
+    assumed = tuple(name for name, was in given.items() if not was)
 
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **est.to_json()}
+        if peaks is not None:
+            payload["model"] = {**flags.arch.to_json(), "assumed": list(flags.assumed)}
+            payload["run"] = run.to_json()
+            payload["assumed"] = list(assumed)
+            for record, peak in zip(payload["rows"], peaks, strict=True):
+                record["peak_bytes"], record["peak_phase"] = peak.bytes, peak.phase
         if verdict is not None:
             payload["fit"] = verdict.to_json()
-            for record, row in zip(payload["rows"], est.rows, strict=True):
-                record["fits"] = fits(row, verdict.budget, cpu_memory)
+            for record, fit in zip(payload["rows"], verdict.rows, strict=True):
+                record["fits"] = fit.fits
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return 1 if nothing_fits else 0
 
     out = [title(est, lang), ""]
-    header = column_labels(lang, with_fits=verdict is not None)
-    cells = [
-        row_cells(row, lang, None if verdict is None else fits(row, verdict.budget, cpu_memory)) for row in est.rows
-    ]
+    header = column_labels(lang, with_fits=verdict is not None, with_peak=peaks is not None)
+    cells = []
+    for n, row in enumerate(est.rows):
+        fits = None if verdict is None else verdict.rows[n].fits
+        cells.append(row_cells(row, lang, fits, None if peaks is None else peaks[n].bytes))
     out.append(render_table(header, cells))
+    if peaks is not None:
+        out.append(flags_model_line(flags, run, lang))
+        said = assumed_line(run, assumed, lang)
+        if said is not None:
+            out.append(said)
     if verdict is not None:
-        extra = ""
-        if activation is not None:
-            which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
-            extra = M.text("fit_activations", lang, value=format_bytes(verdict.activation_bytes, lang), which=which)
-        out.append(
-            M.text(
-                "fit_budget",
-                lang,
-                activations=extra,
-                budget=format_bytes(max(verdict.budget, 0), lang),
-                memory=format_bytes(gpu_memory or 0, lang),
-                reserve=f"{reserve:g}",
-                cpu=M.text("fit_cpu", lang, memory=format_bytes(cpu_memory, lang))
-                if cpu_memory is not None
-                else M.text("fit_cpu_unchecked", lang),
-            )
-        )
-        out.append("")
-    if activation is not None:
-        heads_text = "" if heads is None else M.text("act_heads", lang, heads=heads)
-        out.append(M.text("act_title", lang, hidden=hidden, layers=layers, seq=seq, batch=batch, heads=heads_text))
-        full = heads is not None
-        out.append(
-            "  "
-            + M.text(
-                "act_without",
-                lang,
-                value=format_bytes(activation.without_checkpointing, lang),
-                formula=M.text("formula_full" if full else "formula_flash", lang),
-            )
-        )
-        out.append(
-            "  "
-            + M.text(
-                "act_with",
-                lang,
-                value=format_bytes(activation.with_checkpointing, lang),
-                formula=M.text("formula_ckpt_full" if full else "formula_ckpt_flash", lang),
-            )
-        )
-        out.append("  " + M.text("act_source", lang))
-        if not full:
-            out.append("  " + M.text("act_no_heads", lang))
-        out.append("")
+        out.append(fit_rule_line(gpu_memory or 0, reserve, cpu_memory, lang))
+    out.append("")
     out.append(M.text("assumptions", lang))
     out.extend("  - " + line for line in assumption_lines(est, lang))
-    if args.suggest and verdict is not None:
+    if verdict is not None and (args.suggest or verdict.row is not None):
         out.append("")
-        if verdict.row is None:
-            if verdict.budget <= 0:
-                extra = ""
-                if activation is not None:
-                    which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
-                    value = format_bytes(verdict.activation_bytes, lang)
-                    extra = M.text("fit_activations", lang, value=value, which=which)
-                memory = format_bytes(gpu_memory or 0, lang)
-                out.append(M.text("no_budget", lang, reserve=f"{reserve:g}", activations=extra, memory=memory))
-            else:
-                out.append(M.text("no_fit", lang, budget=format_bytes(verdict.budget, lang)))
+        advice = verdict.advice()
+        if advice is None:
+            smallest = min(fit.peak.bytes for fit in verdict.rows)
+            memory = format_bytes(gpu_memory or 0, lang)
+            out.append(M.text("no_fit", lang, memory=memory, peak=format_bytes(smallest, lang)))
         else:
+            assert verdict.row is not None
             out.append(M.text("suggestion", lang, label=row_label(verdict.row, lang)))
-            out.append(M.text("suggest_order", lang))
-            out.append(M.text("suggest_config", lang))
-            out.append(json.dumps(verdict.config, indent=2))
+            out.extend(fit_lines(advice, lang))
+            if args.suggest:
+                out.append(M.text("suggest_order", lang))
+                out.append(M.text("suggest_config", lang))
+                out.append(json.dumps(verdict.config, indent=2))
     sys.stdout.write(visible("\n".join(out).rstrip("\n"), lines=True) + "\n")
     return 1 if nothing_fits else 0
 

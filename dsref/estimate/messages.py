@@ -122,33 +122,20 @@ M = messages(
         "offload_optimizer.buffer_count × min(sub_group_size, parameters per GPU) × 4 bytes (DeepSpeed's defaults: "
         "{param_count} × {param_size} and {opt_count} × {sub_group})"
     ),
-    # activations
-    act_title=(
-        "Activation memory per GPU (hidden size {hidden}, {layers} layers, sequence length {seq}, micro batch {batch}"
-        "{heads}):"
+    col_peak="peak",
+    flags_model=(
+        "peak: the peak of a run on each row (model states, activations, logits and loss, DeepSpeed's buffers, the "
+        "CUDA context), computed as for --model, of a Llama-family decoder (RMSNorm, rotary positions, a gated SiLU "
+        "MLP, a key-value head per query head, untied embeddings) of hidden size {hidden}, {layers} layers, {heads} "
+        "heads, vocabulary {vocab} and MLP width {intermediate}, which make up {params} parameters{assumed}; "
+        "sequence length {seq}, micro batch {batch}, {precision}, {attention} attention, gradient checkpointing "
+        "{checkpointing}; give --model config.json for your model's own shape"
     ),
-    act_heads=", {heads} attention heads",
-    act_without="without activation checkpointing: {value}  = {formula}",
-    act_with="with activation checkpointing:    {value}  = {formula}",
-    formula_full="L·s·b·h·(34 + 5·a·s/h) bytes",
-    formula_flash="L·s·b·h·34 bytes",
-    formula_ckpt_full="L·2·s·b·h + s·b·h·(34 + 5·a·s/h) bytes",
-    formula_ckpt_flash="L·2·s·b·h + s·b·h·34 bytes",
-    act_source=(
-        'source: Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (MLSys 2023, '
-        "arXiv:2205.05198), section 4: 16-bit activations of a standard transformer layer, no tensor or sequence "
-        "parallelism; with checkpointing each layer keeps its 16-bit input (2·s·b·h) and one layer at a time is "
-        "recomputed; the embedding output and the loss logits are not counted"
-    ),
-    act_no_heads=(
-        "without --heads the attention scores (the 5·a·s/h term) are taken as not stored, as with FlashAttention "
-        "or PyTorch's scaled_dot_product_attention; give --heads to count them"
-    ),
-    # fit and suggestion
-    fit_budget=("fits: model states{activations} within {budget} per GPU ({memory} less {reserve}% reserve){cpu}"),
-    fit_activations=" + activations ({value}, {which})",
-    fit_with_ckpt="with checkpointing",
-    fit_without_ckpt="without checkpointing",
+    flags_assumed=" ({keys} assumed: --hidden-size, --layers, --heads, --vocab-size)",
+    keys_separator=", ",
+    fit_rule="fits: the peak within {memory} per GPU less {reserve} kept back for fragmentation{cpu}",
+    reserve_by_stage="{low}% ({high}% at stage 3)",
+    reserve_given="{percent}%",
     fit_cpu=" and CPU per node within {memory}",
     fit_cpu_unchecked="; CPU memory not checked (give --cpu-memory)",
     suggest_order=(
@@ -159,12 +146,8 @@ M = messages(
     suggestion="Suggestion: {label}.",
     suggest_config="A starting ds_config.json (set the optimizer's params, e.g. lr, for your run):",
     no_fit=(
-        "Nothing fits in {budget} per GPU, not even stage 3 with NVMe offload: add GPUs or nodes, shorten the "
-        "sequence or the micro batch, or use activation checkpointing"
-    ),
-    no_budget=(
-        "Nothing fits: the {reserve}% reserve{activations} already take all of the {memory} per GPU; add GPUs or "
-        "use activation checkpointing, a shorter sequence or a smaller micro batch"
+        "Nothing fits {memory} per GPU, not even stage 3 with NVMe offload (its peak: {peak}): add GPUs or nodes, "
+        "shorten the sequence or the micro batch, or use gradient checkpointing"
     ),
     # the peak of a run (--model, --config)
     peak_title=(

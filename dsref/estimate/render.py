@@ -8,16 +8,18 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..text.width import display_width
-from .fit import fits, gpu_budget
+from .fit import fit_rows
 from .messages import M
+from .model import architecture_from_flags
+from .peak import Run
 from .quantities import GIB, format_bytes, format_count, format_number
 from .table import Estimate, Row, assumption_lines, estimate, row_label
 
 if TYPE_CHECKING:
     from ..text.i18n import Lang
     from .advice import Advice, Change
-    from .model import Architecture
-    from .peak import Default, Peak, Run, RunWarning
+    from .model import Architecture, FlagModel
+    from .peak import Default, Peak, RunWarning
 
 __all__ = [
     "COLUMNS",
@@ -38,8 +40,8 @@ __all__ = [
 COLUMNS = ("stage", "offload_optimizer", "offload_param", "zero_init", "gpu", "cpu", "nvme", "source")
 
 
-def row_cells(row: Row, lang: Lang, fit: bool | None = None) -> dict[str, str]:
-    """A row as display strings keyed by column (``fits`` added when ``fit`` is known)."""
+def row_cells(row: Row, lang: Lang, fit: bool | None = None, peak: int | None = None) -> dict[str, str]:
+    """A row as display strings keyed by column (``peak`` and ``fits`` added when known)."""
     dash = M.text("not_applicable", lang)
     cells = {
         "stage": str(row.stage),
@@ -51,14 +53,61 @@ def row_cells(row: Row, lang: Lang, fit: bool | None = None) -> dict[str, str]:
         "nvme": dash if row.nvme_bytes is None else format_bytes(row.nvme_bytes, lang),
         "source": M.text(f"source_{row.source}", lang),
     }
+    if peak is not None:
+        cells["peak"] = format_bytes(peak, lang)
     if fit is not None:
         cells["fits"] = M.text("yes" if fit else "no", lang)
     return cells
 
 
-def column_labels(lang: Lang, with_fits: bool = False) -> dict[str, str]:
-    keys = [*COLUMNS[:-1], "fits", COLUMNS[-1]] if with_fits else list(COLUMNS)
+def column_labels(lang: Lang, with_fits: bool = False, with_peak: bool = False) -> dict[str, str]:
+    """The table's columns in order: ``peak`` (of a run on the row) and ``fits`` go before the source."""
+    extra = (["peak"] if with_peak else []) + (["fits"] if with_fits else [])
+    keys = [*COLUMNS[:-1], *extra, COLUMNS[-1]]
     return {key: M.text(f"col_{key}", lang) for key in keys}
+
+
+def flags_model_line(flags: FlagModel, run: Run, lang: Lang) -> str:
+    """What the peak column of a model given by flags is the peak of: the model built, and the run."""
+    from .model import FLAG_KEYS
+
+    arch = flags.arch
+    assumed = ""
+    if flags.assumed:
+        names = M.text("keys_separator", lang).join(key for key in FLAG_KEYS if key in flags.assumed)
+        assumed = M.text("flags_assumed", lang, keys=names)
+    return M.text(
+        "flags_model",
+        lang,
+        hidden=format_number(arch.hidden, 0, lang),
+        layers=format_number(arch.layers, 0, lang),
+        heads=format_number(arch.heads, 0, lang),
+        vocab=format_number(arch.vocab, 0, lang),
+        intermediate=format_number(arch.intermediate, 0, lang),
+        params=format_count(arch.params, lang),
+        assumed=assumed,
+        seq=format_number(run.seq_len, 0, lang),
+        batch=format_number(run.micro_batch, 0, lang),
+        precision=run.precision,
+        attention=run.attention,
+        checkpointing=M.text("on" if run.checkpointing else "off", lang),
+    )
+
+
+def fit_rule_line(gpu_memory: int, reserve_percent: float | None, cpu_memory: int | None, lang: Lang) -> str:
+    """How the fits column is decided: the peak against the GPU's memory less the reserve, and the CPU's."""
+    from .advice import fragmentation_reserve
+
+    if reserve_percent is None:
+        low, high = (format_number(fragmentation_reserve(stage), 0, lang) for stage in (0, 3))
+        reserve = M.text("reserve_by_stage", lang, low=low, high=high)
+    else:
+        reserve = M.text("reserve_given", lang, percent=format_number(reserve_percent, 0, lang))
+    if cpu_memory is None:
+        cpu = M.text("fit_cpu_unchecked", lang)
+    else:
+        cpu = M.text("fit_cpu", lang, memory=format_bytes(cpu_memory, lang))
+    return M.text("fit_rule", lang, memory=format_bytes(gpu_memory, lang), reserve=reserve, cpu=cpu)
 
 
 def title(est: Estimate, lang: Lang) -> str:
@@ -72,7 +121,7 @@ def table_data(
     nodes: int = 1,
     lang: Lang = "en",
     gpu_memory: int | None = None,
-    reserve_percent: float = 10.0,
+    reserve_percent: float | None = None,
 ) -> dict[str, Any]:
     """The ZeRO page's tables: one per parameter count, display strings and raw bytes, plus the assumptions.
 
@@ -83,9 +132,14 @@ def table_data(
     tables = []
     for params in param_counts:
         est = estimate(params, gpus_per_node=gpus_per_node, nodes=nodes)
+        judged = None
+        if gpu_memory is not None:  # the peak of the default run of a Llama-family model of this size
+            judged = fit_rows(
+                est, architecture_from_flags(params).arch, Run(), gpu_memory, reserve_percent=reserve_percent
+            )
         rows = []
-        for row in est.rows:
-            fit = None if gpu_memory is None else fits(row, gpu_budget(gpu_memory, reserve_percent), None)
+        for n, row in enumerate(est.rows):
+            fit = None if judged is None else judged[n].fits
             rows.append(
                 {
                     "label": row_label(row, lang),
@@ -117,7 +171,7 @@ def render_table(header: dict[str, str], rows: Sequence[dict[str, str]]) -> str:
     """Aligned plain-text columns: header, a rule, the rows."""
     keys = list(header)
     widths = {k: max(display_width(header[k]), *(display_width(r[k]) for r in rows)) for k in keys}
-    right = {"gpu", "cpu", "nvme"}
+    right = {"gpu", "cpu", "nvme", "peak"}
 
     def line(cells: dict[str, str]) -> str:
         parts = []
