@@ -105,6 +105,7 @@ JSON_SHOWN = r"\u001b]0;owned\u0007\r\n\u202e\u2028\u2029\x9b\x7f"
 """The payload as a JSON string in a message (``json.dumps``, which escapes the C0 controls), the rest made visible."""
 
 SUGGEST = ["estimate", "--params", "70B", "--gpu-memory", "24GB", "--cpu-memory", "256GB", "--suggest"]
+SUGGEST += ["--gradient-checkpointing"]  # without it, 70B's activations fit no 24 GB GPU
 SUGGEST += ["--nvme-path", f"/nvme{PAYLOAD}"]
 """A suggestion that offloads to NVMe: the path given is in the suggested config."""
 

@@ -113,6 +113,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with activation (gradient) checkpointing",
     )
+    act.add_argument(
+        "--padded", action="store_true", help="batches padded to their longest sequence (an attention mask)"
+    )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
     parser.add_argument(
         "--reserve", metavar="PERCENT", help="GPU memory kept back for fragmentation (default 10, 20 at stage 3)"
@@ -228,6 +231,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             precision=args.precision or "bf16",
             attention=args.attention or "sdpa",
             checkpointing=args.checkpointing,
+            padded=args.padded,
             gpus_per_node=gpus,
             nodes=nodes,
         )
@@ -522,6 +526,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             nodes=nodes,
             attention=args.attention,
             checkpointing=args.checkpointing or None,
+            padded=args.padded or None,
         )
     except EstimateError as exc:
         if exc.field is None or config.loaded is None:

@@ -15,6 +15,7 @@ __all__ = [
     "LayerBasis",
     "SavedActivations",
     "largest_layer_estimate",
+    "masked",
     "saved_activations",
 ]
 
@@ -116,7 +117,27 @@ def _norm(arch: Architecture, tokens: int, width: int, act: int) -> int:
     return tokens * width * act + 2 * tokens * FP32 + tokens * width * act
 
 
-def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, act: int, device: ComputeDevice) -> int:
+def masked(arch: Architecture, seq: int, attention: Attention, padded: bool) -> bool:
+    """Whether Hugging Face hands sdpa a mask: a padded batch, or a sliding window no longer than the sequence.
+
+    Without one, sdpa runs causal and keeps grouped-query K and V as they are (``enable_gqa``); with one,
+    transformers repeats K and V to every query head first (``use_gqa_in_sdpa``), and each layer's call converts
+    the mask to a tensor of the query's dtype, batch × sequence² elements, which the kernel keeps for backward.
+    FlashAttention unpads instead, and eager attention always builds its mask (counted with its scores).
+    """
+    window = arch.sliding_window is not None and seq >= arch.sliding_window  # transformers skips it only below
+    return attention == "sdpa" and (padded or window)
+
+
+def _attention(
+    arch: Architecture,
+    seq: int,
+    batch: int,
+    attention: Attention,
+    act: int,
+    device: ComputeDevice,
+    padded: bool = False,
+) -> int:
     """What attention keeps, from the input projections' outputs to the output projection's input."""
     tokens = seq * batch
     q, kv = tokens * arch.q_width * act, tokens * arch.kv_width * act
@@ -138,6 +159,9 @@ def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, a
         return kept
     # sdpa and FlashAttention keep q, k and v as passed in, the output and a 32-bit log-sum-exp per row
     lse = arch.heads * batch * seq * FP32
+    if masked(arch, seq, attention, padded):
+        kept += batch * seq * seq * act  # this layer's copy of the mask, in the query's dtype
+        kv = q  # K and V repeated to every query head
     if arch.family == "gpt2":
         # k is a view of the fused q/k/v projection, which it keeps alive; the CPU kernel copies q and v
         kept += 3 * q + (2 * q if device == "cpu" else 0) + q + lse
@@ -165,13 +189,15 @@ def saved_activations(
     checkpointing: bool = False,
     dtype_bytes: int = 2,
     device: ComputeDevice = "cuda",
+    padded: bool = False,
 ) -> SavedActivations:
     """The bytes Hugging Face's implementation of ``arch`` keeps for backward in training, per GPU.
 
     Derived layer by layer from what each operation saves (a tensor kept by two operations counts once), for
     ``dtype_bytes`` = 2 (bf16, fp16) or 4 (fp32) weights and activations. Hugging Face's gradient checkpointing
     keeps each layer's input and recomputes the rest. ``device`` only changes the dropout masks: CUDA keeps one
-    byte per element, the CPU kernel one element of the input's dtype.
+    byte per element, the CPU kernel one element of the input's dtype. ``padded``: the batch is padded, so an
+    attention mask is passed (see :func:`masked`).
 
     >>> arch = Architecture("llama", "llama", 4096, 11008, 32, 32, 32, 128, 32000, False)
     >>> saved_activations(arch, 4096, 1).total // 2**20
@@ -190,7 +216,7 @@ def saved_activations(
         norms = 2 * _norm(arch, tokens, h, act)
     per_layer = (
         norms
-        + _attention(arch, seq, batch, attention, act, device)
+        + _attention(arch, seq, batch, attention, act, device, padded)
         + _mlp(arch, tokens, act)
         + residual_dropouts * tokens * h * mask
     )

@@ -95,6 +95,9 @@ class Architecture:
     """Learned position embeddings (GPT-2); 0 for rotary positions."""
     rotary_fraction: float = 1.0
     """Share of each head's dimensions that rotary positions turn (GPT-NeoX's ``rotary_pct``)."""
+    sliding_window: int | None = None
+    """Mistral's attention window: each token attends to this many before it (None: the whole sequence). Under
+    sdpa a window no longer than the sequence needs a mask, which changes what attention keeps."""
     max_positions: int | None = None
     """The longest sequence the model's positions cover (``max_position_embeddings``, GPT-2's ``n_positions``); None
     when the config does not say."""
@@ -164,6 +167,7 @@ class Architecture:
             "params": self.params,
             "largest_layer_params": self.largest_layer,
             "max_position_embeddings": self.max_positions,
+            "sliding_window": self.sliding_window,
             **(
                 {}
                 if self.read_from is None
@@ -316,6 +320,9 @@ def architecture_from_hf(config: Any) -> Architecture:
         common["read_from"] = at[-1]
         common["not_counted"] = tuple(part for part in _PARTS if isinstance(whole.get(part), Mapping))
     if family == "llama":
+        window = config.get("sliding_window") if model_type == "mistral" else None
+        if window is not None:
+            common["sliding_window"] = read.whole(("sliding_window",), MAX_SEQ_LEN)
         return Architecture(
             **common,
             activation=str(config.get("hidden_act") or "silu"),

@@ -137,6 +137,9 @@ class Run:
     nodes: int = 1
     attention: Attention = "sdpa"
     checkpointing: bool = False
+    padded: bool = False
+    """Batches padded to their longest sequence, so the model is given an attention mask (see
+    :func:`.activations.masked`); packed or equal-length sequences need none."""
     reduce_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["reduce_bucket_size"]))
     allgather_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["allgather_bucket_size"]))
     overlap_comm: bool | None = None
@@ -169,6 +172,7 @@ class Run:
             "nodes": self.nodes,
             "attention": self.attention,
             "gradient_checkpointing": self.checkpointing,
+            "padded": self.padded,
             "reduce_bucket_size": self.reduce_bucket_size,
             "allgather_bucket_size": self.allgather_bucket_size,
             "overlap_comm": self.overlap,
@@ -391,7 +395,13 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
     check_run(run)
     act = 4 if run.precision == "fp32" else 2
     saved = saved_activations(
-        arch, run.seq_len, run.micro_batch, attention=run.attention, checkpointing=run.checkpointing, dtype_bytes=act
+        arch,
+        run.seq_len,
+        run.micro_batch,
+        attention=run.attention,
+        checkpointing=run.checkpointing,
+        dtype_bytes=act,
+        padded=run.padded,
     )
     params, grads, optim = _model_states(arch.params, run)
     tokens = run.seq_len * run.micro_batch
