@@ -116,6 +116,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     act.add_argument(
         "--padded", action="store_true", help="batches padded to their longest sequence (an attention mask)"
     )
+    act.add_argument(
+        "--keep-outputs",
+        action="store_true",
+        help="the training loop keeps the model's outputs (the logits) until backward, as hand-written loops do",
+    )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
     parser.add_argument(
         "--reserve", metavar="PERCENT", help="GPU memory kept back for fragmentation (default 10, 20 at stage 3)"
@@ -232,6 +237,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             attention=args.attention or "sdpa",
             checkpointing=args.checkpointing,
             padded=args.padded,
+            keep_outputs=args.keep_outputs,
             gpus_per_node=gpus,
             nodes=nodes,
         )
@@ -527,6 +533,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             attention=args.attention,
             checkpointing=args.checkpointing or None,
             padded=args.padded or None,
+            keep_outputs=args.keep_outputs or None,
         )
     except EstimateError as exc:
         if exc.field is None or config.loaded is None:

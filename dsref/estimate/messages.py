@@ -250,8 +250,14 @@ M = messages(
         "models within 5 %"
     ),
     peak_assume_logits=(
-        "logits and loss: the loss upcasts the logits to 32-bit; at the end of forward the logits, their 32-bit "
-        "copy and the 32-bit log-probabilities are live; backward starts with two 32-bit gradients of that size"
+        "logits and loss: the loss upcasts the logits to 32-bit (in fp32 it takes them as they are); at the end of "
+        "forward the logits, their 32-bit copy and the 32-bit log-probabilities are live; backward starts with two "
+        "32-bit gradients of that size{kept}"
+    ),
+    logits_kept="; the training loop keeps the outputs, so the logits stay live through backward (--keep-outputs)",
+    logits_freed=(
+        "; the training loop keeps the loss alone, as Hugging Face's Trainer does (--keep-outputs when yours keeps "
+        "the outputs until backward)"
     ),
     peak_assume_buffers=(
         "DeepSpeed {version}'s buffers: stage 1 and 2 keep one 16-bit bucket of reduce_bucket_size elements, two "

@@ -137,6 +137,10 @@ class Run:
     nodes: int = 1
     attention: Attention = "sdpa"
     checkpointing: bool = False
+    keep_outputs: bool = False
+    """The training loop keeps the model's outputs until backward (``outputs = model(**batch)``,
+    ``outputs.loss.backward()``), so the logits in the model's precision stay live through the loss's backward;
+    Hugging Face's Trainer keeps the loss alone."""
     padded: bool = False
     """Batches padded to their longest sequence, so the model is given an attention mask (see
     :func:`.activations.masked`); packed or equal-length sequences need none."""
@@ -173,6 +177,7 @@ class Run:
             "attention": self.attention,
             "gradient_checkpointing": self.checkpointing,
             "padded": self.padded,
+            "keep_outputs": self.keep_outputs,
             "reduce_bucket_size": self.reduce_bucket_size,
             "allgather_bucket_size": self.allgather_bucket_size,
             "overlap_comm": self.overlap,
@@ -406,10 +411,12 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
     params, grads, optim = _model_states(arch.params, run)
     tokens = run.seq_len * run.micro_batch
     logits = tokens * arch.vocab
-    # forward's end: the logits in the model's precision and the loss's 32-bit copy of them, besides what is kept
-    forward_logits = logits * act + logits * FP32
-    # backward starts with the gradient of the log-probabilities and of the logits, both 32-bit
-    backward_logits = 2 * logits * FP32
+    # forward's end: the logits in the model's precision and the loss's 32-bit copy of them, besides what is kept;
+    # in fp32 the loss's .float() returns the logits themselves, no copy
+    forward_logits = logits * act + (logits * FP32 if act != FP32 else 0)
+    # backward starts with the gradient of the log-probabilities and of the logits, both 32-bit; a loop that keeps
+    # the outputs keeps the logits as well
+    backward_logits = 2 * logits * FP32 + (logits * act if run.keep_outputs else 0)
     # with checkpointing, the layer being recomputed and the gradients flowing through it
     layer_grads = 2 * tokens * max(arch.hidden, arch.intermediate) * act
     buckets = 0

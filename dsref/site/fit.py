@@ -155,7 +155,7 @@ def _method(lang: Lang) -> list[str]:
     notes = [
         ESTIMATE.text("peak_assume_states", lang, gpus=GPUS),
         ESTIMATE.text("peak_assume_activations", lang, family=arch.family, attention="sdpa"),
-        ESTIMATE.text("peak_assume_logits", lang),
+        ESTIMATE.text("peak_assume_logits", lang, kept=ESTIMATE.text("logits_freed", lang)),
         ESTIMATE.text("peak_assume_buffers", lang, version=DEEPSPEED_VERSION, layer="Ψₗ"),
         ESTIMATE.text(
             "peak_assume_context",
