@@ -117,7 +117,7 @@ class Param(str, Enum):
 
 @dataclass(frozen=True)
 class Phrase:
-    """Part of a message that is itself a message of :data:`M` (``the string "4096"``), said in the message's
+    """Part of a message that is itself a message of :data:`M` (``the text "4096"``), said in the message's
     language."""
 
     key: str
@@ -183,7 +183,7 @@ def describe(value: object) -> Phrase:
     """A JSON value as a message shows it, saying its type where the type may be what is wrong.
 
     >>> [describe(v).text("en") for v in ("4096", 4096.5, 4096, None, [1])]
-    ['the string "4096"', 'the number 4096.5', '4096', 'null', 'an array']
+    ['the text "4096"', 'the number 4096.5', '4096', 'null', 'an array']
     >>> [describe(v).text("zh") for v in ("4096", True)]
     ['字符串 "4096"', '布尔值 true']
     """
