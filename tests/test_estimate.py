@@ -19,13 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsref
-from dsref.estimate.activations import activation_memory
 from dsref.estimate.advice import advise
 from dsref.estimate.fit import SUGGEST_ORDER, starting_config, suggest
 from dsref.estimate.gpus import gpu_memory
-from dsref.estimate.model import Architecture
+from dsref.estimate.model import Architecture, architecture_from_flags
 from dsref.estimate.model_states import SwapBuffers, zero2_model_states, zero3_model_states
-from dsref.estimate.peak import Run, check_run
+from dsref.estimate.peak import Run, check_run, peak_memory
 from dsref.estimate.quantities import (
     GIB,
     MAX_PARAMS,
@@ -248,23 +247,28 @@ def test_largest_layer_estimate_is_stated_and_bounded() -> None:
 # Activations
 
 
-def test_activation_formula_with_and_without_heads() -> None:
-    s, b, h, layers, a = 2048, 2, 1024, 24, 16
-    full = activation_memory(h, layers, s, b, heads=a)
-    assert full.without_checkpointing == layers * s * b * h * (34 + 5 * a * s // h)
-    assert full.with_checkpointing == layers * 2 * s * b * h + s * b * h * (34 + 5 * a * s // h)
-    flash = activation_memory(h, layers, s, b)
-    assert flash.without_checkpointing == layers * 34 * s * b * h
-    assert flash.with_checkpointing < flash.without_checkpointing < full.without_checkpointing
-
-
-def test_activation_rejects_nonsense() -> None:
+def test_a_model_given_by_flags_has_the_parameters_given_and_says_what_it_assumed() -> None:
+    for params in (10**6, 350_000_000, 7_000_000_000, 70_000_000_000, 10**12):
+        flags = architecture_from_flags(params)
+        assert abs(flags.arch.params - params) / params < 0.001, params
+        assert flags.assumed == ("hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size")
+        assert flags.arch.family == "llama" and flags.arch.kv_heads == flags.arch.heads
+    given = architecture_from_flags(6_738_415_616, hidden=4096, layers=32, heads=32, vocab=32000)
+    assert given.assumed == () and given.arch.intermediate == 11008  # Llama 2 7B, to the parameter
     with pytest.raises(EstimateError, match=re.escape("heads (65) cannot be larger than hidden_size (64)")) as info:
-        activation_memory(64, 2, 16, 1, heads=65)
+        architecture_from_flags(10**6, hidden=64, heads=65)
     assert info.value.parameter is Param.heads
     with pytest.raises(EstimateError, match=r"^layers must be at least 1") as info:
-        activation_memory(64, 0, 16, 1)
+        architecture_from_flags(10**6, layers=0)
     assert info.value.parameter is Param.layers
+
+
+def test_the_table_and_the_peak_describe_one_model() -> None:
+    for kwargs in ({}, {"layers": 32}, {"hidden": 4096}, {"vocab": 32000}):
+        flags = architecture_from_flags(7_000_000_000, **kwargs)  # type: ignore[arg-type]
+        est = estimate(7_000_000_000, hidden_size=kwargs.get("hidden"), vocab_size=kwargs.get("vocab"),
+                       layers=kwargs.get("layers"))  # fmt: skip
+        assert est.layer_basis.hidden == flags.arch.hidden and est.layer_basis.vocab == flags.arch.vocab
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -324,29 +328,48 @@ def test_formatting_helpers() -> None:
 # Suggestion and the starting config
 
 
+def _suggest(params: int, memory: int, gpus: int = 1, checkpointing: bool = False, **kwargs: Any) -> Any:
+    est = estimate(params, gpus_per_node=gpus)
+    run = Run(gpus_per_node=gpus, checkpointing=checkpointing)
+    return suggest(est, architecture_from_flags(params).arch, run, memory, **kwargs)
+
+
 def test_suggest_takes_the_fastest_choice_that_fits() -> None:
     seven = 7_000_000_000
-    assert suggest(estimate(seven, gpus_per_node=8), 80 * GIB).row == estimate(seven, gpus_per_node=8).row(1)
-    one_gpu = suggest(estimate(seven), 80 * GIB)
+    assert _suggest(seven, 80 * GIB, 8).row == estimate(seven, gpus_per_node=8).row(1)
+    one_gpu = _suggest(seven, 80 * GIB)
     assert one_gpu.row is not None and one_gpu.row.key == (2, "cpu", "none", None)
     assert one_gpu.config is not None
     assert one_gpu.config["zero_optimization"] == {
         "stage": 2,
         "offload_optimizer": {"device": "cpu", "pin_memory": True},
     }
-    big = suggest(estimate(70_000_000_000, gpus_per_node=8), 24 * GIB, cpu_memory=512 * GIB)
+    big = _suggest(70_000_000_000, 24 * GIB, 8, cpu_memory=512 * GIB)
+    assert big.row is None  # 80 layers' activations at 2,048 tokens: more than any offload frees
+    big = _suggest(70_000_000_000, 24 * GIB, 8, checkpointing=True, cpu_memory=512 * GIB)
     assert big.row is not None and big.row.offload_param == "nvme"
-    assert suggest(estimate(10**15), 80 * GIB).row is None
+    assert _suggest(10**15, 80 * GIB).row is None
 
 
-def test_activations_count_against_the_budget() -> None:
-    act = activation_memory(4096, 32, 4096, 4)
-    est = estimate(7_000_000_000, gpus_per_node=8, activation=act)
-    without = suggest(est, 80 * GIB)
-    with_ckpt = suggest(est, 80 * GIB, checkpointing=True)
-    assert without.budget == int(80 * GIB * 0.9) - act.without_checkpointing
-    assert with_ckpt.row is not None and without.row is not None
-    order = [(row.stage, row.offload_optimizer, row.offload_param) for row in (with_ckpt.row, without.row)]
+def test_a_row_fits_by_the_same_peak_as_a_run_read_from_files() -> None:
+    """Flags and --model answer by one method: the fits column is peak_memory's peak of the run on the row, within
+    the stage's reserve, and a longer sequence or checkpointing moves it as it moves the peak."""
+    from dsref.estimate.advice import fragmentation_reserve
+    from dsref.estimate.fit import row_run
+
+    params = 7_000_000_000
+    est = estimate(params, gpus_per_node=8)
+    arch = architecture_from_flags(params).arch
+    for run in (Run(seq_len=4096, micro_batch=4), Run(seq_len=4096, micro_batch=4, checkpointing=True)):
+        verdict = suggest(est, arch, run, 80 * GIB)
+        for fit in verdict.rows:
+            alone = peak_memory(arch, row_run(est, fit.row, run))
+            assert fit.peak.bytes == alone.bytes and fit.peak.parts["logits"] > 0 and fit.peak.parts["context"] > 0
+            assert fit.fits is (alone.bytes <= int(80 * GIB * (100 - fragmentation_reserve(fit.row.stage)) / 100))
+    plain = suggest(est, arch, Run(seq_len=4096, micro_batch=2), 80 * GIB).row
+    ckpt = suggest(est, arch, Run(seq_len=4096, micro_batch=2, checkpointing=True), 80 * GIB).row
+    assert plain is not None and ckpt is not None
+    order = [(row.stage, row.offload_optimizer, row.offload_param) for row in (ckpt, plain)]
     assert SUGGEST_ORDER.index(order[0]) < SUGGEST_ORDER.index(order[1])
 
 
@@ -433,23 +456,37 @@ def test_cli_json_and_suggest() -> None:
     assert not [f for f in dsref.validate(config) if f.severity.value != "info"]
 
 
-def test_cli_suggest_prints_a_config_and_activations() -> None:
-    proc = run_cli(
-        "--params", "7B", "--gpus-per-node", "8", "--gpu-memory", "80GB", "--suggest",
-        "--hidden-size", "4096", "--layers", "32", "--seq-len", "4096", "--micro-batch", "1", "--heads", "32",
-        "--checkpointing",
-    )  # fmt: skip
+def test_cli_suggest_prints_a_config_and_the_peak_of_the_model_it_built() -> None:
+    args = ["--params", "7B", "--gpus-per-node", "8", "--hidden-size", "4096", "--layers", "32", "--seq-len", "4096",
+            "--micro-batch", "1", "--heads", "32", "--checkpointing"]  # fmt: skip
+    proc = run_cli(*args, "--gpu-memory", "80GB", "--suggest", "--lang", "en")
     assert proc.returncode == 0, proc.stderr
-    assert "L·s·b·h·(34 + 5·a·s/h) bytes" in proc.stdout and "arXiv:2205.05198" in proc.stdout
-    assert "with checkpointing" in proc.stdout
-    config = json.loads(proc.stdout[proc.stdout.index("\n{") :])
+    out = proc.stdout
+    assert "34" not in out.split("Assumptions:")[0].replace("34.", "")  # no second activation formula
+    assert "Llama-family decoder" in out and "vocab_size assumed" in out and "gradient checkpointing on" in out
+    assert "\nHeadroom " in out and "\nNot modelled: " in out
+    config = json.loads(out[out.index("\n{") :])
     assert config["train_micro_batch_size_per_gpu"] == 1
+    payload = json.loads(run_cli(*args, "--gpu-memory", "80GB", "--format", "json").stdout)
+    arch = architecture_from_flags(7_000_000_000, hidden=4096, layers=32, heads=32).arch
+    est = estimate(7_000_000_000, gpus_per_node=8, hidden_size=4096, layers=32)
+    run = Run(seq_len=4096, checkpointing=True, gpus_per_node=8)
+    expected = [fit.peak.bytes for fit in suggest(est, arch, run, 80 * GIB).rows]
+    assert [row["peak_bytes"] for row in payload["rows"]] == expected
+    assert payload["model"]["assumed"] == ["vocab_size"] and payload["assumed"] == ["attention"]
+    zh = run_cli(*args, "--gpu-memory", "80GB", "--lang", "zh").stdout
+    assert "Llama" in zh and re.search(r"[\u4e00-\u9fff]", zh.split("\n\n")[1])
+
+
+def test_cli_without_a_run_shows_model_states_alone() -> None:
+    out = run_cli("--params", "7B", "--gpus-per-node", "8", "--lang", "en").stdout
+    assert "Llama-family" not in out and " peak " not in out.splitlines()[2]
 
 
 @pytest.mark.parametrize(
     "args",
     [["--params", "-3"], ["--params", "7X"], ["--params", "1e30"], ["--params", "7B", "--gpus-per-node", "0"],
-     ["--params", "7B", "--nodes", "0"], ["--params", "7B", "--suggest"], ["--params", "7B", "--layers", "2"],
+     ["--params", "7B", "--nodes", "0"], ["--params", "7B", "--suggest"], ["--params", "7B", "--heads", "99999"],
      ["--params", "7B", "--gpu-memory=-80GB"], ["--params", "7B", "--lang", "xx"],
      ["--params", "7B", "--buffer-factor", "abc"], ["--params", "7B", "--gpu-memory", "80GB", "--reserve", "100"]],
 )  # fmt: skip
@@ -499,21 +536,21 @@ def test_no_library_error_names_a_command_line_flag() -> None:
          "--largest-layer (8) cannot be larger than --params (7)"),
         (lambda: estimate(7, buffer_factor=0.5), Param.buffer_factor, "buffer_factor must be at least 1, got 0.5",
          "--buffer-factor must be at least 1, got 0.5"),
-        (lambda: suggest(estimate(7), 0), Param.gpu_memory, "gpu_memory must be at least 1, got 0",
+        (lambda: _suggest(7, 0), Param.gpu_memory, "gpu_memory must be at least 1, got 0",
          "--gpu-memory must be at least 1, got 0"),
-        (lambda: suggest(estimate(7), GIB, reserve_percent=95), Param.reserve_percent,
+        (lambda: _suggest(7, GIB, reserve_percent=95), Param.reserve_percent,
          "reserve_percent must be from 0 to 90, got 95", "--reserve must be from 0 to 90, got 95"),
         (lambda: check_run(Run(seq_len=0)), Param.seq_len, "seq_len must be at least 1, got 0",
          "--seq-len must be at least 1, got 0"),
         (lambda: check_run(Run(attention="fast")), Param.attention,  # type: ignore[arg-type]
-         'attention must be one of eager, sdpa, flash, got the string "fast"',
-         '--attention must be one of eager, sdpa, flash, got the string "fast"'),
+         'attention must be one of eager, sdpa, flash, got the text "fast"',
+         '--attention must be one of eager, sdpa, flash, got the text "fast"'),
         (lambda: check_run(Run(gradient_accumulation=10**7)), Param.gradient_accumulation,
          "gradient_accumulation 10000000 is more than dsref can estimate for (at most 1e6)",
          "gradient_accumulation_steps 10000000 is more than dsref can estimate for (at most 1e6)"),
         (lambda: advise(SMALL_ARCH, Run(), GIB, cpu_memory=-1), Param.cpu_memory,
          "cpu_memory must be at least 1, got -1", "--cpu-memory must be at least 1, got -1"),
-        (lambda: activation_memory(64, 2, 16, 1, heads=65), Param.heads,
+        (lambda: architecture_from_flags(10**6, hidden=64, heads=65), Param.heads,
          "heads (65) cannot be larger than hidden_size (64)", "--heads (65) cannot be larger than --hidden-size (64)"),
         (lambda: gpu_memory("H999"), Param.gpu_memory, "gpu_memory: 'H999' is neither a memory size",
          "--gpu-memory: 'H999' is neither a memory size"),

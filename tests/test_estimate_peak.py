@@ -212,7 +212,7 @@ def test_gpu_names() -> None:
 def ds_config(tmp_path: pathlib.Path) -> str:
     path = tmp_path / "ds_config.json"
     path.write_text(
-        '{\n  // as Hugging Face Trainer users write it\n  "train_micro_batch_size_per_gpu": "auto",\n'
+        '{\n  "train_micro_batch_size_per_gpu": "auto",\n'
         '  "gradient_accumulation_steps": "auto",\n  "bf16": {"enabled": "auto"},\n'
         '  "zero_optimization": {"stage": 3, "reduce_bucket_size": "auto", "stage3_prefetch_bucket_size": "auto"}\n}\n'
     )
@@ -340,14 +340,18 @@ SMALL = SMALL_LLAMA
 @pytest.mark.parametrize(
     ("changed", "field", "said"),
     [
-        ({"hidden_size": "4096"}, ("hidden_size",), 'hidden_size must be a positive integer, got the string "4096"'),
-        ({"hidden_size": 4096.0}, ("hidden_size",), "hidden_size must be a positive integer, got the number 4096.0"),
-        ({"num_hidden_layers": True}, ("num_hidden_layers",), "num_hidden_layers must be a positive integer, got true"),
-        ({"vocab_size": [100]}, ("vocab_size",), "vocab_size must be a positive integer, got an array"),
+        (
+            {"hidden_size": "4096"},
+            ("hidden_size",),
+            'hidden_size must be a whole number, got the text "4096"; write 4096 without quotes',
+        ),
+        ({"hidden_size": 4096.0}, ("hidden_size",), "hidden_size must be a whole number, got the number 4096.0"),
+        ({"num_hidden_layers": True}, ("num_hidden_layers",), "num_hidden_layers must be a whole number, got true"),
+        ({"vocab_size": [100]}, ("vocab_size",), "vocab_size must be a whole number, got an array"),
         ({"hidden_size": 0}, ("hidden_size",), "hidden_size is 0, which no model can have; it must be from 1 to 1e6"),
         ({"vocab_size": 10**40}, ("vocab_size",), "vocab_size is a number of 41 digits, which no model can have"),
         ({"vocab_size": 10**5000}, ("vocab_size",), "vocab_size is a number of 5,001 digits, which no model can have"),
-        ({"attention_dropout": "0.1"}, ("attention_dropout",), 'must be a number from 0 to 1, got the string "0.1"'),
+        ({"attention_dropout": "0.1"}, ("attention_dropout",), 'must be a number from 0 to 1, got the text "0.1"'),
         ({"attention_dropout": 2}, ("attention_dropout",), "attention_dropout must be a number from 0 to 1, got 2"),
         (
             {"num_attention_heads": 7, "num_key_value_heads": 8},
@@ -393,25 +397,23 @@ def test_a_wrong_model_value_is_shown_where_it_is_written(
     path.write_text(json.dumps({**SMALL, "hidden_size": "4096"}, indent=2))  # line 3, the value at column 18
     assert main(["estimate", "--model", str(path), "--lang", "en"]) == 2
     assert capsys.readouterr().err == (
-        f"dsref estimate: {path}:3:18: the model config's hidden_size must be a positive integer, got the string "
-        '"4096"; write a whole number, without quotes\n'
+        f"dsref estimate: {path}:3:18: the model config's hidden_size must be a whole number, got the text "
+        '"4096"; write 4096 without quotes\n'
     )
     assert main(["estimate", "--model", str(path), "--lang", "zh"]) == 2
     assert capsys.readouterr().err == (
-        f"dsref estimate：{path}:3:18：模型配置中的 hidden_size 必须是正整数，"
-        '实际是字符串 "4096"；请写成不带引号的整数\n'
+        f"dsref estimate：{path}:3:18：模型配置中的 hidden_size 必须是整数，"
+        '实际是字符串 "4096"；请去掉引号，写成 4096\n'
     )
 
 
 def test_a_wrong_deepspeed_value_is_shown_where_it_is_written(tmp_path: pathlib.Path) -> None:
     config = tmp_path / "ds.json"
-    config.write_text('{\n  "zero_optimization": {\n    "stage": "three"\n  }\n}\n')
+    config.write_text('{\n  "zero_optimization": {\n    "stage": "three"\n  },\n  "train_batch_size": 8\n}\n')
     proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(config), "--lang", "en")
     assert proc.returncode == 2
-    assert proc.stderr == (
-        f'dsref estimate: {config}:3:14: zero_optimization.stage is the string "three", which is not a value '
-        "DeepSpeed can train with\n"
-    )
+    lines = proc.stderr.splitlines()  # check's finding, where it is written, then why nothing is estimated
+    assert lines[0].startswith(f"dsref estimate: {config}:3:14: error[DS204] ") and "refuses" in lines[-1], lines
 
 
 LLAVA = {
@@ -475,3 +477,205 @@ def test_a_multimodal_config_with_an_unknown_language_model_says_which(tmp_path:
     with pytest.raises(EstimateError, match="model_type 'qwen2_vl_text' is not a transformer") as info:
         architecture_from_hf(config)
     assert info.value.field == ("text_config", "model_type")
+
+
+# --------------------------------------------------------------------------------------------------------------
+# The input read as `dsref check` reads it (issue 26, part 6)
+
+
+@pytest.mark.parametrize(
+    ("config", "codes"),
+    [
+        ({"bf16": {"enabled": True}, "fp16": {"enabled": True}}, ["DS510"]),
+        ({"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme"}}}, ["DS531"]),
+        ({"zero_optimization": {"stage": "three"}}, ["DS204"]),
+    ],
+)
+def test_a_config_deepspeed_refuses_gets_checks_findings_and_no_estimate(
+    tmp_path: pathlib.Path, config: dict[str, Any], codes: list[str]
+) -> None:
+    from dsref.check.pipeline import check_text
+
+    path = tmp_path / "ds.json"
+    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, **config}))
+    expected = [f.code for f in check_text(path.read_text(), str(path)).findings if f.severity.value == "error"]
+    assert expected == codes  # what check finds, the estimate refuses with
+    for lang in ("en", "zh"):
+        proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(path), "--lang", lang)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stdout
+        said = re.findall(r"(?:error|错误)\[(DS\d+)\]", proc.stderr)
+        assert said == codes, proc.stderr
+        assert f"{path}:1:" in proc.stderr
+        last = proc.stderr.strip().splitlines()[-1]
+        assert ("refuses this config" in last) if lang == "en" else re.search(r"[\u4e00-\u9fff]", last)
+
+
+def test_an_auto_config_is_checked_as_hugging_face_reads_it(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "ds.json"
+    path.write_text('{\n  // a comment json.load refuses\n  "train_micro_batch_size_per_gpu": "auto"\n}\n')
+    proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(path), "--lang", "en")
+    assert proc.returncode == 2 and "error[DS000]" in proc.stderr and "--profile hf" in proc.stderr
+    path.write_text('{\n  "train_micro_batch_size_per_gpu": "auto"\n}\n')  # "auto" is no error for Hugging Face
+    proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(path), "--seq-len", "512")
+    assert proc.returncode == 0 and "DS402" not in proc.stderr, proc.stderr
+
+
+def test_a_warning_of_check_is_said_and_the_estimate_follows(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "ds.json"
+    config = {
+        "train_micro_batch_size_per_gpu": 1,
+        "zero_optimization": {"stage": 2, "offload_param": {"device": "cpu"}},
+    }
+    path.write_text(json.dumps(config))
+    proc = run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(path), "--seq-len", "512", "--lang", "en")
+    assert proc.returncode == 0 and "warning[DS530]" in proc.stderr
+    assert proc.stdout.startswith("Peak GPU memory")
+    payload = json.loads(run_cli("--model", str(MODELS / "gpt2.json"), "--config", str(path), "--seq-len", "512",
+                                 "--format", "json").stdout)  # fmt: skip
+    assert [f["code"] for f in payload["findings"]] == ["DS530"]
+
+
+def test_the_world_size_given_is_checked_against_the_batch(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "ds.json"
+    path.write_text(
+        json.dumps({"train_batch_size": 12, "train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": 1})
+    )
+    model_flags = ["--model", str(MODELS / "gpt2.json"), "--config", str(path), "--seq-len", "512"]
+    assert run_cli(*model_flags).returncode == 0  # no GPU count given: nothing to hold the batch against
+    refused = run_cli(*model_flags, "--gpus-per-node", "8")  # 12 ≠ 1 × 1 × 8
+    assert refused.returncode == 2 and re.search(r"error\[DS5\d\d\]", refused.stderr), refused.stderr
+
+
+@pytest.mark.parametrize(
+    ("name", "seq", "key", "consequence"),
+    [("mistral-7b", 100_000, "max_position_embeddings", "not trained"), ("gpt2", 4096, "n_positions", "fails")],
+)
+def test_a_sequence_beyond_the_models_positions_is_a_warning_then_the_estimate(
+    name: str, seq: int, key: str, consequence: str
+) -> None:
+    limit = model(name).get(key, 1024)
+    proc = run_cli("--model", str(MODELS / f"{name}.json"), "--seq-len", str(seq), "--lang", "en")
+    assert proc.returncode == 0 and proc.stdout.startswith("Peak GPU memory")
+    assert f"warning: the sequence length {seq:,} is longer than the model's {key} ({limit:,})" in proc.stderr
+    assert consequence in proc.stderr
+    quiet = run_cli("--model", str(MODELS / f"{name}.json"), "--seq-len", str(limit), "--lang", "en")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    zh = run_cli("--model", str(MODELS / f"{name}.json"), "--seq-len", str(seq), "--lang", "zh")
+    assert "警告" in zh.stderr and key in zh.stderr
+
+
+def test_every_default_taken_is_named_with_its_flag() -> None:
+    bare = run_cli("--model", str(MODELS / "gpt2.json"), "--lang", "en")
+    line = next(line for line in bare.stdout.splitlines() if line.startswith("Not given, so assumed:"))
+    for said in ("sequence length 2,048 (--seq-len)", "micro batch 1 (--micro-batch)", "fp32,", "(--precision)",
+                 "sdpa attention", "(--attention)", "gradient checkpointing off"):  # fmt: skip
+        assert said in line, line
+    given = run_cli("--model", str(MODELS / "gpt2.json"), "--seq-len", "1024", "--micro-batch", "2", "--precision",
+                    "bf16", "--attention", "eager", "--gradient-checkpointing", "--lang", "en")  # fmt: skip
+    assert "assumed" not in given.stdout.split("\n\n")[0]
+    payload = json.loads(run_cli("--model", str(MODELS / "gpt2.json"), "--seq-len", "1024", "--format", "json").stdout)
+    assert payload["assumed"] == ["micro_batch", "precision", "attention", "checkpointing"]
+    zh = run_cli("--model", str(MODELS / "gpt2.json"), "--lang", "zh").stdout
+    assert "以下未指定" in zh and "--seq-len" in zh
+
+
+@pytest.mark.parametrize(
+    ("run", "label"),
+    [
+        (Run(stage=0), "parameters (16-bit, whole on every GPU)"),
+        (Run(stage=2, gpus_per_node=8), "parameters (16-bit, whole on every GPU)"),
+        (Run(stage=3, gpus_per_node=8), "parameters (16-bit, this GPU's share of 8)"),
+        (Run(stage=3, gpus_per_node=8, precision="fp32"), "parameters (32-bit, this GPU's share of 8)"),
+        (Run(stage=3, offload_optimizer="cpu", offload_param="cpu"), "parameters (offloaded to CPU"),
+    ],
+)
+def test_the_parameters_line_says_what_the_stage_keeps(run: Run, label: str) -> None:
+    from dsref.estimate.render import render_peak
+
+    arch = architecture_from_hf(model("gpt2"))
+    text = render_peak(peak_memory(arch, run), "en")
+    assert re.search(rf"^{re.escape(label)}.*\s\d+\.\d GB$", text, re.M), text
+    assert "stage 3" not in text.split("\n\n")[1] or run.stage == 3
+    zh = render_peak(peak_memory(arch, run), "zh")
+    assert "stage 3 下" not in zh
+
+
+# --------------------------------------------------------------------------------------------------------------
+# How sure the answer is (issue 26, part 4)
+
+
+def _memory_for(peak_bytes: int, reserve: float, headroom: float) -> int:
+    """The GPU memory at which ``peak_bytes`` leaves ``headroom`` (a share of the peak) once ``reserve`` % is kept."""
+    return int(peak_bytes * (1 + headroom) / (1 - reserve / 100)) + 1
+
+
+@pytest.mark.parametrize(("headroom", "tight"), [(0.05, True), (0.14, True), (0.16, False), (0.5, False)])
+def test_every_fit_answer_states_its_headroom_and_near_the_line_says_tight(headroom: float, tight: bool) -> None:
+    from dsref.estimate.advice import NOT_MODELLED, TIGHT_PERCENT
+    from dsref.estimate.render import fit_lines
+
+    arch = architecture_from_hf(model("llama-3-8b"))
+    run = Run(stage=2, gpus_per_node=8, seq_len=4096, checkpointing=True)
+    peak = peak_memory(arch, run)
+    verdict = advise(arch, run, _memory_for(peak.bytes, 10, headroom))
+    assert verdict.fits and verdict.reserve_percent == 10 and not verdict.reserve_given
+    assert verdict.headroom == verdict.usable - peak.bytes
+    assert abs(verdict.headroom_percent - 100 * headroom) < 0.1
+    assert verdict.tight is tight and (headroom * 100 < TIGHT_PERCENT) is tight
+    lines = fit_lines(verdict, "en")
+    assert lines[1].startswith(f"Headroom {format(verdict.headroom / GIB, '.1f')} GB, {round(headroom * 100)}% of")
+    assert any(line.startswith("Tight:") and "max_memory_reserved" in line for line in lines) is tight
+    assert lines[-1].startswith("Not modelled: fragmentation beyond the reserve;") and "selective" in lines[-1]
+    payload = verdict.to_json()
+    assert payload["tight"] is tight and payload["not_modelled"] == list(NOT_MODELLED)
+    assert payload["headroom_bytes"] == verdict.headroom
+    zh = fit_lines(verdict, "zh")
+    assert len(zh) == len(lines) and all(re.search(r"[\u4e00-\u9fff]", line) for line in zh)
+
+
+def test_a_run_that_does_not_fit_says_by_how_much() -> None:
+    from dsref.estimate.render import fit_lines
+
+    arch = architecture_from_hf(model("llama-3-8b"))
+    run = Run(stage=2, gpus_per_node=8, seq_len=4096)
+    verdict = advise(arch, run, 24 * GIB, reserve_percent=10)
+    assert not verdict.fits and verdict.headroom < 0 and not verdict.tight
+    short = format(-verdict.headroom / GIB, ".1f")
+    assert fit_lines(verdict, "en")[1].startswith(f"Short by {short} GB")
+
+
+def test_the_reserve_follows_the_stage_unless_one_is_given() -> None:
+    from dsref.estimate.advice import fragmentation_reserve
+
+    arch = architecture_from_hf(model("llama-3-8b"))
+    stage3 = Run(stage=3, gpus_per_node=8, seq_len=4096, checkpointing=True)
+    peak = peak_memory(arch, stage3).bytes
+    # between what 10 % and 20 % kept back leave: fits with the first, not with stage 3's own
+    memory = int(peak / 0.85)
+    assert fragmentation_reserve(3) > fragmentation_reserve(2) == 10
+    assert not advise(arch, stage3, memory).fits
+    assert advise(arch, stage3, memory, reserve_percent=10).fits
+    # a change to stage 3 is judged with stage 3's reserve too
+    stage2 = replace_run(stage3, stage=2, checkpointing=True)
+    changes = advise(arch, stage2, memory).changes
+    assert "stage3" not in [change.key for change in changes]
+    assert "stage3" in [change.key for change in advise(arch, stage2, memory, reserve_percent=10).changes]
+
+
+def replace_run(run: Run, **changed: Any) -> Run:
+    import dataclasses
+
+    return dataclasses.replace(run, **changed)
+
+
+def test_the_command_says_the_headroom_and_the_stage_3_reserve(tmp_path: pathlib.Path) -> None:
+    path = tmp_path / "ds.json"
+    path.write_text(json.dumps({"train_micro_batch_size_per_gpu": 1, "zero_optimization": {"stage": 3}}))
+    args = ["--model", str(MODELS / "gpt2.json"), "--config", str(path), "--seq-len", "512", "--gpu-memory", "24GB"]
+    out = run_cli(*args, "--lang", "en").stdout
+    assert "(20% kept back for fragmentation, more at stage 3" in out and "\nHeadroom " in out
+    assert "\nNot modelled: " in out
+    given = run_cli(*args, "--reserve", "5", "--lang", "en").stdout
+    assert "(5% kept back for fragmentation)" in given
+    payload = json.loads(run_cli(*args, "--format", "json").stdout)
+    assert payload["fit"]["reserve_percent"] == 20 and payload["fit"]["tight"] is False

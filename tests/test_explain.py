@@ -299,3 +299,20 @@ def main_output(argv: list[str]) -> str:
     with contextlib.redirect_stdout(buffer):
         assert main(argv) == 0
     return buffer.getvalue()
+
+
+@pytest.mark.parametrize(("typed", "written"), [("归约", "规约"), ("聚合", "收集"), ("分区", "切分")])
+def test_search_finds_options_by_a_rendering_the_glossary_rules_out(typed: str, written: str) -> None:
+    found = search(typed, "zh")
+    assert found, typed
+    assert [r.path for r in found] == [r.path for r in search(written, "zh")]
+
+
+def test_a_match_through_a_ruled_out_rendering_ranks_below_the_chosen_term() -> None:
+    index = OptionIndex.load()
+    records = [index.get("fp16").to_json(), index.get("fp16.enabled").to_json()]
+    records[0]["description"] = "Sums the gradients across ranks (归约) before the step."  # the ruled-out rendering
+    records[1]["description"] = "Sums the gradients across ranks (规约) before the step."  # the chosen one
+    fake = OptionIndex.from_records({"dsref": "x", "deepspeed": "0.19.8", "options": records})
+    assert [r.path for r in search("规约", "en", fake)] == ["fp16.enabled", "fp16"]
+    assert [r.path for r in search("归约", "en", fake)] == ["fp16.enabled", "fp16"]

@@ -149,7 +149,7 @@ def test_macros_fill_in_the_page_language_and_defaults_apply() -> None:
     page = "<!-- dsref-figures: model=llama-2-7b -->\nx {{ figure params }} y {{ figure params-per-gpu gpus=8 }}\n"
     assert fill(page, "en") == ("\nx 6.7B y 842.3M\n", [])
     assert fill(page, "zh")[0].endswith("x 67.4亿 y 8.4亿\n")
-    assert fill("{{ figure bytes elements=5e8 dtype=fp32 }}", "en") == ("2 GB", [])
+    assert fill("{{ figure bytes elements=5e8 dtype=fp32 }}", "en") == ("1.9 GB", [])  # 2e9 bytes, GB = 2**30
 
 
 @pytest.mark.parametrize(
@@ -214,3 +214,25 @@ def test_the_worked_examples_are_the_real_llama_2_shapes() -> None:
         r"dsref estimate --params 6738415616 --largest-layer 131072000 --gpus-per-node 8",
         figures.estimate_command("llama-2-7b", 8),
     )
+
+
+def test_one_activation_method_feeds_every_figure() -> None:
+    """Activations are counted in one place (:func:`dsref.estimate.activations.saved_activations`), reached only
+    through the peak of a run: the command line with or without --model, the fit page and the figures all ask
+    :func:`dsref.estimate.peak.peak_memory`. A second formula (34·s·b·h) once gave the guides 17.0 GB where the fit
+    page said 22.9 GB for the same run (issue 26)."""
+    import ast
+    import pathlib
+
+    import dsref
+
+    root = pathlib.Path(dsref.__file__).parent
+    callers = set()
+    for path in root.rglob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id == "saved_activations":
+                callers.add(path.relative_to(root).as_posix())
+    # the fit page's validation table shows the same function's figure beside a measurement of it
+    assert callers <= {"estimate/activations.py", "estimate/peak.py", "site/fit.py"}, callers
+    assert not hasattr(dsref.estimate.activations, "activation_memory")

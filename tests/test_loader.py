@@ -626,3 +626,54 @@ def test_generated_hjson_documents(document: tuple[str, Any]) -> None:
     cfg = ok(text)
     assert set(locations(cfg.data)) == set(locations(tree))
     check_positions(cfg)
+
+
+@pytest.mark.parametrize(
+    ("text", "profile", "raw"),
+    [
+        ('{"a": }', "hf", "Expecting value"),
+        ('{"a": 1} {"b": 2}', "hf", "Extra data"),
+        ('{"a": 1} x', "deepspeed", "Extra data"),
+        ('{"a": 1,', "deepspeed", "Bad key name (eof)"),
+    ],
+)
+def test_a_parser_message_is_said_in_the_users_language_and_kept_in_json(text: str, profile: str, raw: str) -> None:
+    from dsref.check.parse_errors import PARSER, meaning
+    from dsref.check.pipeline import check_text
+    from dsref.check.report import render_json
+
+    report = check_text(text, "ds_config.json", profile=profile)  # type: ignore[arg-type]
+    finding = json.loads(render_json([report], "zh"))["files"][0]["findings"][0]
+    assert finding["code"] == "DS000"
+    assert finding["detail"].startswith(raw)
+    name = meaning(raw)
+    assert name is not None
+    assert PARSER.text(name, "zh") in finding["message"]
+    assert raw not in finding["message"]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Expecting value",
+        "Expecting ',' delimiter",
+        "Expecting ':' delimiter",
+        "Expecting property name enclosed in double quotes",
+        "Extra data",
+        "Unterminated string starting at",
+        "Invalid control character at",
+        "Invalid \\escape",
+        "Illegal trailing comma before end of object",
+        "Bad key name (eof)",
+        "End of input while parsing an array (did you forget a closing ']'?)",
+        "Found whitespace in your key name (use quotes to include)",
+        "Found ':' but no key name (for an empty key name use quotes)",
+        "Found a punctuator character when expecting a quoteless string (check your syntax)",
+        "Bad multiline string",
+    ],
+)
+def test_every_message_of_json_and_hjson_has_a_meaning(raw: str) -> None:
+    from dsref.check.parse_errors import said
+
+    english, chinese = said(raw, "en"), said(raw, "zh")
+    assert english and chinese and english != chinese and raw not in chinese

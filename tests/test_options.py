@@ -152,3 +152,28 @@ def test_map_and_list_patterns_resolve_with_concrete_names(tree: OptionTree) -> 
     spec = tree.resolve("tensor_parallel.partition_config.layer_specs[2].partition_type")
     assert spec is not None and spec.option.path == "tensor_parallel.partition_config.layer_specs[].partition_type"
     assert tree.resolve("zero_optimization.no_such_thing") is None
+
+
+def test_the_dump_gives_each_option_its_texts_in_the_language_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.cli.main import main
+    from dsref.text.i18n import option_text
+
+    dumps = {}
+    for lang in ("en", "zh"):
+        assert main(["options", "--lang", lang]) == 0
+        dumps[lang] = json.loads(capsys.readouterr().out)
+    assert dumps["zh"]["lang"] == "zh"
+    english, chinese = dumps["en"]["options"], dumps["zh"]["options"]
+    assert [r["description"] for r in english] == [r["description"] for r in chinese]  # the stable record
+    stage = next(r for r in chinese if r["path"] == "zero_optimization.stage")
+    assert stage["text"]["description"] == option_text(stage["path"], stage["description"], "zh")
+    assert stage["text"]["description"] != stage["description"]
+    assert stage["text"]["summary"].endswith("。")
+    assert next(r for r in english if r["path"] == "zero_optimization.stage")["text"]["summary"] == stage["summary"]
+
+
+def test_an_unknown_language_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.cli.main import main
+
+    assert main(["options", "--lang", "fr"]) == 2
+    assert "fr" in capsys.readouterr().err

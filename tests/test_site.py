@@ -302,28 +302,41 @@ def test_option_pages_language_switch_and_search_in_a_browser(
     assert errors == []
 
 
+def _heading_id(served: str, page: str, n: int) -> str:
+    """The id of the n-th h2 of a page as built."""
+    from urllib.request import urlopen
+
+    with urlopen(served + page) as response:
+        return str(re.findall(r'<h2 id="([^"]+)"', response.read().decode("utf-8"))[n])
+
+
 _IN_VIEW = "h => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.top < window.innerHeight; }"
 
 
 def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> None:
-    """From ``#zero_optimization.stage`` of a 40,000 px page, the other language opens at the same option."""
+    """From ``#zero_optimization.stage`` of a 40,000 px page, or from a section heading of a guide or a rule page,
+    the other language opens at the same option or section."""
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    anchor = "#zero_optimization.stage"
-    for start, lang, landing in (
-        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/"),
-        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/"),
+    for start, lang, landing, anchor in (
+        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/", "zero_optimization.stage"),
+        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/", "zero_optimization.stage"),
+        ("guides/choosing-zero-stage/", "zh", "/dsref/zh/guides/choosing-zero-stage/", "communication-cost"),
+        ("zh/guides/offload/", "en", "/dsref/guides/offload/", _heading_id(served, "guides/offload/", 3)),
+        ("zh/rules/DS600/", "en", "/dsref/rules/DS600/", "example"),
     ):
-        page.goto(served + start + anchor)
-        page.locator('[id="zero_optimization.stage"]').wait_for()
+        page.goto(f"{served}{start}#{anchor}")
+        page.locator(f'[id="{anchor}"]').wait_for()
         page.hover(".md-header__option .md-select")
         page.click(f'.md-select__link[hreflang="{lang}"]')
-        page.wait_for_url(re.compile(re.escape(landing + anchor) + "$"))
+        page.wait_for_url(re.compile(re.escape(f"{landing}#{anchor}") + "$"))
         page.wait_for_load_state("load")
         assert page.evaluate("document.documentElement.lang").startswith(lang)
-        heading = page.locator('[id="zero_optimization.stage"]')
-        assert page.evaluate("window.scrollY") > 1000, f"{landing}: the page opened at its top"
-        assert heading.evaluate(_IN_VIEW), f"{landing}: {anchor} is not on screen"
+        heading = page.locator(f'[id="{anchor}"]')
+        assert heading.count() == 1, f"{landing}: no #{anchor}"
+        assert page.evaluate("window.scrollY") > 200, f"{landing}: the page opened at its top"
+        assert heading.evaluate(_IN_VIEW), f"{landing}: #{anchor} is not on screen"
+    anchor = "#zero_optimization.stage"
     # Keyboard: Enter on the focused link follows it the same way.
     page.goto(served + "reference/zero_optimization/" + anchor)
     page.hover(".md-header__option .md-select")
@@ -485,3 +498,250 @@ def test_a_page_carries_only_its_own_branch_of_the_navigation(build: Build) -> N
         reference = navigation(f"{lang}reference/zero_optimization")
         assert 'href="../allgather_size/"' in reference and 'href="../fp16/"' not in reference
         assert len(rule.encode()) < 12_000, "a rule page carries more navigation than its own group"
+
+
+# -- search by name -----------------------------------------------------------------------------------------------
+
+_BEST_RESULT = """() => {
+    // The result Enter opens: the best-scored link of the first entry (Material's own rule).
+    const first = document.querySelector(".md-search-result__item");
+    if (first === null) return null;
+    const links = [...first.querySelectorAll("a[href]")].filter((a) => a.firstElementChild !== null);
+    const score = (a) => parseFloat(a.firstElementChild.dataset.mdScore);
+    links.sort((a, b) => score(b) - score(a));
+    return links.length ? links[0].getAttribute("href") : null;
+}"""
+
+_ZERO = "reference/zero_optimization/#zero_optimization."
+NAMED = {
+    "en": [
+        # every miss the issue lists, then more of each kind: paths, keys, codes, rule names, topics
+        ("overlap_comm", _ZERO + "overlap_comm"),
+        ("reduce_bucket_size", _ZERO + "reduce_bucket_size"),
+        ("contiguous_gradients", _ZERO + "contiguous_gradients"),
+        ("offload_optimizer", _ZERO + "offload_optimizer"),
+        ("stage3_prefetch_bucket_size", _ZERO + "stage3_prefetch_bucket_size"),
+        ("auto", "guides/huggingface/#"),
+        ('"auto"', "guides/huggingface/#"),
+        ("zero_optimization.stage", _ZERO + "stage"),
+        ("Zero_Optimization.Overlap_Comm", _ZERO + "overlap_comm"),
+        ("offload_optimizer.device", _ZERO + "offload_optimizer.device"),
+        ("offload_param", _ZERO + "offload_param"),
+        ("gradient_accumulation_steps", "reference/gradient_accumulation_steps/"),
+        ("train_micro_batch_size_per_gpu", "reference/train_micro_batch_size_per_gpu/"),
+        ("bf16.enabled", "reference/bf16/#bf16.enabled"),
+        ("weight_decay", "reference/optimizer/#optimizer.params.weight_decay"),
+        ("DS600", "rules/DS600/"),
+        ("ds536", "rules/DS536/"),
+        ("DS004", "rules/DS004/"),
+        ("overlap-comm-off", "rules/DS600/"),
+        ("offload", "guides/offload/"),
+        ("mixed precision", "guides/mixed-precision/"),
+        ("ZeRO", "zero/"),
+        ("gradient clipping", "reference/gradient_clipping/"),
+        ("tensor parallel", "reference/tensor_parallel/"),
+    ],
+    "zh": [
+        ("通信重叠", _ZERO + "overlap_comm"),
+        ("梯度裁剪", "reference/gradient_clipping/"),
+        ("优化器卸载", _ZERO + "offload_optimizer"),
+        ("参数卸载", _ZERO + "offload_param"),
+        ("零冗余优化器", "zero/"),
+        ("显存", "guides/choosing-zero-stage/#"),
+        ("重叠通信", _ZERO + "overlap_comm"),
+        ("通信 重叠", _ZERO + "overlap_comm"),
+        ("梯度累积步数", "reference/gradient_accumulation_steps/"),
+        ("混合精度", "guides/mixed-precision/"),
+        ("卸载", "guides/offload/"),
+        ("张量并行", "reference/tensor_parallel/"),
+        ("激活检查点", "reference/activation_checkpointing/"),
+        ("损失缩放", "reference/fp16/#fp16.loss_scale"),
+        ("锁页内存", _ZERO + "offload_optimizer.pin_memory"),
+        ("调度器", "reference/scheduler/"),
+        ("自动调优", "reference/autotuning/"),
+        ("overlap_comm", _ZERO + "overlap_comm"),
+        ("stage3_prefetch_bucket_size", _ZERO + "stage3_prefetch_bucket_size"),
+        ("auto", "guides/huggingface/#"),
+        ("DS600", "rules/DS600/"),
+        ("ds536", "rules/DS536/"),
+        ("zero_optimization.stage", _ZERO + "stage"),
+        ("ＤＳ６００", "rules/DS600/"),
+    ],
+}
+"""Queries and the place the result Enter opens must lead to (a place ending in "#": any section of that page).
+Add every miss a reader reports here."""
+
+ODD_QUERIES = [
+    "comm",
+    "ٱلعربية",
+    "😀",
+    "~:^",
+    "foo~1 bar:",
+    "*",
+    "+-",
+    "a" * 300,
+    "<script>",
+    "日本語のテキスト",
+    "🤖 offload",
+]
+"""Queries that name nothing: they get results or "nothing found" in the page's language, never an error."""
+
+_NOTHING_FOUND = {"en": "No matching documents", "zh": "没有找到符合条件的结果"}
+
+
+def _typed(page: Any, words: str) -> None:
+    page.fill("input.md-search__input", words)
+    page.press("input.md-search__input", "End")
+    page.wait_for_function(_SEARCH_READY, timeout=20_000)
+    page.wait_for_timeout(500)  # results arrive in one message; let the list render
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_search_puts_the_thing_a_query_names_first(served: str, browser: Any, lang: str) -> None:
+    """An option's path or key, a code, a rule's name, a glossary term (Chinese ones included) lead to that thing
+    first; a query that names nothing, in any script, gets results or "nothing found" in the page's language."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    prefix = "" if lang == "en" else f"{lang}/"
+    page.goto(served + prefix)
+    page.click("input.md-search__input")
+    page.wait_for_function(_SEARCH_READY, timeout=90_000)
+    wrong = []
+    for words, place in NAMED[lang]:
+        _typed(page, words)
+        best = page.evaluate(_BEST_RESULT) or ""
+        target = re.sub(r"\?h=[^#]*", "", best).removeprefix(served + prefix)
+        if not (target.startswith(place) if place.endswith("#") else target == place):
+            wrong.append((words, place, target))
+    assert wrong == []
+    for words in ODD_QUERIES:
+        _typed(page, words)
+        meta = page.inner_text(".md-search-result__meta")
+        if page.query_selector(".md-search-result__item") is None:
+            assert meta == _NOTHING_FOUND[lang], (words, meta)
+    context.close()
+    assert errors == []
+
+
+def test_the_search_index_loads_on_first_use_as_plain_utf8(served: str, browser: Any, build: Build) -> None:
+    chinese = (build.site / "zh" / "search" / "search_index.json").read_text(encoding="utf-8")
+    assert "梯度" in chinese and not re.search(r"\\u[4-9][0-9a-f]{3}", chinese), "Chinese written as \\u escapes"
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    for start in ("reference/zero_optimization/", "zh/guides/offload/"):
+        page.goto(served + start)
+        page.wait_for_load_state("networkidle")
+        assert not any("search_index" in url for url in requested), start
+        page.click("input.md-search__input")
+        page.wait_for_function(_SEARCH_READY, timeout=90_000)
+        index = served + ("zh/" if start.startswith("zh/") else "") + "search/search_index.json"
+        assert index in requested, requested
+        requested.clear()
+    context.close()
+
+
+# -- phones -------------------------------------------------------------------------------------------------------
+
+_CUT_TABLES = """() => [...document.querySelectorAll("article table")].flatMap((table) => {
+    // A table whose box scrolls sideways must say so (the frame dsref.js marks, with its edge cue) and keep its
+    // first column on screen (sticky).
+    const scroller = table.closest(".md-typeset__scrollwrap");
+    if (scroller === null) return [`not wrapped: ${table.innerText.slice(0, 40)}`];
+    if (scroller.scrollWidth <= scroller.clientWidth + 1) return [];
+    const frame = scroller.parentElement;
+    const cue = getComputedStyle(frame, "::after").content;
+    const first = table.querySelector("tr > :first-child");
+    const ok = frame.classList.contains("dsref-wide") && cue !== "none" && cue !== ""
+        && getComputedStyle(first).position === "sticky";
+    return ok ? [] : [`no cue: ${table.innerText.slice(0, 40)}`];
+})"""
+
+_HIDDEN_KEYS = """() => [...document.querySelectorAll("article pre > code .hll")].flatMap((line) => {
+    // The documented line of an example starts inside its box, as the reader sees it.
+    const code = line.closest("code");
+    const text = line.textContent;
+    const node = document.createTreeWalker(line, NodeFilter.SHOW_TEXT).nextNode();
+    const start = text.length - text.trimStart().length;
+    const range = document.createRange();
+    range.setStart(node, Math.min(start, node.length));
+    range.setEnd(node, Math.min(start + 1, node.length));
+    const left = range.getBoundingClientRect().left - code.getBoundingClientRect().left;
+    return left < 0 || left > code.clientWidth - 8 ? [text.trim().slice(0, 40)] : [];
+})"""
+
+
+def test_on_a_phone_no_table_cuts_off_a_column_without_a_cue(served: str, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    cut: dict[str, list[str]] = {}
+    for path in (
+        "reference/zero_optimization/",
+        "zh/reference/zero_optimization/",
+        "zero/",
+        "zh/zero/",
+        "fit/",
+        "zh/fit/",
+        "guides/huggingface/",
+        "zh/guides/performance-tuning/",
+        "rules/",
+        "zh/precision/",
+    ):
+        page.goto(served + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)
+        found = page.evaluate(_CUT_TABLES) + page.evaluate(_HIDDEN_KEYS)
+        if found:
+            cut[path] = found
+    context.close()
+    assert cut == {}
+
+
+def test_the_stage_table_is_split_by_stages(served: str, browser: Any) -> None:
+    """The options that act only at some stages: a table per set of stages, none of them a wall of rows."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    for path in ("zero/", "zh/zero/"):
+        page.goto(served + path)
+        heights = page.evaluate('[...document.querySelectorAll("article table")].map((t) => t.offsetHeight)')
+        assert len(heights) >= 6 and max(heights) < 4000, (path, heights)
+    context.close()
+
+
+def test_copying_a_shell_session_leaves_prompts_and_output_behind_and_the_chart_reads_in_dark_mode(
+    served: str, browser: Any
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + "cli/")
+    copied = page.evaluate(
+        """() => [...document.querySelectorAll("article .language-console code")].map((code) => {
+            code.setAttribute("data-md-copying", "");  // what Material sets while it copies a block
+            const text = code.innerText;
+            code.removeAttribute("data-md-copying");
+            return text;
+        })"""
+    )
+    assert copied and all(not line.startswith("$") for text in copied for line in text.splitlines()), copied[:2]
+    assert any(line.startswith("dsref ") or line.startswith("pip ") for text in copied for line in text.splitlines())
+    # Wrapped terminal output keeps clear of the copy button.
+    page.goto(served + "rules/DS600/")
+    clear = page.evaluate(
+        """() => [...document.querySelectorAll("article .language-text pre")].map((pre) => {
+            const button = pre.querySelector(".md-clipboard");
+            const code = pre.querySelector("code");
+            if (button === null) return true;
+            const right = code.getBoundingClientRect().right - parseFloat(getComputedStyle(code).paddingRight);
+            return right <= button.getBoundingClientRect().left;
+        })"""
+    )
+    assert clear and all(clear), clear
+    page.goto(served + "zh/zero/")
+    page.evaluate('document.body.setAttribute("data-md-color-scheme", "slate")')
+    background = page.eval_on_selector('img[src$="zero-memory.svg"]', "img => getComputedStyle(img).backgroundColor")
+    assert background == "rgb(255, 255, 255)", background
+    context.close()

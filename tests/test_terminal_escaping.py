@@ -105,6 +105,7 @@ JSON_SHOWN = r"\u001b]0;owned\u0007\r\n\u202e\u2028\u2029\x9b\x7f"
 """The payload as a JSON string in a message (``json.dumps``, which escapes the C0 controls), the rest made visible."""
 
 SUGGEST = ["estimate", "--params", "70B", "--gpu-memory", "24GB", "--cpu-memory", "256GB", "--suggest"]
+SUGGEST += ["--gradient-checkpointing"]  # without it, 70B's activations fit no 24 GB GPU
 SUGGEST += ["--nvme-path", f"/nvme{PAYLOAD}"]
 """A suggestion that offloads to NVMe: the path given is in the suggested config."""
 
@@ -237,15 +238,24 @@ CASES = [
         lambda d: ["estimate", "--model", _file(d, f"m{PAYLOAD}.json", " " * (256 * 1024 + 1))],
     ),
     Case(
-        ("estimate.config_bad_value", "commands.estimate.in_file"),
+        ("commands.estimate.finding", "commands.estimate.refused"),
         lambda d: [
             "estimate",
             "--model",
             _model(d),
             "--config",
-            _file(d, "ds.json", json.dumps({"zero_optimization": {"stage": PAYLOAD}})),
+            _file(d, f"ds{PAYLOAD}.json", json.dumps({"zero_optimization": {"stage": PAYLOAD}})),
         ],
-        shown=JSON_SHOWN,
+    ),
+    Case(
+        ("commands.estimate.refused_hf",),
+        lambda d: [
+            "estimate",
+            "--model",
+            _model(d),
+            "--config",
+            _file(d, f"ds{PAYLOAD}.json", '{\n  // Hjson\n  "train_micro_batch_size_per_gpu": "auto"\n}\n'),
+        ],
     ),
     Case(
         ("estimate.table",),
@@ -264,7 +274,10 @@ NO_INPUT = {
     "cli.output_failed": "the system's reason a write failed (os_reason), no input",
     "cli.at_least_one": "the name of one of dsref's options",
     "commands.estimate.error": "wraps each of estimate's errors, all of which have cases",
-    "commands.estimate.activation_incomplete": "the names of dsref's options",
+    "estimate.config_bad_value": (
+        "the command line checks the config first, and check refuses a value the estimate cannot train with "
+        "(commands.estimate.finding); library callers get it with the value described"
+    ),
     "fixer.changed": "only when the file changes between dsref's read and its write, which a command line cannot "
     "arrange; tests/test_fix_write.py makes it happen in-process, and the path goes through visible(name=True)",
     "fixer.fixed": "counts",
@@ -381,14 +394,14 @@ PRINTS_AS_IS = {
         "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
     ): "explain/render.py makes the query visible (the only input it shows)",
     ("rule.py", "f\"{kind.code}  {kind.name.replace('_', '-')}\""): "dsref's codes and names",
-    ("rule.py", "f'{r.code}  {r.name}  ({SEVERITY.text(r.severity.value, lang)})'"): "dsref's codes and names",
+    ("rule.py", "f'{r.code}  {aside(r.name, SEVERITY.text(r.severity.value, lang), lang)}'"): "dsref's codes and names",
     (
         "rule.py",
         "f'{found_kind.code} {name}\\n\\n{explanation(found_kind, lang)}\\n\\n{fix_note(found_kind.code, lang)}'",
     ): "dsref's explanation of a code it found",
     (
         "rule.py",
-        "f'{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\\n'",
+        "f'{found.code} {aside(found.name, SEVERITY.text(found.severity.value, lang), lang)}\\n'",
     ): "dsref's code and name",
     ("rule.py", "found.text('explanation', lang)"): "the rule's explanation",
     ("rule.py", "f'\\n{fix_note(found.code, lang)}'"): "what the code's fix does",

@@ -304,3 +304,30 @@ def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
     both = {**own, "bfloat16": {"enabled": "auto"}, "gradient_clipping": "auto"}
     [note] = run_rules(both, profile="deepspeed", select={"DS560"})
     assert note.args["paths"] == ["bf16.enabled", "gradient_clipping"]
+
+
+def test_values_remembered_as_valid_are_told_apart_by_type_and_bits() -> None:
+    """check remembers scalar values found valid for an option; ``1``, ``true`` and ``1.0`` stay three values, and
+    ``-0.0`` keeps its sign in what DeepSpeed keeps."""
+    from dsref.check.effective import effective
+    from dsref.check.pipeline import check_text
+
+    def codes(text: str) -> list[str]:
+        return [f.code for f in check_text(text, "ds_config.json").findings if f.option == "train_batch_size"]
+
+    assert codes('{"train_batch_size": 1}') == []
+    assert codes('{"train_batch_size": true}') != []  # not the remembered 1
+    assert codes('{"train_batch_size": 1}') == []
+    kept = effective({"gradient_clipping": 0.0}).get("gradient_clipping")
+    negative = effective({"gradient_clipping": -0.0}).get("gradient_clipping")
+    assert str(kept) == "0.0" and str(negative) == "-0.0"
+
+
+def test_the_memo_of_valid_values_stays_bounded() -> None:
+    from dsref.check import validation
+    from dsref.check.pipeline import check_text
+
+    for n in range(validation._REMEMBERED + 10):
+        validation.remember(validation._STRICTLY_VALID, ("probe", int, n), True)
+    assert len(validation._STRICTLY_VALID) <= validation._REMEMBERED
+    assert not check_text('{"train_batch_size": 8}', "ds_config.json").findings  # still right after starting again

@@ -124,14 +124,24 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.validated_by_deepspeed and isinstance(value, str) and value == "auto" and opt.allowed != ("auto",):
         return UNSET
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
-        from .validation import value_validator
+        from .validation import remember, scalar_key, value_validator
 
+        key = scalar_key(opt, value)
+        if key is not None and key in _KEPT:
+            return _KEPT[key]
         adapter = value_validator(opt)
         if adapter is None:
             return value
         try:
             coerced = adapter.validate_python(value)
         except (ValidationError, RecursionError, TypeError, ValueError):
-            return value
-        return coerced.value if isinstance(coerced, Enum) else coerced
+            coerced = value
+        kept = coerced.value if isinstance(coerced, Enum) else coerced
+        if key is not None:
+            remember(_KEPT, key, kept)
+        return kept
     return value
+
+
+_KEPT: dict[Any, Any] = {}
+"""What DeepSpeed keeps of a scalar value of an option, once worked out (:func:`dsref.check.validation.scalar_key`)."""

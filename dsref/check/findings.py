@@ -87,6 +87,23 @@ class Kind(str, Enum):
     def code(self) -> str:
         return self.value
 
+    @property
+    def severity(self) -> Severity | None:
+        """The severity every finding of this kind has, or None where it depends on the key (strict sections
+        refuse, others ignore) or on the reader (``--profile``)."""
+        return _FIXED_SEVERITY.get(self)
+
+
+_FIXED_SEVERITY = {
+    Kind.unreadable: Severity.error,
+    Kind.not_a_mapping: Severity.error,
+    Kind.key_not_string: Severity.error,
+    Kind.not_strict_json: Severity.info,
+    Kind.deprecated: Severity.warning,
+    Kind.auto_dropped: Severity.warning,
+    Kind.auto_unfilled: Severity.error,
+}
+
 
 @dataclass(frozen=True)
 class Finding:

@@ -50,7 +50,9 @@ from typing import Any
 
 from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
+from ..text.punctuation import quoted
 from ..tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
+from .parse_errors import said
 from .positions import Extent, LineIndex, Location, Span, Written
 from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
 
@@ -305,9 +307,17 @@ class LoadError:
         if args.get("errno") is not None:  # the system's reason, said in the user's language where dsref can
             return os_reason(args["errno"], lang, args.get("detail", ""))
         if args.get("mistake"):  # the first wrong token, named in place of the reader's own words
-            return M.text(args["mistake"], lang, word=_shown_token(args["word"]), fix=args["fix"])
+            return M.text(args["mistake"], lang, word=_shown_token(args["word"], lang), fix=args["fix"])
         detail = args.get("detail")
+        if detail is not None and self.reason in ("syntax_hjson", "syntax_json"):  # the parser's words, said in ours
+            return said(str(detail), lang) or str(detail)
         return None if detail is None else str(detail)
+
+    @property
+    def parser_words(self) -> str | None:
+        """The parser's own message, as it wrote it (kept in the JSON output beside dsref's words)."""
+        detail = self.args.get("detail")
+        return str(detail) if detail is not None and self.reason in ("syntax_hjson", "syntax_json") else None
 
     def hint_text(self, lang: Lang = "en") -> str | None:
         return None if self.hint is None else M.text(self.hint, lang, **self.hint_args)
@@ -421,10 +431,10 @@ def load_bytes(
     return _parse(_universal_newlines(text), profile, where)
 
 
-def _shown_token(word: str) -> str:
+def _shown_token(word: str, lang: Lang) -> str:
     """A token quoted for a message, cut when long (a runaway string)."""
     word = word if len(word) <= 40 else word[:39] + "…"
-    return f"'{word}'" if not word.startswith(("'", '"')) else word
+    return quoted(word, lang) if not word.startswith(("'", '"')) else word
 
 
 def _reason(exc: OSError) -> str:

@@ -6,9 +6,11 @@ like any other interface message.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ..text.i18n import Lang, messages
+from ..text.punctuation import quoted
 from .findings import Example, Finding, Kind
 
 MESSAGES = messages(
@@ -72,8 +74,10 @@ JSON_TYPES = messages(
     string="string",
     object="object",
     array="array",
+    section="section",
 )
-"""The names of JSON's types as messages say them (``got string``)."""
+"""The names of JSON's types as messages say them (``got string``), and of the option type ``section`` (a JSON object
+of options), which ``expected section`` names."""
 
 EXPLANATIONS = messages(
     "explanation",
@@ -350,9 +354,10 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
         name = "duplicate_key_hf" if args.get("profile") == "hf" else "duplicate_key"
         return MESSAGES.text(name, lang, key=key, other_line=args.get("other_line", "?"))
     if kind is Kind.deprecated and args.get("form"):
-        return MESSAGES.text("deprecated_form", lang, key=key, form=args["form"])
+        form = JSON_TYPES.text(args["form"], lang) if args["form"] in JSON_TYPES.table else args["form"]
+        return MESSAGES.text("deprecated_form", lang, key=key, form=form)
     if kind is Kind.alias_conflict:
-        keys = " / ".join(f"'{k}'" for k in args.get("keys", ()))
+        keys = " / ".join(quoted(k, lang) for k in args.get("keys", ()))
         if args.get("used"):
             return MESSAGES.text("alias_conflict_ignored", lang, keys=keys, used=args["used"])
         return MESSAGES.text("alias_conflict", lang, keys=keys)
@@ -363,6 +368,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
             return MESSAGES.text("out_of_range_unbounded", lang, value=args.get("value"))
     if kind is Kind.not_strict_json and args.get("bom"):
         return MESSAGES.text("not_strict_json_bom", lang)
+    if kind is Kind.wrong_type and isinstance(args.get("expected"), str):
+        args["expected"] = re.sub(r"\bsection\b", JSON_TYPES.text("section", lang), args["expected"])
     if kind is Kind.wrong_type and args.get("got") == "null":
         return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:
@@ -383,7 +390,9 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
     if finding.kind is Kind.unknown_key and not args.get("docs_name"):
         if args.get("suggestions"):
             lines.append(
-                MESSAGES.text("help_suggest", lang, suggestions=" / ".join(f"'{s}'" for s in args["suggestions"]))
+                MESSAGES.text(
+                    "help_suggest", lang, suggestions=" / ".join(quoted(s, lang) for s in args["suggestions"])
+                )
             )
         elsewhere = list(args.get("elsewhere") or ())
         if key in elsewhere:  # a top-level key written inside a section

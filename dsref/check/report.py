@@ -12,6 +12,7 @@ from typing import Any, TextIO
 
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
+from ..text.punctuation import quoted
 from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from .edits import Fix
 from .findings import Finding, Kind, Severity
@@ -80,6 +81,8 @@ class Rendered:
     source: str | None = None
     fix: Fix | None = None
     lang: Lang = "en"
+    detail: str | None = None
+    """The reader's own words for a file it could not read (``json.load``'s "Expecting value"), in JSON output only."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -95,6 +98,7 @@ class Rendered:
             "message": self.message,
             "help": self.help,
             "fix": None if self.fix is None else self.fix.to_json(self.lang),
+            **({"detail": self.detail} if self.detail is not None else {}),
         }
 
 
@@ -127,6 +131,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
             source,
             finding.fix,
             lang,
+            err.parser_words,
         )
     loaded = report.loaded
     assert loaded is not None
@@ -144,7 +149,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         if finding.args.get("suggestions"):
             from .messages import MESSAGES
 
-            names = " / ".join(f"'{x}'" for x in finding.args["suggestions"])
+            names = " / ".join(quoted(x, lang) for x in finding.args["suggestions"])
             helps.append(MESSAGES.text("help_suggest", lang, suggestions=names))
     else:
         text = message(finding, lang, target=target)

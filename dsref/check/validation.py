@@ -373,6 +373,9 @@ class _Walker:
         self.wrong_type(opt, value, loc)
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
+        key = scalar_key(opt, value)
+        if key is not None and key in _STRICTLY_VALID:
+            return
         adapter = value_validator(opt)
         assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
@@ -383,6 +386,8 @@ class _Walker:
             return
         try:
             adapter.validate_json(text, strict=True)
+            if key is not None:
+                remember(_STRICTLY_VALID, key, True)
             return
         except ValidationError:
             pass
@@ -444,6 +449,33 @@ class _Walker:
             got=json_type(value),
             expected=expected or opt.type,
         )
+
+
+_STRICTLY_VALID: dict[tuple[Option, type, Any], bool] = {}
+"""Scalar values already found valid as written for an option (the same ``true``, ``2`` or ``"cpu"`` recurs in
+file after file); :func:`scalar_key` says which values are remembered."""
+
+_REMEMBERED = 65_536
+"""The most values a memo holds: it starts again when full, so that no input makes it grow without end."""
+
+
+def scalar_key(opt: Option, value: Any) -> tuple[Option, type, Any] | None:
+    """How a memo of values for ``opt`` knows ``value``: by the option (options hash by identity), the value's
+    type (``1``, ``1.0`` and ``true`` are three values) and the value (a float by its exact bits, so ``-0.0`` is
+    not ``0.0``); None for a value that is not a short scalar."""
+    kind = type(value)
+    if kind is float:
+        return opt, kind, value.hex()
+    if kind is int or kind is bool or value is None or (kind is str and len(value) <= 64):
+        return opt, kind, value
+    return None
+
+
+def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
+    """``memo[key] = value``, the memo emptied first when it holds :data:`_REMEMBERED` values."""
+    if len(memo) >= _REMEMBERED:
+        memo.clear()
+    memo[key] = value
 
 
 def successor(opt: Option, value: Any) -> str | None:

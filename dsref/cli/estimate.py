@@ -15,6 +15,7 @@ from .lang import add_lang_option, language
 if TYPE_CHECKING:
     from ..check.loader import Loaded, LoadedConfig
     from ..estimate.model import Architecture
+    from ..estimate.peak import Default, Run
     from ..estimate.quantities import EstimateError
     from ..text.i18n import Lang, Messages
     from ..tree.profiles import Profile
@@ -22,7 +23,6 @@ if TYPE_CHECKING:
 CLI = messages(
     "commands.estimate",
     error="dsref estimate: {message}",
-    activation_incomplete="activation memory needs {missing} as well (or none of them)",
     suggest_needs_memory="--suggest needs --gpu-memory, e.g. --gpu-memory 80GB",
     not_a_number="{option}: '{value}' is not a number",
     needs_params="give --params (a parameter count) or --model (a Hugging Face config.json)",
@@ -39,6 +39,18 @@ CLI = messages(
     config_unreadable="cannot read the DeepSpeed config {path}: {reason}",
     in_file="{where}: {reason}",
     stdin_twice="--model and --config cannot both be '-': standard input can be read only once",
+    finding="{where}: {severity}[{code}] {message}",
+    severity_error="error",
+    severity_warning="warning",
+    refused=(
+        "DeepSpeed {version} refuses this config, so there is no run to estimate; correct it first "
+        "(dsref check {path} says more, with the fixes it can make)"
+    ),
+    refused_hf=(
+        'this config has "auto" values, so it is for Hugging Face Trainer or Accelerate, and they (with DeepSpeed '
+        "{version}) refuse it as written, so there is no run to estimate; correct it first (dsref check --profile "
+        "hf {path} says more, with the fixes it can make)"
+    ),
 )
 
 FLAGS = {
@@ -75,7 +87,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--config", metavar="FILE", help="the ds_config.json of the run (needs --model)")
     run.add_argument("--model", metavar="FILE", help="the model's Hugging Face config.json (read as JSON)")
     run.add_argument(
-        "--attention", choices=("eager", "sdpa", "flash"), default="sdpa", help="attention implementation (sdpa)"
+        "--attention", choices=("eager", "sdpa", "flash"), help="attention implementation (default: sdpa, said)"
     )
     model = parser.add_argument_group("model")
     model.add_argument("--params", metavar="N", help="parameter count: 7B, 1.5e9, 350M")
@@ -83,8 +95,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     model.add_argument("--hidden-size", metavar="H", help="hidden size (activations; largest-layer estimate)")
     model.add_argument("--vocab-size", metavar="V", help="vocabulary size (largest-layer estimate)")
     hardware = parser.add_argument_group("hardware")
-    hardware.add_argument("--gpus-per-node", default="1", metavar="N", help="GPUs per node (default 1)")
-    hardware.add_argument("--nodes", default="1", metavar="N", help="nodes (default 1)")
+    hardware.add_argument("--gpus-per-node", metavar="N", help="GPUs per node (default 1)")
+    hardware.add_argument("--nodes", metavar="N", help="nodes (default 1)")
     hardware.add_argument(
         "--gpu-memory", metavar="SIZE|GPU", help="memory of one GPU: 80GB, or a name (4090, A100-80G, H100, 910B…)"
     )
@@ -101,8 +113,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with activation (gradient) checkpointing",
     )
+    act.add_argument(
+        "--padded", action="store_true", help="batches padded to their longest sequence (an attention mask)"
+    )
+    act.add_argument(
+        "--keep-outputs",
+        action="store_true",
+        help="the training loop keeps the model's outputs (the logits) until backward, as hand-written loops do",
+    )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
-    parser.add_argument("--reserve", default="10", metavar="PERCENT", help="GPU memory kept back (default 10)")
+    parser.add_argument(
+        "--reserve", metavar="PERCENT", help="GPU memory kept back for fragmentation (default 10, 20 at stage 3)"
+    )
     parser.add_argument(
         "--precision", choices=("bf16", "fp16"), help='for a suggested config, and for "auto" (default bf16)'
     )
@@ -147,10 +169,11 @@ def _float(text: str, option: str) -> float:
 def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     import json
 
-    from ..estimate.activations import activation_memory
-    from ..estimate.fit import fits, suggest
+    from ..estimate.fit import row_peaks, suggest
     from ..estimate.gpus import gpu_memory as gpu_memory_of
     from ..estimate.messages import M
+    from ..estimate.model import architecture_from_flags
+    from ..estimate.peak import Run, check_run
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
         MAX_HIDDEN,
@@ -165,7 +188,16 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         parse_bytes,
         parse_count,
     )
-    from ..estimate.render import column_labels, render_table, row_cells, title
+    from ..estimate.render import (
+        assumed_line,
+        column_labels,
+        fit_lines,
+        fit_rule_line,
+        flags_model_line,
+        render_table,
+        row_cells,
+        title,
+    )
     from ..estimate.table import assumption_lines, estimate, row_label
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
@@ -179,8 +211,8 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=whole)
 
     params = parse_count(args.params, Param.params, maximum=MAX_PARAMS)
-    gpus = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
-    nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    gpus = count(args.gpus_per_node or "1", Param.gpus_per_node, MAX_GPUS_PER_NODE)
+    nodes = count(args.nodes or "1", Param.nodes, MAX_NODES)
     largest = count(args.largest_layer, Param.largest_layer, MAX_PARAMS, whole=False)
     hidden = count(args.hidden_size, Param.hidden_size, MAX_HIDDEN)
     vocab = count(args.vocab_size, Param.vocab_size, MAX_VOCAB)
@@ -191,22 +223,30 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     gpu_memory = None if args.gpu_memory is None else gpu_memory_of(args.gpu_memory)
     cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
     factor = _float(args.buffer_factor, "--buffer-factor")
-    reserve = _float(args.reserve.rstrip("%"), "--reserve")
+    reserve = None if args.reserve is None else _float(args.reserve.rstrip("%"), "--reserve")
     assert gpus is not None and nodes is not None
 
-    act_inputs = {"--hidden-size": hidden, "--layers": layers, "--seq-len": seq, "--micro-batch": batch}
-    given = [name for name, value in act_inputs.items() if value is not None]
-    activation = None
-    if layers is not None or seq is not None or batch is not None or heads is not None:
-        missing = [name for name, value in act_inputs.items() if value is None]
-        if missing:
-            raise _UsageError("activation_incomplete", missing=", ".join(missing))
-    if len(given) == len(act_inputs):
-        assert hidden is not None and layers is not None and seq is not None and batch is not None
-        activation = activation_memory(hidden, layers, seq, batch, heads)
     if args.suggest and gpu_memory is None:
         raise _UsageError("suggest_needs_memory")
-
+    flags = architecture_from_flags(params, hidden=hidden, layers=layers, heads=heads, vocab=vocab)
+    run = check_run(
+        Run(
+            seq_len=seq or Run.seq_len,
+            micro_batch=batch or 1,
+            precision=args.precision or "bf16",
+            attention=args.attention or "sdpa",
+            checkpointing=args.checkpointing,
+            padded=args.padded,
+            keep_outputs=args.keep_outputs,
+            gpus_per_node=gpus,
+            nodes=nodes,
+        )
+    )
+    described = (
+        gpu_memory is not None
+        or any(value is not None for value in (hidden, layers, seq, batch, heads, args.attention))
+        or bool(args.checkpointing)
+    )
     est = estimate(
         params,
         gpus_per_node=gpus,
@@ -214,103 +254,78 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         largest_layer=largest,
         hidden_size=hidden,
         vocab_size=vocab,
+        layers=layers,
         buffer_factor=factor,
-        activation=activation,
     )
     verdict = None
+    peaks = row_peaks(est, flags.arch, run) if described else None
     if gpu_memory is not None:
         verdict = suggest(
             est,
+            flags.arch,
+            run,
             gpu_memory,
             cpu_memory=cpu_memory,
             reserve_percent=reserve,
-            checkpointing=args.checkpointing,
-            micro_batch=batch or 1,
             precision=args.precision or "bf16",
             nvme_path=args.nvme_path,
         )
     nothing_fits = bool(args.suggest and verdict is not None and verdict.row is None)
+    given: dict[Default, bool] = {
+        "seq_len": seq is not None,
+        "micro_batch": batch is not None,
+        "attention": args.attention is not None,
+        "checkpointing": bool(args.checkpointing),
+    }
+    assumed = tuple(name for name, was in given.items() if not was)
 
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **est.to_json()}
+        if peaks is not None:
+            payload["model"] = {**flags.arch.to_json(), "assumed": list(flags.assumed)}
+            payload["run"] = run.to_json()
+            payload["assumed"] = list(assumed)
+            for record, peak in zip(payload["rows"], peaks, strict=True):
+                record["peak_bytes"], record["peak_phase"] = peak.bytes, peak.phase
         if verdict is not None:
             payload["fit"] = verdict.to_json()
-            for record, row in zip(payload["rows"], est.rows, strict=True):
-                record["fits"] = fits(row, verdict.budget, cpu_memory)
+            for record, fit in zip(payload["rows"], verdict.rows, strict=True):
+                record["fits"] = fit.fits
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return 1 if nothing_fits else 0
 
     out = [title(est, lang), ""]
-    header = column_labels(lang, with_fits=verdict is not None)
-    cells = [
-        row_cells(row, lang, None if verdict is None else fits(row, verdict.budget, cpu_memory)) for row in est.rows
-    ]
+    header = column_labels(lang, with_fits=verdict is not None, with_peak=peaks is not None)
+    cells = []
+    for n, row in enumerate(est.rows):
+        fits = None if verdict is None else verdict.rows[n].fits
+        cells.append(row_cells(row, lang, fits, None if peaks is None else peaks[n].bytes))
     out.append(render_table(header, cells))
+    if peaks is not None:
+        out.append(flags_model_line(flags, run, lang))
+        said = assumed_line(run, assumed, lang)
+        if said is not None:
+            out.append(said)
     if verdict is not None:
-        extra = ""
-        if activation is not None:
-            which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
-            extra = M.text("fit_activations", lang, value=format_bytes(verdict.activation_bytes, lang), which=which)
-        out.append(
-            M.text(
-                "fit_budget",
-                lang,
-                activations=extra,
-                budget=format_bytes(max(verdict.budget, 0), lang),
-                memory=format_bytes(gpu_memory or 0, lang),
-                reserve=f"{reserve:g}",
-                cpu=M.text("fit_cpu", lang, memory=format_bytes(cpu_memory, lang))
-                if cpu_memory is not None
-                else M.text("fit_cpu_unchecked", lang),
-            )
-        )
-        out.append("")
-    if activation is not None:
-        heads_text = "" if heads is None else M.text("act_heads", lang, heads=heads)
-        out.append(M.text("act_title", lang, hidden=hidden, layers=layers, seq=seq, batch=batch, heads=heads_text))
-        full = heads is not None
-        out.append(
-            "  "
-            + M.text(
-                "act_without",
-                lang,
-                value=format_bytes(activation.without_checkpointing, lang),
-                formula=M.text("formula_full" if full else "formula_flash", lang),
-            )
-        )
-        out.append(
-            "  "
-            + M.text(
-                "act_with",
-                lang,
-                value=format_bytes(activation.with_checkpointing, lang),
-                formula=M.text("formula_ckpt_full" if full else "formula_ckpt_flash", lang),
-            )
-        )
-        out.append("  " + M.text("act_source", lang))
-        if not full:
-            out.append("  " + M.text("act_no_heads", lang))
-        out.append("")
+        out.append(fit_rule_line(gpu_memory or 0, reserve, cpu_memory, lang))
+    out.append("")
     out.append(M.text("assumptions", lang))
     out.extend("  - " + line for line in assumption_lines(est, lang))
-    if args.suggest and verdict is not None:
+    if verdict is not None and (args.suggest or verdict.row is not None):
         out.append("")
-        if verdict.row is None:
-            if verdict.budget <= 0:
-                extra = ""
-                if activation is not None:
-                    which = M.text("fit_with_ckpt" if args.checkpointing else "fit_without_ckpt", lang)
-                    value = format_bytes(verdict.activation_bytes, lang)
-                    extra = M.text("fit_activations", lang, value=value, which=which)
-                memory = format_bytes(gpu_memory or 0, lang)
-                out.append(M.text("no_budget", lang, reserve=f"{reserve:g}", activations=extra, memory=memory))
-            else:
-                out.append(M.text("no_fit", lang, budget=format_bytes(verdict.budget, lang)))
+        advice = verdict.advice()
+        if advice is None:
+            smallest = min(fit.peak.bytes for fit in verdict.rows)
+            memory = format_bytes(gpu_memory or 0, lang)
+            out.append(M.text("no_fit", lang, memory=memory, peak=format_bytes(smallest, lang)))
         else:
+            assert verdict.row is not None
             out.append(M.text("suggestion", lang, label=row_label(verdict.row, lang)))
-            out.append(M.text("suggest_order", lang))
-            out.append(M.text("suggest_config", lang))
-            out.append(json.dumps(verdict.config, indent=2))
+            out.extend(fit_lines(advice, lang))
+            if args.suggest:
+                out.append(M.text("suggest_order", lang))
+                out.append(M.text("suggest_config", lang))
+                out.append(json.dumps(verdict.config, indent=2))
     sys.stdout.write(visible("\n".join(out).rstrip("\n"), lines=True) + "\n")
     return 1 if nothing_fits else 0
 
@@ -386,8 +401,13 @@ class _Config:
 
     values: dict[str, object]
     autos: set[str]
+    written: set[str]
+    """The paths of :data:`~dsref.estimate.peak.CONFIG_PATHS` the file sets (the others are DeepSpeed's defaults)."""
     loaded: LoadedConfig | None
     name: str
+    hf: bool = False
+    """The file writes "auto" somewhere: it is for Hugging Face Trainer or Accelerate, which read it with
+    ``json.load`` and fill the "auto" values."""
 
 
 def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
@@ -395,7 +415,7 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     from ..estimate.peak import CONFIG_PATHS
 
     if path is None:
-        return _Config({}, set(), None, "")
+        return _Config({}, set(), set(), None, "")
     from ..check.effective import effective
     from ..check.loader import LoadError
     from ..check.target import installed_hugging_face
@@ -405,7 +425,43 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
         raise _UsageError("config_unreadable", path=_where(name, loaded.line, loaded.col), reason=loaded.text(lang))
     eff = effective(loaded.data, hugging_face=installed_hugging_face())  # "auto" as the installed releases fill it
     paths = set(CONFIG_PATHS.values())
-    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, loaded, name)
+    written = {p for p in paths if eff.is_set(p) or p in eff.autos}
+    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, bool(eff.autos))
+
+
+@dataclass(frozen=True)
+class _Said:
+    """One of check's findings as this command says it: a line, and the fields of its JSON record."""
+
+    line: str
+    record: dict[str, object]
+
+
+def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages) -> tuple[list[_Said], bool]:
+    """The config through ``dsref check``'s pipeline (the library, not its text): its errors and warnings, and
+    whether DeepSpeed refuses it. A config with "auto" is for Hugging Face, and is checked as Hugging Face reads it."""
+    from ..check.findings import Severity
+    from ..check.pipeline import check_loaded, check_text
+    from ..check.report import rendered
+
+    loaded = config.loaded
+    if loaded is None:
+        return [], False
+    hf = config.hf
+    if hf:
+        report = check_text(loaded.text, config.name, profile="hf", world_size=world_size)
+    else:
+        report = check_loaded(loaded, config.name, world_size=world_size)
+    said = []
+    for finding in rendered(report, lang):
+        if finding.severity is Severity.info:
+            continue
+        where = _where(config.name, finding.line, finding.column)
+        severity = cli.text(f"severity_{finding.severity.value}", lang)
+        line = cli.text("finding", lang, where=where, severity=severity, code=finding.code, message=finding.message)
+        record = {**finding.to_json(), "profile": "hf" if hf else "deepspeed"}
+        said.append(_Said(visible(line), record))
+    return said, not report.ok
 
 
 def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
@@ -414,7 +470,8 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
 
     from ..estimate.advice import advise
     from ..estimate.gpus import gpu_memory as gpu_memory_of
-    from ..estimate.peak import peak_memory, run_from_config
+    from ..estimate.messages import M
+    from ..estimate.peak import peak_memory, run_from_config, run_warnings
     from ..estimate.quantities import (
         MAX_GPUS_PER_NODE,
         MAX_HIDDEN,
@@ -428,9 +485,10 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         parse_bytes,
         parse_count,
     )
-    from ..estimate.render import model_note, render_peak
+    from ..estimate.render import model_note, render_peak, warning_text
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
+    from .texts import say
 
     if args.model is None:
         raise _UsageError("needs_model")
@@ -453,10 +511,16 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             kv_heads = arch.kv_heads if arch.heads % arch.kv_heads == 0 else arch.heads
             arch = dataclasses.replace(arch, head_dim=max(1, arch.hidden // arch.heads), kv_heads=kv_heads)
     config = _read_config(args.config, stdin, lang)
-    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN) or 2048
+    seq = count(args.seq_len, Param.seq_len, MAX_SEQ_LEN)
     micro_batch = count(args.micro_batch, Param.micro_batch, MAX_MICRO_BATCH)
     gpus_per_node = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
     nodes = count(args.nodes, Param.nodes, MAX_NODES)
+    world_size = None if gpus_per_node is None and nodes is None else (gpus_per_node or 1) * (nodes or 1)
+    findings, refused = _checked(config, world_size, lang, cli)
+    if refused:
+        for finding in findings:
+            say(cli.text("error", lang, message=finding.line))
+        raise _UsageError("refused_hf" if config.hf else "refused", version=DEEPSPEED_VERSION, path=config.name)
     try:
         run, filled = run_from_config(
             config.values,
@@ -469,16 +533,20 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             nodes=nodes,
             attention=args.attention,
             checkpointing=args.checkpointing or None,
+            padded=args.padded or None,
+            keep_outputs=args.keep_outputs or None,
         )
     except EstimateError as exc:
         if exc.field is None or config.loaded is None:
             raise
         raise _in_file(exc, config.loaded, config.name, lang, cli) from None
     peak = peak_memory(arch, run)
+    assumed = _assumed(args, config, run, filled)
+    warnings = [M.text("warning", lang, message=warning_text(w, lang)) for w in run_warnings(arch, run)]
     advice = None
     if args.gpu_memory is not None:
         cpu_memory = None if args.cpu_memory is None else parse_bytes(args.cpu_memory, Param.cpu_memory)
-        reserve = _float(args.reserve.rstrip("%"), "--reserve")
+        reserve = None if args.reserve is None else _float(args.reserve.rstrip("%"), "--reserve")
         advice = advise(
             arch,
             run,
@@ -490,11 +558,37 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     status = 1 if advice is not None and not advice.fits else 0
     if args.format == "json":
         payload = {"dsref": __version__, "deepspeed": DEEPSPEED_VERSION, **peak.to_json(), "auto_filled": filled}
+        payload["assumed"] = list(assumed)
+        payload["warnings"] = [warning_text(w, lang) for w in run_warnings(arch, run)]
+        payload["findings"] = [finding.record for finding in findings]
         note = model_note(arch, lang)
         if note is not None:
             payload["model"]["note"] = note
         payload["fit"] = None if advice is None else advice.to_json()
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return status
-    sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled), lines=True))
+    for line in [finding.line for finding in findings] + warnings:
+        say(cli.text("error", lang, message=line))
+    sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled, assumed=assumed), lines=True))
     return status
+
+
+def _assumed(args: argparse.Namespace, config: _Config, run: Run, filled: list[str]) -> tuple[Default, ...]:
+    """The settings of the run that neither the command line nor the config gave, in the order of
+    :data:`~dsref.estimate.peak.DEFAULTS`."""
+    from ..estimate.peak import CONFIG_PATHS, DEFAULTS
+
+    batch_given = args.micro_batch is not None or any(
+        CONFIG_PATHS[name] in config.written for name in ("micro_batch", "train_batch_size")
+    )
+    precision_given = args.precision is not None or any(
+        CONFIG_PATHS[name] in config.written for name in ("bf16", "fp16")
+    )
+    given: dict[Default, bool] = {
+        "seq_len": args.seq_len is not None,
+        "micro_batch": batch_given,
+        "precision": precision_given,
+        "attention": args.attention is not None,
+        "checkpointing": bool(args.checkpointing),
+    }
+    return tuple(name for name in DEFAULTS if not given[name])

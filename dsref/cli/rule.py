@@ -18,6 +18,7 @@ def run(args: argparse.Namespace) -> int:
     from ..check.messages import explanation
     from ..check.report import S as SEVERITY
     from ..check.rules import all_rules, get_rule
+    from ..text.punctuation import aside
 
     lang = language(args)
     if lang is None:
@@ -26,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
         for kind in Kind:
             print(f"{kind.code}  {kind.name.replace('_', '-')}")
         for r in all_rules():
-            print(f"{r.code}  {r.name}  ({SEVERITY.text(r.severity.value, lang)})")
+            print(f"{r.code}  {aside(r.name, SEVERITY.text(r.severity.value, lang), lang)}")
         return 0
     wanted = args.code.strip()
     found_kind = next((k for k in Kind if k.code.lower() == wanted.lower() or k.name.replace("_", "-") == wanted), None)
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
 
         say("dsref: " + CLI.text("no_rule", lang, value=visible(wanted, name=True)))
         return 2
-    print(f"{found.code} {found.name} ({SEVERITY.text(found.severity.value, lang)})\n")
+    print(f"{found.code} {aside(found.name, SEVERITY.text(found.severity.value, lang), lang)}\n")
     print(found.text("explanation", lang))
     print(f"\n{fix_note(found.code, lang)}")
     return 0

@@ -1,31 +1,23 @@
-"""The largest layer (what stage 3 gathers whole) and the activations of a transformer for a sequence and a batch."""
+"""The largest layer (what stage 3 gathers whole) and the activations of a transformer for a sequence and a batch:
+what Hugging Face's layers keep for backward, operation by operation (the one activation model of the estimator)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from .messages import M
-from .model import FUSED_ACTIVATIONS, Architecture
-from .quantities import MAX_HIDDEN, MAX_LAYERS, MAX_MICRO_BATCH, MAX_SEQ_LEN, EstimateError, Param, check_int
+from .model import FUSED_ACTIVATIONS, Architecture, assumed_hidden, assumed_vocab
+from .quantities import MAX_MICRO_BATCH, MAX_SEQ_LEN, Param, check_int
 
 __all__ = [
     "ATTENTIONS",
-    "Activation",
     "Attention",
     "LayerBasis",
     "SavedActivations",
-    "activation_memory",
     "largest_layer_estimate",
+    "masked",
     "saved_activations",
 ]
-
-ASSUMED_VOCAB = 128_000
-"""Vocabulary assumed for the largest-layer estimate when none is given (Llama 3 uses 128,256 tokens)."""
-
-
-WIDTH_PER_LAYER = 128
-"""Assumed hidden size ÷ layer count of a decoder (Llama 2 7B: 4096/32; GPT-3 175B: 12288/96)."""
 
 
 @dataclass(frozen=True)
@@ -41,83 +33,23 @@ class LayerBasis:
 
 
 def largest_layer_estimate(
-    params: int, hidden_size: int | None = None, vocab_size: int | None = None
+    params: int, hidden_size: int | None = None, vocab_size: int | None = None, layers: int | None = None
 ) -> tuple[int, LayerBasis]:
     """The parameters of the largest layer when the user did not say: max(vocab × hidden, 4 × hidden²), ≤ params.
 
     In transformer language models the largest single module is the embedding (or the output head), an MLP
-    matrix when the vocabulary is small. Without a hidden size it is estimated from ``params = 12·L·h²`` with
-    ``h = 128·L``; without a vocabulary, 128,000 tokens are assumed. Both are printed as assumptions.
+    matrix when the vocabulary is small. The hidden size and the vocabulary not given are assumed as the model
+    built from flags assumes them (:func:`.model.assumed_hidden`, :func:`.model.assumed_vocab`), so that the
+    model-state table and the peak describe one model. Both are printed as assumptions.
 
     >>> largest_layer_estimate(8_000_000_000)[0] // 10**6, largest_layer_estimate(7_000_000_000, 4096, 32000)[0]
-    (563, 131072000)
+    (557, 131072000)
     """
-    hidden = hidden_size or max(1, round((WIDTH_PER_LAYER * params / 12) ** (1 / 3)))
-    vocab = vocab_size or ASSUMED_VOCAB
+    hidden = hidden_size or assumed_hidden(params, layers)
+    vocab = vocab_size or assumed_vocab(params, hidden)
     layer = max(vocab * hidden, 4 * hidden * hidden)
     basis = LayerBasis(False, vocab, vocab_size is not None, hidden, hidden_size is not None, layer > params)
     return min(layer, params), basis
-
-
-@dataclass(frozen=True)
-class Activation:
-    """Activation memory per GPU of a transformer stack, with and without activation checkpointing (bytes)."""
-
-    hidden_size: int
-    layers: int
-    seq_len: int
-    micro_batch: int
-    heads: int | None
-    without_checkpointing: int
-    with_checkpointing: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "hidden_size": self.hidden_size,
-            "layers": self.layers,
-            "seq_len": self.seq_len,
-            "micro_batch": self.micro_batch,
-            "heads": self.heads,
-            "without_checkpointing_bytes": self.without_checkpointing,
-            "with_checkpointing_bytes": self.with_checkpointing,
-            "formula_without": M.text("formula_full" if self.heads else "formula_flash", "en"),
-            "formula_with": M.text("formula_ckpt_full" if self.heads else "formula_ckpt_flash", "en"),
-            "source": "Korthikanti et al. 2022, arXiv:2205.05198, section 4",
-        }
-
-
-def activation_memory(
-    hidden_size: int, layers: int, seq_len: int, micro_batch: int, heads: int | None = None
-) -> Activation:
-    """Per-GPU activation bytes after Korthikanti et al. 2022 (arXiv:2205.05198), section 4.
-
-    One layer stores ``s·b·h·(34 + 5·a·s/h)`` bytes of 16-bit activations; the ``5·a·s/h`` term (attention scores)
-    is left out when ``heads`` is None, as with FlashAttention. With full checkpointing each layer keeps only its
-    input, ``2·s·b·h`` bytes, and one layer is recomputed at a time.
-
-    >>> act = activation_memory(4096, 32, 4096, 1)
-    >>> act.without_checkpointing, act.with_checkpointing
-    (18253611008, 1644167168)
-    """
-    check_int(hidden_size, Param.hidden_size, 1, MAX_HIDDEN)
-    check_int(layers, Param.layers, 1, MAX_LAYERS)
-    check_int(seq_len, Param.seq_len, 1, MAX_SEQ_LEN)
-    check_int(micro_batch, Param.micro_batch, 1, MAX_MICRO_BATCH)
-    if heads is not None:
-        check_int(heads, Param.heads, 1, MAX_HIDDEN)
-        if heads > hidden_size:
-            raise EstimateError(
-                "heads_over_hidden",
-                option=Param.heads,
-                heads=heads,
-                hidden_option=Param.hidden_size,
-                hidden=hidden_size,
-            )
-    # s·b·h·(34 + 5·a·s/h) == s·b·(34·h + 5·a·s), exact in integers
-    per_layer = seq_len * micro_batch * (34 * hidden_size + (5 * heads * seq_len if heads else 0))
-    without = layers * per_layer
-    with_ckpt = layers * 2 * seq_len * micro_batch * hidden_size + per_layer
-    return Activation(hidden_size, layers, seq_len, micro_batch, heads, without, with_ckpt)
 
 
 Attention = Literal["eager", "sdpa", "flash"]
@@ -185,7 +117,27 @@ def _norm(arch: Architecture, tokens: int, width: int, act: int) -> int:
     return tokens * width * act + 2 * tokens * FP32 + tokens * width * act
 
 
-def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, act: int, device: ComputeDevice) -> int:
+def masked(arch: Architecture, seq: int, attention: Attention, padded: bool) -> bool:
+    """Whether Hugging Face hands sdpa a mask: a padded batch, or a sliding window no longer than the sequence.
+
+    Without one, sdpa runs causal and keeps grouped-query K and V as they are (``enable_gqa``); with one,
+    transformers repeats K and V to every query head first (``use_gqa_in_sdpa``), and each layer's call converts
+    the mask to a tensor of the query's dtype, batch × sequence² elements, which the kernel keeps for backward.
+    FlashAttention unpads instead, and eager attention always builds its mask (counted with its scores).
+    """
+    window = arch.sliding_window is not None and seq >= arch.sliding_window  # transformers skips it only below
+    return attention == "sdpa" and (padded or window)
+
+
+def _attention(
+    arch: Architecture,
+    seq: int,
+    batch: int,
+    attention: Attention,
+    act: int,
+    device: ComputeDevice,
+    padded: bool = False,
+) -> int:
     """What attention keeps, from the input projections' outputs to the output projection's input."""
     tokens = seq * batch
     q, kv = tokens * arch.q_width * act, tokens * arch.kv_width * act
@@ -207,6 +159,9 @@ def _attention(arch: Architecture, seq: int, batch: int, attention: Attention, a
         return kept
     # sdpa and FlashAttention keep q, k and v as passed in, the output and a 32-bit log-sum-exp per row
     lse = arch.heads * batch * seq * FP32
+    if masked(arch, seq, attention, padded):
+        kept += batch * seq * seq * act  # this layer's copy of the mask, in the query's dtype
+        kv = q  # K and V repeated to every query head
     if arch.family == "gpt2":
         # k is a view of the fused q/k/v projection, which it keeps alive; the CPU kernel copies q and v
         kept += 3 * q + (2 * q if device == "cpu" else 0) + q + lse
@@ -234,13 +189,15 @@ def saved_activations(
     checkpointing: bool = False,
     dtype_bytes: int = 2,
     device: ComputeDevice = "cuda",
+    padded: bool = False,
 ) -> SavedActivations:
     """The bytes Hugging Face's implementation of ``arch`` keeps for backward in training, per GPU.
 
     Derived layer by layer from what each operation saves (a tensor kept by two operations counts once), for
     ``dtype_bytes`` = 2 (bf16, fp16) or 4 (fp32) weights and activations. Hugging Face's gradient checkpointing
     keeps each layer's input and recomputes the rest. ``device`` only changes the dropout masks: CUDA keeps one
-    byte per element, the CPU kernel one element of the input's dtype.
+    byte per element, the CPU kernel one element of the input's dtype. ``padded``: the batch is padded, so an
+    attention mask is passed (see :func:`masked`).
 
     >>> arch = Architecture("llama", "llama", 4096, 11008, 32, 32, 32, 128, 32000, False)
     >>> saved_activations(arch, 4096, 1).total // 2**20
@@ -259,7 +216,7 @@ def saved_activations(
         norms = 2 * _norm(arch, tokens, h, act)
     per_layer = (
         norms
-        + _attention(arch, seq, batch, attention, act, device)
+        + _attention(arch, seq, batch, attention, act, device, padded)
         + _mlp(arch, tokens, act)
         + residual_dropouts * tokens * h * mask
     )

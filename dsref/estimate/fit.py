@@ -1,16 +1,34 @@
-"""What fits a GPU: the rows within a memory budget, the cheapest choice in speed, and a starting config for it."""
+"""What fits a GPU: each stage and offload choice judged by the peak of the run on it, the cheapest choice in speed,
+and a starting config for it.
+
+The peak is :func:`.peak.peak_memory`'s, the same for a model read from a config.json and for one given by flags
+(:func:`.model.architecture_from_flags`): model states, activations, logits, DeepSpeed's buffers and the CUDA
+context, judged against the GPU's memory less the stage's reserve for fragmentation
+(:func:`.advice.fragmentation_reserve`).
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from .advice import Advice, check_budget, fragmentation_reserve, usable_memory
+from .model import Architecture
 from .model_states import SwapBuffers
-from .quantities import MAX_BYTES, EstimateError, MixedPrecision, OffloadDevice, Param, check_int
+from .peak import Peak, Run, peak_memory
+from .quantities import MixedPrecision, OffloadDevice
 from .table import Estimate, Row
 
-__all__ = ["SUGGEST_ORDER", "Suggestion", "fits", "gpu_budget", "starting_config", "suggest"]
+__all__ = [
+    "SUGGEST_ORDER",
+    "RowFit",
+    "Suggestion",
+    "fit_rows",
+    "row_peaks",
+    "row_run",
+    "starting_config",
+    "suggest",
+]
 
 SUGGEST_ORDER: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = (
     (0, "none", "none"),
@@ -26,73 +44,123 @@ SUGGEST_ORDER: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = (
 
 
 @dataclass(frozen=True)
-class Suggestion:
-    """The first choice in :data:`SUGGEST_ORDER` that fits, or ``row=None``; with the budget it was judged by."""
+class RowFit:
+    """One row of the model-state table, judged by the peak of the run on it."""
 
-    row: Row | None
-    gpu_memory: int
-    reserve_percent: float
-    activation_bytes: int
-    budget: int
-    """GPU bytes left for model states: memory less the reserve and the activations."""
-    cpu_memory: int | None
-    config: dict[str, Any] | None
+    row: Row
+    peak: Peak
+    usable: int
+    """The GPU memory less the reserve kept back at the row's stage."""
+    fits: bool
+    """The peak within :attr:`usable` and, when the node's CPU memory is known, the row's CPU figure within it."""
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "peak_bytes": self.peak.bytes,
+            "peak_phase": self.peak.phase,
+            "usable_bytes": self.usable,
+            "fits": self.fits,
+        }
+
+
+def row_run(est: Estimate, row: Row, run: Run) -> Run:
+    """``run`` on ``row``'s stage and offload, on the table's GPUs."""
+    return replace(
+        run,
+        stage=row.stage,
+        offload_optimizer=row.offload_optimizer,
+        offload_param=row.offload_param,
+        zero_init=row.zero_init is not False,
+        gpus_per_node=est.gpus_per_node,
+        nodes=est.nodes,
+    )
+
+
+def row_peaks(est: Estimate, arch: Architecture, run: Run) -> tuple[Peak, ...]:
+    """The peak of ``run`` training ``arch`` on each row of ``est``, in the table's order."""
+    return tuple(peak_memory(arch, row_run(est, row, run)) for row in est.rows)
+
+
+def fit_rows(
+    est: Estimate,
+    arch: Architecture,
+    run: Run,
+    gpu_memory: int,
+    *,
+    cpu_memory: int | None = None,
+    reserve_percent: float | None = None,
+) -> tuple[RowFit, ...]:
+    """Every row of ``est`` judged by the peak of ``run`` training ``arch`` on it; ``reserve_percent`` (default: the
+    stage's) of ``gpu_memory`` is kept back for fragmentation."""
+    check_budget(gpu_memory, cpu_memory, reserve_percent)
+    out = []
+    for row, peak in zip(est.rows, row_peaks(est, arch, run), strict=True):
+        reserve = fragmentation_reserve(row.stage) if reserve_percent is None else reserve_percent
+        usable = usable_memory(gpu_memory, reserve)
+        fits = peak.bytes <= usable and (cpu_memory is None or row.cpu_bytes <= cpu_memory)
+        out.append(RowFit(row, peak, usable, fits))
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """Every row judged, and the first choice in :data:`SUGGEST_ORDER` that fits (None when none does)."""
+
+    rows: tuple[RowFit, ...]
+    choice: RowFit | None
+    gpu_memory: int
+    reserve_percent: float | None
+    """The reserve the caller named; None: each stage's own."""
+    cpu_memory: int | None
+    config: dict[str, Any] | None
+
+    @property
+    def row(self) -> Row | None:
+        return None if self.choice is None else self.choice.row
+
+    def advice(self) -> Advice | None:
+        """The choice's fit answer, as ``--model`` gives one (headroom, "tight", what is not modelled)."""
+        if self.choice is None:
+            return None
+        peak = self.choice.peak
+        given = self.reserve_percent is not None
+        reserve = self.reserve_percent if self.reserve_percent is not None else fragmentation_reserve(peak.run.stage)
+        return Advice(peak, self.gpu_memory, reserve, self.cpu_memory, True, (), (), given)
+
+    def to_json(self) -> dict[str, Any]:
+        advice = self.advice()
+        return {
             "gpu_memory_bytes": self.gpu_memory,
             "reserve_percent": self.reserve_percent,
-            "activation_bytes": self.activation_bytes,
-            "model_state_budget_bytes": self.budget,
             "cpu_memory_bytes": self.cpu_memory,
             "choice": self.row.to_json() if self.row else None,
+            "answer": None if advice is None else advice.to_json(),
             "config": self.config,
         }
 
 
-def fits(row: Row, budget: int, cpu_memory: int | None) -> bool:
-    """Whether a row's model states fit the GPU budget and, when known, its CPU figure the node's memory."""
-    return row.gpu_bytes <= budget and (cpu_memory is None or row.cpu_bytes <= cpu_memory)
-
-
-def gpu_budget(gpu_memory: int, reserve_percent: float = 10.0, activation_bytes: int = 0) -> int:
-    """GPU bytes left for model states: the memory less the reserve and the activations (may be negative)."""
-    return int(gpu_memory * (100 - reserve_percent) / 100) - activation_bytes
-
-
 def suggest(
     est: Estimate,
+    arch: Architecture,
+    run: Run,
     gpu_memory: int,
     *,
     cpu_memory: int | None = None,
-    reserve_percent: float = 10.0,
-    checkpointing: bool = False,
-    micro_batch: int = 1,
+    reserve_percent: float | None = None,
     precision: MixedPrecision = "bf16",
     nvme_path: str = "/local_nvme",
 ) -> Suggestion:
-    """The fastest stage and offload whose model states (plus activations, if known) fit ``gpu_memory`` per GPU.
-
-    ``reserve_percent`` of the GPU memory is kept for the CUDA context, communication buffers and fragmentation.
-    """
-    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
-    if cpu_memory is not None:
-        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
-    if not (math.isfinite(reserve_percent) and 0 <= reserve_percent <= 90):
-        raise EstimateError(
-            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
-        )
-    act = est.activation
-    activation_bytes = 0 if act is None else (act.with_checkpointing if checkpointing else act.without_checkpointing)
-    budget = gpu_budget(gpu_memory, reserve_percent, activation_bytes)
+    """The fastest stage and offload on which the peak of ``run`` training ``arch`` fits ``gpu_memory`` per GPU."""
+    rows = fit_rows(est, arch, run, gpu_memory, cpu_memory=cpu_memory, reserve_percent=reserve_percent)
+    by_key = {fit.row.key: fit for fit in rows}
     for stage, opt, par in SUGGEST_ORDER:
-        row = est.row(stage, opt, par)
-        if budget > 0 and fits(row, budget, cpu_memory):
+        fit = by_key[est.row(stage, opt, par).key]
+        if fit.fits:
             config = starting_config(
-                row, micro_batch=micro_batch, precision=precision, nvme_path=nvme_path, buffers=est.buffers
+                fit.row, micro_batch=run.micro_batch, precision=precision, nvme_path=nvme_path, buffers=est.buffers
             )
-            return Suggestion(row, gpu_memory, reserve_percent, activation_bytes, budget, cpu_memory, config)
-    return Suggestion(None, gpu_memory, reserve_percent, activation_bytes, budget, cpu_memory, None)
+            return Suggestion(rows, fit, gpu_memory, reserve_percent, cpu_memory, config)
+    return Suggestion(rows, None, gpu_memory, reserve_percent, cpu_memory, None)
 
 
 def starting_config(

@@ -24,9 +24,8 @@ M = messages(
     ),
     model_missing_keys="the {model_type} config has no {keys}; dsref needs them to know the model's shape",
     model_bad_value="the model config's {name} is {value}, which no model can have; it must be from 1 to {maximum}",
-    model_not_integer=(
-        "the model config's {name} must be a positive integer, got {value}; write a whole number, without quotes"
-    ),
+    model_not_integer="the model config's {name} must be a whole number, got {value}{hint}",
+    model_unquote="; write {text} without quotes",
     model_not_fraction="the model config's {name} must be a number from 0 to 1, got {value}",
     model_heads_kv=(
         "the model config's {heads_name} ({heads}) must be a multiple of its {kv_name} ({kv_heads}): each "
@@ -38,7 +37,7 @@ M = messages(
     ),
     config_bad_value="{path} is {value}, which is not a value DeepSpeed can train with",
     # values in messages, named with their type where the type may be what is wrong
-    value_string="the string {text}",
+    value_string="the text {text}",
     value_number="the number {text}",
     value_integer="{text}",
     value_bool="{text}",
@@ -123,33 +122,20 @@ M = messages(
         "offload_optimizer.buffer_count × min(sub_group_size, parameters per GPU) × 4 bytes (DeepSpeed's defaults: "
         "{param_count} × {param_size} and {opt_count} × {sub_group})"
     ),
-    # activations
-    act_title=(
-        "Activation memory per GPU (hidden size {hidden}, {layers} layers, sequence length {seq}, micro batch {batch}"
-        "{heads}):"
+    col_peak="peak",
+    flags_model=(
+        "peak: the peak of a run on each row (model states, activations, logits and loss, DeepSpeed's buffers, the "
+        "CUDA context), computed as for --model, of a Llama-family decoder (RMSNorm, rotary positions, a gated SiLU "
+        "MLP, a key-value head per query head, untied embeddings) of hidden size {hidden}, {layers} layers, {heads} "
+        "heads, vocabulary {vocab} and MLP width {intermediate}, which make up {params} parameters{assumed}; "
+        "sequence length {seq}, micro batch {batch}, {precision}, {attention} attention, gradient checkpointing "
+        "{checkpointing}; give --model config.json for your model's own shape"
     ),
-    act_heads=", {heads} attention heads",
-    act_without="without activation checkpointing: {value}  = {formula}",
-    act_with="with activation checkpointing:    {value}  = {formula}",
-    formula_full="L·s·b·h·(34 + 5·a·s/h) bytes",
-    formula_flash="L·s·b·h·34 bytes",
-    formula_ckpt_full="L·2·s·b·h + s·b·h·(34 + 5·a·s/h) bytes",
-    formula_ckpt_flash="L·2·s·b·h + s·b·h·34 bytes",
-    act_source=(
-        'source: Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models" (MLSys 2023, '
-        "arXiv:2205.05198), section 4: 16-bit activations of a standard transformer layer, no tensor or sequence "
-        "parallelism; with checkpointing each layer keeps its 16-bit input (2·s·b·h) and one layer at a time is "
-        "recomputed; the embedding output and the loss logits are not counted"
-    ),
-    act_no_heads=(
-        "without --heads the attention scores (the 5·a·s/h term) are taken as not stored, as with FlashAttention "
-        "or PyTorch's scaled_dot_product_attention; give --heads to count them"
-    ),
-    # fit and suggestion
-    fit_budget=("fits: model states{activations} within {budget} per GPU ({memory} less {reserve}% reserve){cpu}"),
-    fit_activations=" + activations ({value}, {which})",
-    fit_with_ckpt="with checkpointing",
-    fit_without_ckpt="without checkpointing",
+    flags_assumed=" ({keys} assumed: --hidden-size, --layers, --heads, --vocab-size)",
+    keys_separator=", ",
+    fit_rule="fits: the peak within {memory} per GPU less {reserve} kept back for fragmentation{cpu}",
+    reserve_by_stage="{low}% ({high}% at stage 3)",
+    reserve_given="{percent}%",
     fit_cpu=" and CPU per node within {memory}",
     fit_cpu_unchecked="; CPU memory not checked (give --cpu-memory)",
     suggest_order=(
@@ -160,12 +146,8 @@ M = messages(
     suggestion="Suggestion: {label}.",
     suggest_config="A starting ds_config.json (set the optimizer's params, e.g. lr, for your run):",
     no_fit=(
-        "Nothing fits in {budget} per GPU, not even stage 3 with NVMe offload: add GPUs or nodes, shorten the "
-        "sequence or the micro batch, or use activation checkpointing"
-    ),
-    no_budget=(
-        "Nothing fits: the {reserve}% reserve{activations} already take all of the {memory} per GPU; add GPUs or "
-        "use activation checkpointing, a shorter sequence or a smaller micro batch"
+        "Nothing fits {memory} per GPU, not even stage 3 with NVMe offload (its peak: {peak}): add GPUs or nodes, "
+        "shorten the sequence or the micro batch, or use gradient checkpointing"
     ),
     # the peak of a run (--model, --config)
     peak_title=(
@@ -182,10 +164,26 @@ M = messages(
     ),
     on="on",
     off="off",
+    # what was not given, and what the run asks of the model
+    assumed_line="Not given, so assumed: {items}.",
+    assumed_separator="; ",
+    assumed_seq_len="sequence length {seq} (--seq-len)",
+    assumed_micro_batch="micro batch {batch} (--micro-batch)",
+    assumed_precision="{precision}, DeepSpeed's default without bf16 or fp16 (--precision)",
+    assumed_attention="{attention} attention, Hugging Face's default (--attention)",
+    assumed_checkpointing="gradient checkpointing off (--gradient-checkpointing)",
+    warning="warning: {message}",
+    warn_positions=(
+        "the sequence length {seq} is longer than the model's {name} ({positions}): {consequence}; the estimate "
+        "is for {seq} tokens all the same"
+    ),
+    positions_rotary="the model was not trained on positions this far, and quality drops unless it is extended",
+    positions_learned="Hugging Face's {model_type} has no position embedding beyond it and fails at the first batch",
     col_part="part",
     col_bytes="per GPU",
-    part_params="parameters (16-bit; stage 3: this GPU's partition)",
-    part_params_fp32="parameters (32-bit; stage 3: this GPU's partition)",
+    part_params_whole="parameters ({bits}-bit, whole on every GPU)",
+    part_params_partition="parameters ({bits}-bit, this GPU's share of {gpus})",
+    part_params_offloaded="parameters (offloaded to {device}; gathered layers are counted below)",
     part_gradients="gradients",
     part_optimizer="optimizer states (32-bit master weights, Adam's two moments)",
     part_activations="activations kept for backward",
@@ -202,8 +200,25 @@ M = messages(
     phases_line="By phase: end of forward {forward}, backward {backward}, optimizer step {step}.",
     cpu_line="CPU memory per node: {value}{nvme}.",
     nvme_part=", NVMe per node: {value}",
-    fits_yes="Fits {memory} per GPU: {peak} of {usable} usable ({reserve}% kept back for fragmentation).",
-    fits_no="Does not fit {memory} per GPU: needs {peak}, {usable} usable ({reserve}% kept back for fragmentation).",
+    fits_yes="Fits {memory} per GPU: {peak} of {usable} usable ({reserve}% kept back for fragmentation{why}).",
+    fits_no=(
+        "Does not fit {memory} per GPU: needs {peak}, {usable} usable ({reserve}% kept back for fragmentation{why})."
+    ),
+    reserve_why_stage3=", more at stage 3, where DeepSpeed's reports show about a quarter more held than allocated",
+    headroom_yes=(
+        "Headroom {headroom}, {percent}% of the peak: the estimate may be that far low and the run still fits."
+    ),
+    headroom_no="Short by {short}, {percent}% of the peak.",
+    tight=(
+        "Tight: under {limit}% headroom, within the estimate's error on published runs. Measure before relying on "
+        "it: run a few steps at this sequence length and micro batch, and compare torch.cuda.max_memory_reserved() "
+        "with {usable} (nvidia-smi shows the CUDA context on top)."
+    ),
+    not_modelled=(
+        "Not modelled: fragmentation beyond the reserve; model code other than Hugging Face's {family} layers "
+        "(custom or fused kernels, other attention code); selective checkpointing (the estimate knows every layer "
+        "checkpointed, or none)."
+    ),
     fits_cpu_no=" The node's CPU memory ({memory}) is too small: {needed} needed.",
     changes_title="Changes that make it fit, the cheapest in speed first:",
     combined_title="No single change is enough. Taken one after another, the cheapest first:",
@@ -235,8 +250,14 @@ M = messages(
         "models within 5 %"
     ),
     peak_assume_logits=(
-        "logits and loss: the loss upcasts the logits to 32-bit; at the end of forward the logits, their 32-bit "
-        "copy and the 32-bit log-probabilities are live; backward starts with two 32-bit gradients of that size"
+        "logits and loss: the loss upcasts the logits to 32-bit (in fp32 it takes them as they are); at the end of "
+        "forward the logits, their 32-bit copy and the 32-bit log-probabilities are live; backward starts with two "
+        "32-bit gradients of that size{kept}"
+    ),
+    logits_kept="; the training loop keeps the outputs, so the logits stay live through backward (--keep-outputs)",
+    logits_freed=(
+        "; the training loop keeps the loss alone, as Hugging Face's Trainer does (--keep-outputs when yours keeps "
+        "the outputs until backward)"
     ),
     peak_assume_buffers=(
         "DeepSpeed {version}'s buffers: stage 1 and 2 keep one 16-bit bucket of reduce_bucket_size elements, two "

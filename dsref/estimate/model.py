@@ -24,16 +24,31 @@ from typing import Any, Literal
 from .quantities import (
     MAX_HIDDEN,
     MAX_LAYERS,
+    MAX_PARAMS,
+    MAX_SEQ_LEN,
     MAX_VOCAB,
     EstimateError,
     Param,
+    Phrase,
     check_int,
     describe,
     limit_text,
     number_text,
 )
 
-__all__ = ["FAMILIES", "MODEL_TYPES", "Architecture", "architecture_from_hf"]
+__all__ = [
+    "ASSUMED_VOCAB",
+    "FAMILIES",
+    "FLAG_KEYS",
+    "MODEL_TYPES",
+    "WIDTH_PER_LAYER",
+    "Architecture",
+    "FlagModel",
+    "architecture_from_flags",
+    "architecture_from_hf",
+    "assumed_hidden",
+    "assumed_vocab",
+]
 
 Family = Literal["llama", "gpt2", "gpt_neox"]
 
@@ -80,6 +95,12 @@ class Architecture:
     """Learned position embeddings (GPT-2); 0 for rotary positions."""
     rotary_fraction: float = 1.0
     """Share of each head's dimensions that rotary positions turn (GPT-NeoX's ``rotary_pct``)."""
+    sliding_window: int | None = None
+    """Mistral's attention window: each token attends to this many before it (None: the whole sequence). Under
+    sdpa a window no longer than the sequence needs a mask, which changes what attention keeps."""
+    max_positions: int | None = None
+    """The longest sequence the model's positions cover (``max_position_embeddings``, GPT-2's ``n_positions``); None
+    when the config does not say."""
     read_from: str | None = None
     """The part of the config the model was read from (``text_config``: a multimodal model's language model); None
     when the whole config is the model."""
@@ -145,6 +166,8 @@ class Architecture:
             "embedding_dropout": self.embedding_dropout,
             "params": self.params,
             "largest_layer_params": self.largest_layer,
+            "max_position_embeddings": self.max_positions,
+            "sliding_window": self.sliding_window,
             **(
                 {}
                 if self.read_from is None
@@ -183,7 +206,14 @@ class _Reader:
         """A count, from 1 to ``maximum``."""
         name, value = _first(self.config, names)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise EstimateError("model_not_integer", field=(*self.at, name), name=name, value=describe(value))
+            quoted = value.strip() if isinstance(value, str) else ""
+            raise EstimateError(
+                "model_not_integer",
+                field=(*self.at, name),
+                name=name,
+                value=describe(value),
+                hint=Phrase("model_unquote", {"text": quoted}) if quoted.isdigit() else "",
+            )
         if value < 1 or value > maximum:
             shown, most = number_text(value), limit_text(maximum)
             raise EstimateError("model_bad_value", field=(*self.at, name), name=name, value=shown, maximum=most)
@@ -281,10 +311,18 @@ def architecture_from_hf(config: Any) -> Architecture:
         "vocab": vocab,
         "tied_embeddings": bool(tied_default if tied is None else tied),
     }
+    positions_key = "n_positions" if family == "gpt2" else "max_position_embeddings"
+    if config.get(positions_key) is not None:
+        common["max_positions"] = read.whole((positions_key,), MAX_SEQ_LEN)
+    elif family == "gpt2":
+        common["max_positions"] = 1024  # GPT2Config's default n_positions
     if at:
         common["read_from"] = at[-1]
         common["not_counted"] = tuple(part for part in _PARTS if isinstance(whole.get(part), Mapping))
     if family == "llama":
+        window = config.get("sliding_window") if model_type == "mistral" else None
+        if window is not None:
+            common["sliding_window"] = read.whole(("sliding_window",), MAX_SEQ_LEN)
         return Architecture(
             **common,
             activation=str(config.get("hidden_act") or "silu"),
@@ -318,3 +356,99 @@ def check_architecture(arch: Architecture) -> Architecture:
     check_int(arch.heads, Param.heads, 1, MAX_HIDDEN)
     check_int(arch.vocab, Param.vocab_size, 1, MAX_VOCAB)
     return arch
+
+
+ASSUMED_VOCAB = 128_000
+"""Vocabulary assumed when none is given (Llama 3 has 128,256 tokens), at most half the parameters' worth."""
+
+
+WIDTH_PER_LAYER = 128
+"""Assumed hidden size ÷ layer count of a decoder (Llama 2 7B: 4096/32; GPT-3 175B: 12288/96)."""
+
+
+HEAD_DIM = 128
+"""Width of an attention head assumed when no head count is given (Llama's, Mistral's, Qwen2's)."""
+
+
+FLAG_KEYS: tuple[str, ...] = ("hidden_size", "num_hidden_layers", "num_attention_heads", "vocab_size")
+"""The shape a model given by flags may leave out, named as a Llama config.json names it."""
+
+
+def assumed_hidden(params: int, layers: int | None = None) -> int:
+    """The hidden size of a decoder of ``params`` parameters when none is given: 12·L·h² parameters, the width
+    :data:`WIDTH_PER_LAYER` times the depth (or, with ``layers``, the width that makes up five sixths of the
+    parameters, the rest being the vocabulary's), rounded to whole heads of :data:`HEAD_DIM`.
+
+    >>> assumed_hidden(7_000_000_000), assumed_hidden(7_000_000_000, 32)
+    (4224, 3840)
+    """
+    deep = (WIDTH_PER_LAYER * params / 12) ** (1 / 3)
+    width = deep if layers is None else (5 * params / 6 / (12 * layers)) ** 0.5
+    return max(1, round(width / HEAD_DIM) * HEAD_DIM if width >= HEAD_DIM else round(width))
+
+
+def assumed_vocab(params: int, hidden: int) -> int:
+    """The vocabulary when none is given: :data:`ASSUMED_VOCAB`, or less so that the embedding and the output head
+    take at most half of the parameters.
+
+    >>> assumed_vocab(7_000_000_000, 4096), assumed_vocab(350_000_000, 1536)
+    (128000, 56966)
+    """
+    return max(1, min(ASSUMED_VOCAB, params // (4 * hidden)))
+
+
+@dataclass(frozen=True)
+class FlagModel:
+    """A model given by its parameter count and what else the flags say: a Llama-family decoder (RMSNorm, rotary
+    positions, a gated SiLU MLP, one key-value head per query head, untied embeddings) whose MLP width makes up the
+    parameter count. The same per-layer accounting as a config.json's model, so the two modes answer alike."""
+
+    arch: Architecture
+    assumed: tuple[str, ...]
+    """The keys of :data:`FLAG_KEYS` the flags did not give, in that order."""
+
+
+def architecture_from_flags(
+    params: int,
+    *,
+    hidden: int | None = None,
+    layers: int | None = None,
+    heads: int | None = None,
+    vocab: int | None = None,
+) -> FlagModel:
+    """A Llama-family model of ``params`` parameters with the shape given, the rest assumed and said.
+
+    Without a hidden size, a decoder of 12·L·h² parameters :data:`WIDTH_PER_LAYER` times as wide as deep (or, with
+    the layer count, the width that makes up the parameters); without a layer count, as many layers of 12·h² as the
+    parameters allow; heads of :data:`HEAD_DIM`; a vocabulary of :data:`ASSUMED_VOCAB` at most half the parameters.
+    The MLP's width is what is left of each layer's share of the parameters, so the model has (within rounding)
+    ``params`` parameters.
+
+    >>> flags = architecture_from_flags(7_000_000_000, hidden=4096, layers=32, vocab=32000)
+    >>> flags.arch.heads, flags.arch.intermediate, flags.assumed, round(flags.arch.params / 1e9, 2)
+    (32, 11673, ('num_attention_heads',), 7.0)
+    """
+    check_int(params, Param.params, 1, MAX_PARAMS)
+    for value, param, maximum in ((hidden, Param.hidden_size, MAX_HIDDEN), (layers, Param.layers, MAX_LAYERS),
+                                  (heads, Param.heads, MAX_HIDDEN), (vocab, Param.vocab_size, MAX_VOCAB)):  # fmt: skip
+        if value is not None:
+            check_int(value, param, 1, maximum)
+    given = {"hidden_size": hidden, "num_hidden_layers": layers, "num_attention_heads": heads, "vocab_size": vocab}
+    if hidden is None:
+        hidden = assumed_hidden(params, layers)
+    if vocab is None:
+        vocab = assumed_vocab(params, hidden)
+    if layers is None:
+        layers = max(1, min(MAX_LAYERS, round((params - 2 * vocab * hidden) / (12 * hidden * hidden))))
+    if heads is None:
+        heads = max(1, round(hidden / HEAD_DIM))
+    if heads > hidden:
+        raise EstimateError(
+            "heads_over_hidden", option=Param.heads, heads=heads, hidden_option=Param.hidden_size, hidden=hidden
+        )
+    head_dim = hidden // heads
+    attention = 4 * hidden * heads * head_dim
+    per_layer = (params - 2 * vocab * hidden - hidden) // layers
+    intermediate = max(1, (per_layer - attention - 2 * hidden) // (3 * hidden))
+    arch = Architecture("llama", "llama", hidden, intermediate, layers, heads, heads, head_dim, vocab, False)
+    return FlagModel(arch, tuple(key for key in FLAG_KEYS if given[key] is None))

@@ -53,11 +53,15 @@ from .quantities import (
 __all__ = [
     "COMPONENTS",
     "CONFIG_PATHS",
+    "DEFAULTS",
     "PHASES",
+    "Default",
     "Peak",
     "Run",
+    "RunWarning",
     "peak_memory",
     "run_from_config",
+    "run_warnings",
 ]
 
 Phase = Literal["forward", "backward", "step"]
@@ -81,6 +85,43 @@ HF_DEFAULT_MICRO_BATCH = 8
 batch when none is given."""
 
 
+Default = Literal["seq_len", "micro_batch", "precision", "attention", "checkpointing"]
+
+
+DEFAULTS: tuple[Default, ...] = ("seq_len", "micro_batch", "precision", "attention", "checkpointing")
+"""The settings of a :class:`Run` that neither the config nor the caller may give, so that the estimate takes
+:class:`Run`'s default and says so (in this order)."""
+
+
+@dataclass(frozen=True)
+class RunWarning:
+    """Something the run asks of the model that the model may not do; the estimate goes on, and says it first."""
+
+    key: str
+    """A message of :data:`.messages.M`."""
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+def run_warnings(arch: Architecture, run: Run) -> tuple[RunWarning, ...]:
+    """What the run asks of the model beyond what the model's config allows: a sequence longer than its positions."""
+    if arch.max_positions is None or run.seq_len <= arch.max_positions:
+        return ()
+    learned = arch.positions > 0  # GPT-2's table of learned positions ends there; rotary positions go on
+    name = "n_positions" if arch.family == "gpt2" else "max_position_embeddings"
+    return (
+        RunWarning(
+            "warn_positions",
+            {
+                "seq": run.seq_len,
+                "name": name,
+                "positions": arch.max_positions,
+                "learned": learned,
+                "model_type": arch.model_type,
+            },
+        ),
+    )
+
+
 @dataclass(frozen=True)
 class Run:
     """Everything besides the model that the memory of a training run depends on."""
@@ -96,6 +137,13 @@ class Run:
     nodes: int = 1
     attention: Attention = "sdpa"
     checkpointing: bool = False
+    keep_outputs: bool = False
+    """The training loop keeps the model's outputs until backward (``outputs = model(**batch)``,
+    ``outputs.loss.backward()``), so the logits in the model's precision stay live through the loss's backward;
+    Hugging Face's Trainer keeps the loss alone."""
+    padded: bool = False
+    """Batches padded to their longest sequence, so the model is given an attention mask (see
+    :func:`.activations.masked`); packed or equal-length sequences need none."""
     reduce_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["reduce_bucket_size"]))
     allgather_bucket_size: int = field(default_factory=lambda: deepspeed_default(CONFIG_PATHS["allgather_bucket_size"]))
     overlap_comm: bool | None = None
@@ -128,6 +176,8 @@ class Run:
             "nodes": self.nodes,
             "attention": self.attention,
             "gradient_checkpointing": self.checkpointing,
+            "padded": self.padded,
+            "keep_outputs": self.keep_outputs,
             "reduce_bucket_size": self.reduce_bucket_size,
             "allgather_bucket_size": self.allgather_bucket_size,
             "overlap_comm": self.overlap,
@@ -350,15 +400,23 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
     check_run(run)
     act = 4 if run.precision == "fp32" else 2
     saved = saved_activations(
-        arch, run.seq_len, run.micro_batch, attention=run.attention, checkpointing=run.checkpointing, dtype_bytes=act
+        arch,
+        run.seq_len,
+        run.micro_batch,
+        attention=run.attention,
+        checkpointing=run.checkpointing,
+        dtype_bytes=act,
+        padded=run.padded,
     )
     params, grads, optim = _model_states(arch.params, run)
     tokens = run.seq_len * run.micro_batch
     logits = tokens * arch.vocab
-    # forward's end: the logits in the model's precision and the loss's 32-bit copy of them, besides what is kept
-    forward_logits = logits * act + logits * FP32
-    # backward starts with the gradient of the log-probabilities and of the logits, both 32-bit
-    backward_logits = 2 * logits * FP32
+    # forward's end: the logits in the model's precision and the loss's 32-bit copy of them, besides what is kept;
+    # in fp32 the loss's .float() returns the logits themselves, no copy
+    forward_logits = logits * act + (logits * FP32 if act != FP32 else 0)
+    # backward starts with the gradient of the log-probabilities and of the logits, both 32-bit; a loop that keeps
+    # the outputs keeps the logits as well
+    backward_logits = 2 * logits * FP32 + (logits * act if run.keep_outputs else 0)
     # with checkpointing, the layer being recomputed and the gradients flowing through it
     layer_grads = 2 * tokens * max(arch.hidden, arch.intermediate) * act
     buckets = 0

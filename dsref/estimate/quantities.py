@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
+from ..text.numbers import human_count
 from .messages import M
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ class Param(str, Enum):
 
 @dataclass(frozen=True)
 class Phrase:
-    """Part of a message that is itself a message of :data:`M` (``the string "4096"``), said in the message's
+    """Part of a message that is itself a message of :data:`M` (``the text "4096"``), said in the message's
     language."""
 
     key: str
@@ -182,7 +183,7 @@ def describe(value: object) -> Phrase:
     """A JSON value as a message shows it, saying its type where the type may be what is wrong.
 
     >>> [describe(v).text("en") for v in ("4096", 4096.5, 4096, None, [1])]
-    ['the string "4096"', 'the number 4096.5', '4096', 'null', 'an array']
+    ['the text "4096"', 'the number 4096.5', '4096', 'null', 'an array']
     >>> [describe(v).text("zh") for v in ("4096", True)]
     ['字符串 "4096"', '布尔值 true']
     """
@@ -241,7 +242,14 @@ def format_count(n: int, lang: Lang) -> str:
 
     >>> [format_count(n, "en") for n in (7_000_000_000, 1_500_000_000, 350_000_000, 6_738_415_616, 999)]
     ['7B', '1.5B', '350M', '6.7B', '999']
+
+    Chinese counts in 万 and 亿, as every Chinese text of dsref does (``docs/zh/glossary.md``):
+
+    >>> [format_count(n, "zh") for n in (7_000_000_000, 6_738_415_616, 38_600_000, 999)]
+    ['70亿', '67.4亿', '3860万', '999']
     """
+    if lang == "zh" and n >= 10_000:
+        return human_count(n, lang)
     for scale, key in _COUNT_SCALES:
         if n >= scale * 0.9995:
             value = n / scale

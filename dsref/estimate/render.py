@@ -8,34 +8,40 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..text.width import display_width
-from .fit import fits, gpu_budget
+from .fit import fit_rows
 from .messages import M
+from .model import architecture_from_flags
+from .peak import Run
 from .quantities import GIB, format_bytes, format_count, format_number
 from .table import Estimate, Row, assumption_lines, estimate, row_label
 
 if TYPE_CHECKING:
     from ..text.i18n import Lang
     from .advice import Advice, Change
-    from .model import Architecture
-    from .peak import Peak
+    from .model import Architecture, FlagModel
+    from .peak import Default, Peak, RunWarning
 
 __all__ = [
     "COLUMNS",
+    "assumed_line",
     "column_labels",
+    "fit_lines",
     "model_note",
+    "params_label",
     "render_peak",
     "render_svg",
     "render_table",
     "row_cells",
     "table_data",
     "title",
+    "warning_text",
 ]
 
 COLUMNS = ("stage", "offload_optimizer", "offload_param", "zero_init", "gpu", "cpu", "nvme", "source")
 
 
-def row_cells(row: Row, lang: Lang, fit: bool | None = None) -> dict[str, str]:
-    """A row as display strings keyed by column (``fits`` added when ``fit`` is known)."""
+def row_cells(row: Row, lang: Lang, fit: bool | None = None, peak: int | None = None) -> dict[str, str]:
+    """A row as display strings keyed by column (``peak`` and ``fits`` added when known)."""
     dash = M.text("not_applicable", lang)
     cells = {
         "stage": str(row.stage),
@@ -47,14 +53,61 @@ def row_cells(row: Row, lang: Lang, fit: bool | None = None) -> dict[str, str]:
         "nvme": dash if row.nvme_bytes is None else format_bytes(row.nvme_bytes, lang),
         "source": M.text(f"source_{row.source}", lang),
     }
+    if peak is not None:
+        cells["peak"] = format_bytes(peak, lang)
     if fit is not None:
         cells["fits"] = M.text("yes" if fit else "no", lang)
     return cells
 
 
-def column_labels(lang: Lang, with_fits: bool = False) -> dict[str, str]:
-    keys = [*COLUMNS[:-1], "fits", COLUMNS[-1]] if with_fits else list(COLUMNS)
+def column_labels(lang: Lang, with_fits: bool = False, with_peak: bool = False) -> dict[str, str]:
+    """The table's columns in order: ``peak`` (of a run on the row) and ``fits`` go before the source."""
+    extra = (["peak"] if with_peak else []) + (["fits"] if with_fits else [])
+    keys = [*COLUMNS[:-1], *extra, COLUMNS[-1]]
     return {key: M.text(f"col_{key}", lang) for key in keys}
+
+
+def flags_model_line(flags: FlagModel, run: Run, lang: Lang) -> str:
+    """What the peak column of a model given by flags is the peak of: the model built, and the run."""
+    from .model import FLAG_KEYS
+
+    arch = flags.arch
+    assumed = ""
+    if flags.assumed:
+        names = M.text("keys_separator", lang).join(key for key in FLAG_KEYS if key in flags.assumed)
+        assumed = M.text("flags_assumed", lang, keys=names)
+    return M.text(
+        "flags_model",
+        lang,
+        hidden=format_number(arch.hidden, 0, lang),
+        layers=format_number(arch.layers, 0, lang),
+        heads=format_number(arch.heads, 0, lang),
+        vocab=format_number(arch.vocab, 0, lang),
+        intermediate=format_number(arch.intermediate, 0, lang),
+        params=format_count(arch.params, lang),
+        assumed=assumed,
+        seq=format_number(run.seq_len, 0, lang),
+        batch=format_number(run.micro_batch, 0, lang),
+        precision=run.precision,
+        attention=run.attention,
+        checkpointing=M.text("on" if run.checkpointing else "off", lang),
+    )
+
+
+def fit_rule_line(gpu_memory: int, reserve_percent: float | None, cpu_memory: int | None, lang: Lang) -> str:
+    """How the fits column is decided: the peak against the GPU's memory less the reserve, and the CPU's."""
+    from .advice import fragmentation_reserve
+
+    if reserve_percent is None:
+        low, high = (format_number(fragmentation_reserve(stage), 0, lang) for stage in (0, 3))
+        reserve = M.text("reserve_by_stage", lang, low=low, high=high)
+    else:
+        reserve = M.text("reserve_given", lang, percent=format_number(reserve_percent, 0, lang))
+    if cpu_memory is None:
+        cpu = M.text("fit_cpu_unchecked", lang)
+    else:
+        cpu = M.text("fit_cpu", lang, memory=format_bytes(cpu_memory, lang))
+    return M.text("fit_rule", lang, memory=format_bytes(gpu_memory, lang), reserve=reserve, cpu=cpu)
 
 
 def title(est: Estimate, lang: Lang) -> str:
@@ -68,7 +121,7 @@ def table_data(
     nodes: int = 1,
     lang: Lang = "en",
     gpu_memory: int | None = None,
-    reserve_percent: float = 10.0,
+    reserve_percent: float | None = None,
 ) -> dict[str, Any]:
     """The ZeRO page's tables: one per parameter count, display strings and raw bytes, plus the assumptions.
 
@@ -79,9 +132,14 @@ def table_data(
     tables = []
     for params in param_counts:
         est = estimate(params, gpus_per_node=gpus_per_node, nodes=nodes)
+        judged = None
+        if gpu_memory is not None:  # the peak of the default run of a Llama-family model of this size
+            judged = fit_rows(
+                est, architecture_from_flags(params).arch, Run(), gpu_memory, reserve_percent=reserve_percent
+            )
         rows = []
-        for row in est.rows:
-            fit = None if gpu_memory is None else fits(row, gpu_budget(gpu_memory, reserve_percent), None)
+        for n, row in enumerate(est.rows):
+            fit = None if judged is None else judged[n].fits
             rows.append(
                 {
                     "label": row_label(row, lang),
@@ -113,7 +171,7 @@ def render_table(header: dict[str, str], rows: Sequence[dict[str, str]]) -> str:
     """Aligned plain-text columns: header, a rule, the rows."""
     keys = list(header)
     widths = {k: max(display_width(header[k]), *(display_width(r[k]) for r in rows)) for k in keys}
-    right = {"gpu", "cpu", "nvme"}
+    right = {"gpu", "cpu", "nvme", "peak"}
 
     def line(cells: dict[str, str]) -> str:
         parts = []
@@ -255,7 +313,84 @@ def model_note(arch: Architecture, lang: Lang) -> str | None:
     return M.text("model_from_text_vision" if "vision_config" in arch.not_counted else "model_from_text", lang)
 
 
-def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled: Sequence[str] = ()) -> str:
+def params_label(run: Run, lang: Lang) -> str:
+    """What the parameters' line of the peak holds at the run's stage: every GPU the whole model below stage 3, a
+    share at stage 3, nothing with parameter offload.
+
+    >>> from .peak import Run
+    >>> params_label(Run(stage=2, gpus_per_node=8), "en"), params_label(Run(stage=3, gpus_per_node=8), "en")
+    ('parameters (16-bit, whole on every GPU)', "parameters (16-bit, this GPU's share of 8)")
+    """
+    bits = 32 if run.precision == "fp32" else 16
+    if run.offload_param != "none":
+        return M.text("part_params_offloaded", lang, device=run.offload_param.upper())
+    if run.stage == 3:
+        return M.text("part_params_partition", lang, bits=bits, gpus=format_number(run.total_gpus, 0, lang))
+    return M.text("part_params_whole", lang, bits=bits)
+
+
+def assumed_line(run: Run, assumed: Sequence[Default], lang: Lang) -> str | None:
+    """The settings the estimate took by default, each with the flag that sets it; None when all were given."""
+    if not assumed:
+        return None
+    values: dict[Default, dict[str, object]] = {
+        "seq_len": {"seq": format_number(run.seq_len, 0, lang)},
+        "micro_batch": {"batch": format_number(run.micro_batch, 0, lang)},
+        "precision": {"precision": run.precision},
+        "attention": {"attention": run.attention},
+        "checkpointing": {},
+    }
+    items = [M.text(f"assumed_{key}", lang, **values[key]) for key in assumed]
+    return M.text("assumed_line", lang, items=M.text("assumed_separator", lang).join(items))
+
+
+def warning_text(warning: RunWarning, lang: Lang) -> str:
+    """A :class:`~.peak.RunWarning` in ``lang``, with its numbers written as the estimate writes numbers."""
+    args = dict(warning.args)
+    if warning.key == "warn_positions":
+        consequence = "positions_learned" if args.pop("learned") else "positions_rotary"
+        args["consequence"] = M.text(consequence, lang, model_type=args["model_type"])
+        args["seq"] = format_number(int(args["seq"]), 0, lang)
+        args["positions"] = format_number(int(args["positions"]), 0, lang)
+    return M.text(warning.key, lang, **args)
+
+
+def fit_lines(advice: Advice, lang: Lang) -> list[str]:
+    """The fit answer: fits or not, with the reserve kept back, the headroom (or what is missing), "tight" and what
+    to measure when it is near the line, and what the estimate does not model."""
+    from .advice import TIGHT_PERCENT
+
+    peak = advice.peak
+    reserve = format_number(advice.reserve_percent, 0, lang)
+    why = M.text("reserve_why_stage3", lang) if peak.run.stage == 3 and not advice.reserve_given else ""
+    memory, usable = format_bytes(advice.gpu_memory, lang), format_bytes(advice.usable, lang)
+    key = "fits_yes" if advice.fits else "fits_no"
+    line = M.text(
+        key, lang, memory=memory, peak=format_bytes(peak.bytes, lang), usable=usable, reserve=reserve, why=why
+    )
+    if advice.cpu_memory is not None and peak.cpu_bytes > advice.cpu_memory:
+        needed = format_bytes(peak.cpu_bytes, lang)
+        line += M.text("fits_cpu_no", lang, memory=format_bytes(advice.cpu_memory, lang), needed=needed)
+    lines = [line]
+    percent = format_number(abs(advice.headroom_percent), 0, lang)
+    if advice.headroom >= 0:
+        lines.append(M.text("headroom_yes", lang, headroom=format_bytes(advice.headroom, lang), percent=percent))
+    else:
+        lines.append(M.text("headroom_no", lang, short=format_bytes(-advice.headroom, lang), percent=percent))
+    if advice.tight:
+        lines.append(M.text("tight", lang, limit=format_number(TIGHT_PERCENT, 0, lang), usable=usable))
+    lines.append(M.text("not_modelled", lang, family=peak.arch.family))
+    return lines
+
+
+def render_peak(
+    peak: Peak,
+    lang: Lang,
+    *,
+    advice: Advice | None = None,
+    filled: Sequence[str] = (),
+    assumed: Sequence[Default] = (),
+) -> str:
     """The peak as text: what was estimated, a table of its parts, the phases, the fit and the changes."""
     from ..tree.versions import DEEPSPEED_VERSION
     from .peak import COMMUNICATION, COMPONENTS, CUDA_CONTEXT
@@ -291,14 +426,14 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
     note = model_note(arch, lang)
     if note is not None:
         out.append(note)
+    said = assumed_line(run, assumed, lang)
+    if said is not None:
+        out.append(said)
     out.append("")
     header = {"part": M.text("col_part", lang), "gpu": M.text("col_bytes", lang)}
     rows = []
     for key in COMPONENTS:
-        if key == "params" and run.precision == "fp32":
-            name = M.text("part_params_fp32", lang)
-        else:
-            name = M.text(f"part_{key}", lang)
+        name = params_label(run, lang) if key == "params" else M.text(f"part_{key}", lang)
         rows.append({"part": name, "gpu": format_bytes(peak.parts[key], lang)})
     rows.append({"part": M.text("part_total", lang), "gpu": format_bytes(peak.bytes, lang)})
     table = render_table(header, rows).splitlines()
@@ -321,14 +456,7 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
     out.append(M.text("cpu_line", lang, value=format_bytes(peak.cpu_bytes, lang), nvme=nvme))
     if advice is not None:
         out.append("")
-        reserve = f"{advice.reserve_percent:g}"
-        memory, usable = format_bytes(advice.gpu_memory, lang), format_bytes(advice.usable, lang)
-        key = "fits_yes" if advice.fits else "fits_no"
-        line = M.text(key, lang, memory=memory, peak=format_bytes(peak.bytes, lang), usable=usable, reserve=reserve)
-        if advice.cpu_memory is not None and peak.cpu_bytes > advice.cpu_memory:
-            needed = format_bytes(peak.cpu_bytes, lang)
-            line += M.text("fits_cpu_no", lang, memory=format_bytes(advice.cpu_memory, lang), needed=needed)
-        out.append(line)
+        out.extend(fit_lines(advice, lang))
         if advice.changes:
             out.append(M.text("changes_title", lang))
             out.extend(_change_lines(advice.changes, lang))
@@ -336,7 +464,7 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
             out.append(M.text("combined_title", lang))
             out.extend(_change_lines(advice.combined, lang))
             last = advice.combined[-1].peak
-            if last.bytes > advice.usable:
+            if last.bytes > advice.usable_for(last.run):
                 out.append(M.text("combined_short", lang, peak=format_bytes(last.bytes, lang)))
     out.append("")
     out.append(M.text("peak_assumptions", lang))
@@ -344,7 +472,7 @@ def render_peak(peak: Peak, lang: Lang, *, advice: Advice | None = None, filled:
         M.text("peak_assume_seq", lang, seq=format_number(run.seq_len, 0, lang)),
         M.text("peak_assume_states", lang, gpus=run.total_gpus),
         M.text("peak_assume_activations", lang, family=arch.family, attention=run.attention),
-        M.text("peak_assume_logits", lang),
+        M.text("peak_assume_logits", lang, kept=M.text("logits_kept" if run.keep_outputs else "logits_freed", lang)),
         M.text("peak_assume_buffers", lang, version=DEEPSPEED_VERSION, layer=format_count(arch.largest_layer, lang)),
         M.text(
             "peak_assume_context",

@@ -13,8 +13,9 @@ import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from .activations import WIDTH_PER_LAYER, Activation, LayerBasis, largest_layer_estimate
+from .activations import LayerBasis, largest_layer_estimate
 from .messages import M
+from .model import WIDTH_PER_LAYER
 from .model_states import (
     BUFFER_FACTOR,
     BYTES_PER_PARAM,
@@ -96,7 +97,6 @@ class Estimate:
     buffer_factor: float
     buffers: SwapBuffers
     rows: tuple[Row, ...]
-    activation: Activation | None = None
 
     @property
     def total_gpus(self) -> int:
@@ -144,7 +144,6 @@ class Estimate:
                 "sub_group_size": self.buffers.sub_group_size,
             },
             "rows": [row.to_json() for row in self.rows],
-            "activation": self.activation.to_json() if self.activation else None,
         }
 
 
@@ -156,8 +155,8 @@ def estimate(
     largest_layer: int | None = None,
     hidden_size: int | None = None,
     vocab_size: int | None = None,
+    layers: int | None = None,
     buffer_factor: float = BUFFER_FACTOR,
-    activation: Activation | None = None,
     buffers: SwapBuffers | None = None,
 ) -> Estimate:
     """Every stage and offload choice for ``params`` parameters on ``nodes`` × ``gpus_per_node`` GPUs.
@@ -178,7 +177,7 @@ def estimate(
             "too_large", option=Param.buffer_factor, value=buffer_factor, maximum=limit_text(MAX_BUFFER_FACTOR)
         )
     if largest_layer is None:
-        largest_layer, basis = largest_layer_estimate(params, hidden_size, vocab_size)
+        largest_layer, basis = largest_layer_estimate(params, hidden_size, vocab_size, layers)
     else:
         check_int(largest_layer, Param.largest_layer, 1, MAX_PARAMS)
         if largest_layer > params:
@@ -207,7 +206,7 @@ def estimate(
     for zero_init in (True, False):
         cpu, gpu, nvme = zero3_nvme_model_states(params, largest_layer, gpus_per_node, nodes, zero_init, swap, factor)
         rows.append(Row(3, "nvme", "nvme", zero_init, gpu, cpu, nvme, "dsref"))
-    return Estimate(params, gpus_per_node, nodes, largest_layer, basis, factor, swap, tuple(rows), activation)
+    return Estimate(params, gpus_per_node, nodes, largest_layer, basis, factor, swap, tuple(rows))
 
 
 def row_label(row: Row, lang: Lang) -> str:

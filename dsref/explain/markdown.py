@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ..text.facts import json_text, shown_bounds, shown_default, shown_value
 from ..text.i18n import Lang, option_text, translate
+from ..text.punctuation import aside, colon, listed, separated
 from ..text.units import UNITS
 from .render import M, json_lines
 
@@ -36,11 +37,11 @@ def markdown(record: OptionRecord, lang: Lang, *, link: str | None = None) -> st
     lines = [f"**{_code(record.path)}** · {facts}", ""]
 
     def fact(label: str, value: str) -> None:
-        lines.append(f"- *{M.text(label, lang)}*: {value}")
+        lines.append(f"- *{M.text(label, lang)}*{colon(lang)}{value}")
 
     if record.docs_default_differs:
         docs = shown_value(record.docs_default, record.docs_default_human, lang)
-        fact("docs_default", f"{_code(docs)} ({M.text('docs_default_note', lang)})")
+        fact("docs_default", aside(_code(docs), M.text("docs_default_note", lang), lang))
     if record.default_note:
         lines.append(f"- {option_text(record.path, record.default_note, lang, 'default_note')}")
     if record.bounds:
@@ -48,7 +49,7 @@ def markdown(record: OptionRecord, lang: Lang, *, link: str | None = None) -> st
     if record.unit:
         fact("unit", UNITS.text(record.unit, lang))
     if record.stages is not None:
-        fact("stages", ", ".join(str(s) for s in record.stages))
+        fact("stages", listed((str(s) for s in record.stages), lang))
     if record.since:
         fact("since", record.since)
     if record.removed_in:
@@ -71,26 +72,33 @@ def markdown(record: OptionRecord, lang: Lang, *, link: str | None = None) -> st
     names += [M.text("deprecated_name", lang, name=_code(n)) for n in record.deprecated_aliases]
     names += [M.text("docs_name", lang, name=_code(n)) for n in record.docs_names]
     if names:
-        fact("also", "; ".join(names))
+        fact("also", separated(names, lang))
     if record.hf_auto:
         source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
-        fact("hf_auto", M.text("hf_yes", lang, who=", ".join(record.hf_auto_by), source=source))
+        fact("hf_auto", M.text("hf_yes", lang, who=listed(record.hf_auto_by, lang), source=source))
     if record.is_section and record.unknown_keys:
         fact("unknown_keys", M.text(f"unknown_{record.unknown_keys}", lang))
     if record.allowed is not None:
         meanings = {
             json_text(value): option_text(record.path, text, lang, f"enum:{value}") for value, text in record.enum_docs
         }
-        lines += ["", f"*{M.text('allowed', lang)}*:", ""]
+        lines += ["", f"*{M.text('allowed', lang)}*{colon(lang).rstrip()}", ""]
         for value in record.allowed:
             shown = json_text(value)
             meaning = meanings.get(shown)
-            lines.append(f"- {_code(shown)}" + (f": {meaning}" if meaning else ""))
+            lines.append(f"- {_code(shown)}" + (f"{colon(lang)}{meaning}" if meaning else ""))
     description = option_text(record.path, record.description, lang)
     if description:
         lines += ["", description]
     if record.example_config is not None:
-        lines += ["", f"*{M.text('example', lang)}*:", "", "```json", *json_lines(record.example_config), "```"]
+        lines += [
+            "",
+            f"*{M.text('example', lang)}*{colon(lang).rstrip()}",
+            "",
+            "```json",
+            *json_lines(record.example_config),
+            "```",
+        ]
     if link:
         lines += ["", f"[{M.text('link', lang)}]({link})"]
     return "\n".join(lines) + "\n"

@@ -12,8 +12,9 @@ zero_optimization.stage3_prefetch_bucket_size
 
 from __future__ import annotations
 
-from ..text.facts import json_text, shown_bounds, shown_default, shown_summary, shown_value
+from ..text.facts import json_text, option_texts, shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
+from ..text.punctuation import aside, collapsed, listed, separated
 from ..text.units import UNITS
 from ..text.width import display_width
 from ..tree.index import OptionIndex
@@ -258,7 +259,12 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             note(option_text(record.path, record.default_note, lang, "default_note"))
         if record.docs_default_differs:
             docs = shown_value(record.docs_default, record.docs_default_human, lang)
-            row(M.text("docs_default", lang), f"{docs}  ({M.text('docs_default_note', lang)})")
+            row(
+                M.text("docs_default", lang),
+                aside(docs, M.text("docs_default_note", lang), lang)
+                if lang == "zh"
+                else f"{docs}  ({M.text('docs_default_note', lang)})",
+            )
         if record.allowed is not None:
             row(M.text("allowed", lang), ", ".join(json_text(v) for v in record.allowed))
             for value, text in record.enum_docs:
@@ -294,10 +300,10 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         names += [M.text("deprecated_name", lang, name=n) for n in record.deprecated_aliases]
         names += [M.text("docs_name", lang, name=n) for n in record.docs_names]
         if names:
-            row(M.text("also", lang), "; ".join(names))
+            row(M.text("also", lang), separated(names, lang))
         if record.hf_auto:
             source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
-            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=", ".join(record.hf_auto_by), source=source))
+            row(M.text("hf_auto", lang), M.text("hf_yes", lang, who=listed(record.hf_auto_by, lang), source=source))
         if record.is_section and record.unknown_keys:
             row(M.text("unknown_keys", lang), M.text(f"unknown_{record.unknown_keys}", lang))
         description = option_text(record.path, record.description, lang)
@@ -328,7 +334,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             default = default if len(default) <= 14 else default[:13] + "…"
             summary = _reflow(shown_summary(child, lang), room) or [""]
             lines.append(
-                f"  {style.key(name.ljust(key_width))}{str(child.type).ljust(type_width)}{default.ljust(16)}"
+                f"  {style.key(_cell(name, key_width))}{_cell(str(child.type), type_width)}{default.ljust(16)}"
                 f"{summary[0]}{mark if len(summary) == 1 else ''}"
             )
             lines.extend(" " * offset + part for part in summary[1:-1])
@@ -381,11 +387,17 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+def _cell(text: str, width: int) -> str:
+    """A column of the table of options: padded to ``width``, or followed by two spaces when it is too long, so that
+    it never runs into the next column (``float | list[float] | null`` then ``null``)."""
+    return text.ljust(width) if len(text) <= width - 2 else text + "  "
+
+
 def _reflow(text: str, width: int = 100) -> list[str]:
     """Paragraph text folded to ``width`` columns: between words, and between CJK characters."""
     out: list[str] = []
     line = ""
-    for token in _tokens(" ".join(text.split())):
+    for token in _tokens(collapsed(text)):
         if display_width(line + token) > width and line.strip():
             out.append(line.rstrip())
             line = "" if token == " " else token
@@ -420,14 +432,7 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
 
 def _with_texts(record: OptionRecord, lang: Lang, link: str | None) -> dict[str, Any]:
     data = record.to_json()
-    data["text"] = {
-        "summary": shown_summary(record, lang),
-        "description": option_text(record.path, record.description, lang),
-        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
-        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
-        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
-        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
-    }
+    data["text"] = option_texts(record, lang)
     if link:
         data["link"] = link
     return data

@@ -125,7 +125,7 @@ class ZeroConfig(StrictSection):
         description="How many gradient elements are collected into one bucket before they are reduced together; the "
         "unit is elements, not bytes. Larger buckets mean fewer, more efficient collectives but bigger buffers: with "
         "`contiguous_gradients` each bucket is preallocated on the GPU (twice at stages 1-2 with `overlap_comm`), "
-        "and 5e8 elements of a 16-bit dtype take 1 GB. Lower it when GPU memory is short.",
+        "and 5e8 elements of a 16-bit dtype take 0.9 GB. Lower it when GPU memory is short.",
         example=500_000_000,
     )
     use_multi_rank_bucket_allreduce: bool = option(

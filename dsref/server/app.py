@@ -365,7 +365,8 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.Cod
         actions.append(
             lsp.CodeAction(
                 title=fix.title_text(analysis.lang)
-                + ("" if fix.safe else " (unsafe)" if analysis.lang == "en" else "（不安全）"),
+                if fix.safe
+                else TEXTS.text("unsafe_fix", analysis.lang, title=fix.title_text(analysis.lang)),
                 kind=lsp.CodeActionKind.QuickFix,
                 diagnostics=[diagnostic],
                 is_preferred=fix.safe,

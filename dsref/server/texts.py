@@ -16,6 +16,7 @@ TEXTS = messages(
     expected_version="a DeepSpeed release from {oldest} to {newest}, or null",
     expected_python="the path of a Python interpreter, or null",
     explain_rule="Explain {code}",
+    unsafe_fix="{title} (unsafe)",
     open_reference="Open the reference page of {code}",
     header_line='a header line must be "Name: value" ended by CRLF; skipped to the next Content-Length header',
     header_length=(

@@ -182,7 +182,7 @@ QUANTITIES = {
     "params-per-gpu": "its parameters divided by the GPUs",
     "swap-buffers": "the optimizer's NVMe swap buffers per GPU (sub-group= for another sub_group_size)",
     "command": "the dsref estimate command of the model-state table",
-    "bytes": "elements= elements of dtype= (bf16, fp16, fp32), in decimal MB or GB",
+    "bytes": "elements= elements of dtype= (bf16, fp16, fp32), in MB or GB (2**20, 2**30 bytes)",
     "buffer-factor": "DeepSpeed's additional_buffer_factor for CPU memory",
 }
 """What a macro can show, with what it means."""
@@ -324,11 +324,12 @@ def _row(macro: Macro) -> Row:
         ) from None
 
 
-def decimal_bytes(n: int, lang: Lang) -> str:
-    """Bytes in decimal MB or GB, as the pages on bucket sizes count them (10^6, 10^9): ``1 GB``, ``400 MB``."""
-    if n >= 10**9:
-        return f"{format_number(n / 10**9, 0 if n % 10**9 == 0 else 1, lang)} GB"
-    return f"{format_number(n / 10**6, 0 if n % 10**6 == 0 else 1, lang)} MB"
+def memory_bytes(n: int, lang: Lang) -> str:
+    """Bytes as the whole site counts them, GB = 2**30 (as the estimator, DeepSpeed's estimators and GPU makers
+    do): GB with one decimal from half a GB up, whole MB (2**20) below: ``0.9 GB`` for 1e9 bytes, ``381 MB``."""
+    if n >= 2**29:
+        return format_bytes(n, lang)
+    return f"{format_number(n / 2**20, 0, lang)} MB"
 
 
 def value(macro: Macro, lang: Lang) -> str:
@@ -336,7 +337,7 @@ def value(macro: Macro, lang: Lang) -> str:
     q = macro.quantity
     if q == "bytes":
         assert macro.elements is not None
-        return decimal_bytes(macro.elements * DTYPE_BYTES[macro.dtype], lang)
+        return memory_bytes(macro.elements * DTYPE_BYTES[macro.dtype], lang)
     if q == "buffer-factor":
         return format_number(BUFFER_FACTOR, 1, lang)
     assert macro.model is not None

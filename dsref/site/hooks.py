@@ -5,6 +5,8 @@
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
   the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
+* What dsref answers about a block (its check, output, diff) is kept between builds, keyed by the block, the
+  language and dsref itself (:mod:`dsref.site.buildcache`).
 * ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
   language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
   in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
@@ -13,14 +15,18 @@
 * A line break in a page's prose that still shows as a space where Chinese needs none (between two Chinese
   characters, beside full-width punctuation: :func:`dsref.site.cjk.joins`) fails the build with the page and the
   source line; the ``dsref.site.linejoin`` Markdown extension removes every one it can (:func:`on_page_content`).
+* A Chinese heading takes the id of its English twin, the heading in the same place of the English page, so that
+  the language switcher keeps the reader's place; a heading id one language has and the other lacks fails the build
+  with the page and line (:mod:`dsref.site.headings`).
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
   placed keep MkDocs' order after them.
 * Head ``<link rel="alternate">`` tags are dropped (:func:`on_post_page` says why), and the sidebars' indentation
   collapsed (:func:`compact_sidebars`).
-* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``;
-  Chinese entries also carry the glossary's Chinese terms for the English ones they use, and Chinese query words are
-  kept whole (:mod:`dsref.site.search`).
+* Each language searches its own pages: the merged search index is split into ``search/`` and ``zh/search/``
+  (plain UTF-8), loaded when the search box is first used; Chinese entries also carry the glossary's Chinese terms
+  for the English ones they use, and Chinese query words are kept whole (:mod:`dsref.site.search`). A query that
+  names a thing (an option, a code, a glossary term) lists that thing first (:mod:`dsref.site.names`).
 
 MkDocs loads this file by its path, so it imports dsref absolutely; it imports MkDocs only inside functions.
 """
@@ -86,12 +92,27 @@ def _priority(value: int) -> Any:
 def on_config(config: Any, **_: Any) -> Any:
     """Make the jieba dictionary path absolute (Material reads it relative to the working directory)."""
     root = Path(config["config_file_path"]).resolve().parent
+    from dsref.site.buildcache import BuildCache
+
+    _CACHE[:] = [BuildCache.beside(Path(config["config_file_path"]))]
     for name in ("material/search", "search"):
         plugin = config["plugins"].get(name)
         setting = getattr(plugin, "config", {}).get("jieba_dict_user") if plugin is not None else None
         if setting and not os.path.isabs(setting):
             plugin.config["jieba_dict_user"] = str(root / setting)
     return config
+
+
+_CACHE: list[Any] = []
+
+
+def _build_cache() -> Any:
+    """The build's cache of dsref's answers about the docs' examples (:mod:`dsref.site.buildcache`)."""
+    if not _CACHE:
+        from dsref.site.buildcache import BuildCache
+
+        _CACHE.append(BuildCache(None))
+    return _CACHE[0]
 
 
 def on_files(files: Any, config: Any, **_: Any) -> Any:
@@ -167,9 +188,15 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             page.meta["title"] = title
     src = page.file.src_uri
     markdown = _figures(markdown, src)
+    twin = _HEADING_IDS.get(_twin_key(src))
+    if page_language(src) != "en" and twin is not None:
+        from dsref.site.headings import with_ids
+
+        markdown = with_ids(markdown, twin)
+    cache = _build_cache()
     if "```json" in markdown:
         for block in blocks(markdown, src):
-            for problem in check(block).problems:
+            for problem in cache.lines("problems", block, "en", lambda b=block: check(b).problems):
                 _warn_once(f"docs/{src}:{block.line}: {problem}")
     if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
@@ -184,25 +211,60 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
         shown: list[str] = []
         if block.wants_output:
-            shown += _fenced(output(block, lang), "text", indent)  # type: ignore[arg-type]
+            shown += _fenced(cache.text("output", block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
-            diff = fix_diff(block, lang)  # type: ignore[arg-type]
+            diff = cache.text("diff", block, lang, lambda b=block: fix_diff(b, lang))  # type: ignore[arg-type]
             if not diff:
                 _warn_once(f"docs/{src}:{block.end_line + 1}: dsref check --diff changes nothing in this block")
-            for code in still_reported(block):
+            for code in cache.lines("still", block, "en", lambda b=block: still_reported(b)):
                 _warn_once(f"docs/{src}:{block.end_line + 1}: {code} is still reported after dsref check --fix")
             shown += _fenced(diff, "diff", indent)
         lines[block.end_line : block.end_line + block.markers] = shown
     return "\n".join(lines) + "\n"
 
 
+_HEADING_IDS: dict[str, list[str]] = {}
+"""The heading ids of each English page, in order, by its path under ``docs/en/`` (recorded as the English pages
+are built, before the Chinese ones: the i18n plugin builds Chinese after English)."""
+
+
+def _twin_key(src: str) -> str:
+    parts = PurePosixPath(src).parts
+    return PurePosixPath(*parts[1:]).as_posix() if parts and parts[0] in LANGS else src
+
+
+def _toc_ids(toc: Any) -> list[str]:
+    ids: list[str] = []
+    for item in toc or []:
+        ids.append(str(item.id))
+        ids += _toc_ids(item.children)
+    return ids
+
+
 def on_page_content(html: str, page: Any, **_: Any) -> str:
-    """Report each line break of the page's prose that a reader sees as a stray space in Chinese text
-    (:func:`dsref.site.cjk.stray_joins`) as a warning with the page and the line of its source that ends there."""
-    from dsref.site.cjk import source_line, stray_joins
+    """Record an English page's heading ids, and report a Chinese page's heading that has no twin id on the English
+    page or the reverse (:mod:`dsref.site.headings`); report each line break of the page's prose that a reader sees
+    as a stray space in Chinese text (:func:`dsref.site.cjk.stray_joins`). Each as a warning with the page and the
+    line of its source."""
+    from dsref.site.cjk import StrayJoin, source_line, stray_joins
     from dsref.site.figures import fill
 
-    strays = stray_joins(html)
+    src = page.file.src_uri
+    key = _twin_key(src)
+    if page_language(src) == "en":
+        if not re.search(r"^::: ", page.markdown or "", re.M):  # not the API page, whose headings code writes
+            _HEADING_IDS[key] = _toc_ids(page.toc)
+    elif key in _HEADING_IDS:
+        from dsref.site.headings import differences
+
+        source_text = Path(page.file.abs_src_path).read_text(encoding="utf-8")
+        for problem in differences(source_text, _toc_ids(page.toc), _HEADING_IDS[key], f"docs/en/{key}"):
+            where, what = problem.split(": ", 1)
+            _warn_once(f"docs/{src}:{where.removeprefix('line ')}: {what}")
+    pairs = _build_cache().answer(
+        "strays", html, "", lambda: [[s.before, s.after] for s in stray_joins(html)], _is_pairs
+    )
+    strays = [StrayJoin(before, after) for before, after in pairs]
     if strays:
         src = page.file.src_uri
         # The figures filled in, as the reader sees them; filling keeps the source's line numbers.
@@ -306,7 +368,7 @@ def identifier_breaks(output: str) -> str:
 def on_post_page(output: str, page: Any, **_: Any) -> str:
     """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
     compact the sidebars (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.``
-    (:func:`identifier_breaks`) and load the search worker :func:`on_post_build` writes.
+    (:func:`identifier_breaks`) and load the search worker and the bundle :func:`on_post_build` writes.
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -318,6 +380,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     """
     output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
     output = _WORKER_CONFIG.sub(r"\1.dsref\2", output, count=1)
+    output = _BUNDLE_SCRIPT.sub(r"\1.dsref\2", output, count=1)
     lang = page_language(page.file.src_uri)
     if lang != "en":
         # Material resolves other URLs against the base as against a folder: it must end with "/".
@@ -357,8 +420,29 @@ def on_post_build(config: Any, **_: Any) -> None:
         if lang == "zh":
             separator = re.compile(data["config"]["separator"])
             mine = [_with_synonyms(doc, separator) for doc in mine]
+        from dsref.site.names import name_index
+
+        names = _build_cache().answer(
+            "names", json.dumps(mine, ensure_ascii=False), lang, lambda docs=mine: name_index(docs), _is_name_index
+        )
+        config = {**data["config"], "names": names}
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps({**data, "docs": mine}, separators=(",", ":")), encoding="utf-8")
+        # Plain UTF-8: escaped, the Chinese index was half as large again.
+        target.write_text(
+            json.dumps({"config": config, "docs": mine}, separators=(",", ":"), ensure_ascii=False), encoding="utf-8"
+        )
+
+
+def _is_pairs(value: object) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, str) for x in p) for p in value
+    )
+
+
+def _is_name_index(value: object) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(places, list) and all(isinstance(p, int) for p in places) for places in value.values()
+    )
 
 
 def _nav_groups(folder: str, lang: str) -> tuple[Callable[[str], str], tuple[str, ...], Callable[[str], str]] | None:
@@ -431,24 +515,40 @@ def _with_synonyms(doc: dict[str, Any], separator: re.Pattern[str]) -> dict[str,
 
 _WORKER = re.compile(r"search\.[0-9a-f]+\.min\.js")
 _WORKER_CONFIG = re.compile(r'("search": "[^"]*/workers/search\.[0-9a-f]+)(\.min\.js")')
+_BUNDLE = re.compile(r"bundle\.[0-9a-f]+\.min\.js")
+_BUNDLE_SCRIPT = re.compile(r'(<script src="[^"]*assets/javascripts/bundle\.[0-9a-f]+)(\.min\.js")')
 
 
 def _publish_search_worker(site: Path) -> None:
-    """Write Material's search worker with whole Chinese words in queries next to it
-    (:func:`dsref.site.search.whole_word_queries`); :func:`on_post_page` points every page at it."""
-    from dsref.site.search import whole_word_queries
+    """Write Material's search worker with whole Chinese words in queries
+    (:func:`dsref.site.search.whole_word_queries`) and names first (``search-names.js``, before Material's code), and
+    Material's bundle loading the search index when the search box is first used
+    (:func:`dsref.site.search.index_on_first_use`), next to the originals; :func:`on_post_page` points every page at
+    them."""
+    from dsref.site.search import index_on_first_use, whole_word_queries
 
-    folder = site / "assets" / "javascripts" / "workers"
+    scripts = site / "assets" / "javascripts"
+    folder = scripts / "workers"
     workers = [p for p in folder.glob("search.*.min.js") if _WORKER.fullmatch(p.name)] if folder.is_dir() else []
-    if not workers and (site / "assets" / "javascripts").is_dir():
+    if not workers and scripts.is_dir():
         _warn_once(f"no Material search worker in {folder}: Chinese search cannot be set up")
+    names_first = scripts / "search-names.js"
     for worker in workers:
         try:
             patched = whole_word_queries(worker.read_text(encoding="utf-8"))
         except ValueError as problem:
             _warn_once(f"{worker.name}: {problem}; see dsref/site/search.py")
             continue
+        if names_first.is_file():
+            patched = names_first.read_text(encoding="utf-8") + patched
         worker.with_name(worker.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
+    for bundle in [p for p in scripts.glob("bundle.*.min.js") if _BUNDLE.fullmatch(p.name)] if scripts.is_dir() else []:
+        try:
+            patched = index_on_first_use(bundle.read_text(encoding="utf-8"))
+        except ValueError as problem:
+            _warn_once(f"{bundle.name}: {problem}; see dsref/site/search.py")
+            continue
+        bundle.with_name(bundle.name.replace(".min.js", ".dsref.min.js")).write_text(patched, encoding="utf-8")
 
 
 @_priority(-150)  # after the i18n plugin (-100), which builds each language's navigation

@@ -26,6 +26,7 @@ from ..explain.render import M as LABELS
 from ..explain.render import json_lines
 from ..text.facts import shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
+from ..text.punctuation import aside, colon, listed, separated
 from ..text.units import UNITS
 from ..tree.index import OptionIndex
 from ..tree.record import OptionRecord, top_of
@@ -211,7 +212,7 @@ def _option(record: OptionRecord, depth: int, lang: Lang, index: OptionIndex) ->
     lines = [f"{'#' * level} {title} {{ .option{toc} }}", ""]
     if depth == 0:
         area = area_of(record.path, index)
-        lines += [f"{M.text('area', lang)}: [{M.text(f'area_{area}', lang)}](index.md#{area})", ""]
+        lines += [f"{M.text('area', lang)}{colon(lang)}[{M.text(f'area_{area}', lang)}](index.md#{area})", ""]
     target = index.deepspeed
     parent = _parent(record, index)
     if record.removed_in and (parent is None or not parent.removed_in):
@@ -238,7 +239,7 @@ def _option(record: OptionRecord, depth: int, lang: Lang, index: OptionIndex) ->
         lines += [_lead(M.text("values", lang), lang), ""]
         for value, text in record.enum_docs:
             meaning = option_text(record.path, text, lang, f"enum:{value}") or ""
-            lines.append(f"- {code(json_value(value))}: {paragraph(meaning)}")
+            lines.append(f"- {code(json_value(value))}{colon(lang)}{paragraph(meaning)}")
         lines.append("")
     if record.example_config is not None:
         lines += _example(record, lang)
@@ -304,15 +305,17 @@ def _facts(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
     rows.append((LABELS.text("default", lang), default + (f" — {paragraph(note)}" if note else "")))
     if record.docs_default_differs:
         docs = code(shown_value(record.docs_default, record.docs_default_human, lang))
-        rows.append((f"⚠ {LABELS.text('docs_default', lang)}", f"{docs} ({LABELS.text('docs_default_note', lang)})"))
+        rows.append(
+            (f"⚠ {LABELS.text('docs_default', lang)}", aside(docs, LABELS.text("docs_default_note", lang), lang))
+        )
     if record.allowed is not None:
-        rows.append((LABELS.text("allowed", lang), ", ".join(code(json_value(v)) for v in record.allowed)))
+        rows.append((LABELS.text("allowed", lang), listed((code(json_value(v)) for v in record.allowed), lang)))
     if record.bounds:
         rows.append((LABELS.text("range", lang), code(shown_bounds(record.bounds))))
     if record.unit:
         rows.append((LABELS.text("unit", lang), UNITS.text(record.unit, lang)))
     if record.stages is not None:
-        rows.append((LABELS.text("stages", lang), ", ".join(str(s) for s in record.stages)))
+        rows.append((LABELS.text("stages", lang), listed((str(s) for s in record.stages), lang)))
     if record.since:
         rows.append((LABELS.text("since", lang), record.since))
     if record.removed_in:
@@ -323,10 +326,10 @@ def _facts(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
     names += [LABELS.text("deprecated_name", lang, name=code(n)) for n in record.deprecated_aliases]
     names += [LABELS.text("docs_name", lang, name=code(n)) for n in record.docs_names]
     if names:
-        rows.append((LABELS.text("also", lang), "; ".join(names)))
+        rows.append((LABELS.text("also", lang), separated(names, lang)))
     if record.hf_auto:
         source = translate(f"{record.path}#hf_source", record.hf_auto_source or "", lang)
-        who = ", ".join(record.hf_auto_by)
+        who = listed(record.hf_auto_by, lang)
         rows.append((LABELS.text("hf_auto", lang), LABELS.text("hf_yes", lang, who=who, source=source)))
     if record.is_section and record.unknown_keys:
         rows.append((LABELS.text("unknown_keys", lang), LABELS.text(f"unknown_{record.unknown_keys}", lang)))
@@ -338,8 +341,8 @@ def _facts(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
     if record.parsed_unused:
         rows.append(("⚠", LABELS.text("parsed_unused", lang)))
     if record.related:
-        rows.append((LABELS.text("related", lang), ", ".join(_link(p, record, index) for p in record.related)))
-    return [*(f"- **{label}**: {value}" for label, value in rows), ""]
+        rows.append((LABELS.text("related", lang), listed((_link(p, record, index) for p in record.related), lang)))
+    return [*(f"- **{label}**{colon(lang)}{value}" for label, value in rows), ""]
 
 
 def _link(path: str, here: OptionRecord, index: OptionIndex) -> str:
@@ -353,15 +356,38 @@ def _link(path: str, here: OptionRecord, index: OptionIndex) -> str:
 
 
 def _example(record: OptionRecord, lang: Lang) -> list[str]:
-    """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one."""
+    """The option's example: a whole config (``example_config`` of the index), which the doc tests check as one;
+    the line of the option itself highlighted, where the eye goes first (and where a phone scrolls the block to)."""
+    lines = json_lines(record.example_config)
+    found = key_line(lines, record.path)
     return [
         _lead(LABELS.text("example", lang), lang),
         "",
-        "```json",
-        *json_lines(record.example_config),
+        f'```json hl_lines="{found}"' if found else "```json",
+        *lines,
         "```",
         "",
     ]
+
+
+def key_line(lines: list[str], path: str) -> int | None:
+    """The line (1-based) of a config written out as ``lines`` where the option at the dotted ``path`` is written
+    (each key of the path found after the one before it), or None where a key is a map's (``<name>``) or absent.
+
+    >>> key_line(['{', '  "a": {', '    "x": 1,', '    "b": 2', '  },', '  "b": 3', '}'], "a.b")
+    4
+    >>> key_line(['{', '  "bf16": {"enabled": true}', '}'], "bf16.enabled"), key_line(['{}'], "a.<name>")
+    (2, None)
+    """
+    text = "\n".join(lines)
+    at = 0
+    for key in path.split("."):
+        if "<" in key or "[" in key:
+            return None
+        at = text.find(f'"{key}":', at)
+        if at < 0:
+            return None
+    return text.count("\n", 0, at) + 1
 
 
 def _children(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from ..check.findings import Example, Kind
 from ..check.fix_notes import fix_note
 from ..text.i18n import Lang, messages
+from ..text.punctuation import colon
 from ..tree.index import OptionIndex
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
@@ -73,13 +74,15 @@ _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`
 
 
 def codes() -> list[tuple[str, str, str | None, str, str]]:
-    """(code, name, severity or None for schema kinds, English explanation, group) for every kind and rule."""
+    """(code, name, severity or None for a schema kind whose severity varies, English explanation, group) for every
+    kind and rule."""
     from ..check.messages import EXPLANATIONS
     from ..check.rules import all_rules
 
     out: list[tuple[str, str, str | None, str, str]] = []
     for kind in Kind:
-        out.append((kind.code, kind.name.replace("_", "-"), None, EXPLANATIONS.table.get(kind.name, ""), "schema"))
+        severity = kind.severity.value if kind.severity is not None else None
+        out.append((kind.code, kind.name.replace("_", "-"), severity, EXPLANATIONS.table.get(kind.name, ""), "schema"))
     for r in all_rules():
         group = "advice" if r.code.startswith("DS6") else "rules"
         out.append((r.code, r.name, r.severity.value, r.explanation, group))
@@ -173,18 +176,19 @@ def _example(code_: str, lang: Lang) -> list[str]:
         *([f"world-size {example.world_size}"] if example.world_size else []),
         *([f"deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
     ]
-    command = " ".join(
-        [
-            "dsref check ds_config.json",
-            *(["--profile hf"] if example.hf else []),
-            *([f"--world-size {example.world_size}"] if example.world_size else []),
-            *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
-        ]
-    )
+    # What the example needs to be read as shown, for the check and for the fix alike (DS502's fix needs the
+    # world size as much as its check does).
+    options = [
+        *(["--profile hf"] if example.hf else []),
+        *([f"--world-size {example.world_size}"] if example.world_size else []),
+        *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
+    ]
+    command = " ".join(["dsref check ds_config.json", *options])
     fix = repairing_fix(code_, example)
     lines = [f"## {M.text('example', lang)}", ""]
     if fix is not None:
-        lines += [M.text("example_intro_fix", lang, code=code_, command=command, fix=f"dsref check {fix}"), ""]
+        fixing = " ".join(["dsref check", fix, *options])
+        lines += [M.text("example_intro_fix", lang, code=code_, command=command, fix=fixing), ""]
     else:
         lines += [M.text("example_intro", lang, code=code_, command=command), ""]
     expect = " ".join(["expect", code_, *example.also])
@@ -203,7 +207,28 @@ def _example(code_: str, lang: Lang) -> list[str]:
 
 
 def _message(code_: str, lang: Lang) -> str:
-    """The message template in ``lang``, placeholders kept as written (``{option}``)."""
+    """The message in ``lang`` as dsref prints it for the code's example (its placeholders filled with the example's
+    values); for a code without an example, the template with each placeholder shown as "…"."""
+    from ..check.pipeline import check_text
+    from ..check.report import rendered
+
+    example = example_of(code_)
+    if example is not None:
+        version = example.deepspeed_version or DEEPSPEED_VERSION
+        report = check_text(
+            example.text,
+            "ds_config.json",
+            profile="hf" if example.hf else "deepspeed",
+            world_size=example.world_size,
+            deepspeed_version=version,
+        )
+        shown = next((r for r in rendered(report, lang, version) if r.code == code_), None)
+        if shown is not None:
+            return shown.message
+    return re.sub(r"\{[A-Za-z_]+\}", "…", _template(code_, lang))
+
+
+def _template(code_: str, lang: Lang) -> str:
     from ..check.messages import MESSAGES
     from ..check.rules import get_rule
 
@@ -240,9 +265,11 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         message = _message(code_, lang)
         groups[group].append([f"[{code_}]({code_}.md)", code(name), shown, cell(message)])
         lines = [generated_header(SOURCE), f"# {code_} {code(name)}", ""]
-        lines += [f"- **{M.text('severity', lang)}**: {shown if severity else M.text('severity_varies', lang)}"]
+        lines += [
+            f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else M.text('severity_varies', lang)}"
+        ]
         if message:
-            lines.append(f"- **{M.text('message', lang)}**: {cell(message)}")
+            lines.append(f"- **{M.text('message', lang)}**{colon(lang)}{cell(message)}")
         lines.append("")
         explanation = _explanation(code_, lang)
         if explanation:

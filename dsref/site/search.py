@@ -7,6 +7,9 @@
 * Synonyms (:func:`synonyms`): the Chinese reference keeps many terms in English (offload, partition, …), as the
   glossary says; a Chinese entry that uses the English term also gets the glossary's Chinese terms in the index, so
   that 卸载 finds the ``offload_*`` options.
+* The index on first use (:func:`index_on_first_use`): Material's bundle fetches the search index on every page
+  load; the site's bundle fetches it when the search box is first opened, as Material does for pages opened from
+  files.
 * Whole words in queries (:func:`whole_word_queries`): Material's search worker cuts a Chinese query into words it
   finds in the index, but never lets a word end on the query's last character, so 梯度累积 was searched (and
   highlighted) as 梯度 alone; the site's worker is Material's with that one comparison changed.
@@ -24,7 +27,7 @@ from functools import cache
 
 from ..text.glossary import TERMS
 
-__all__ = ["USER_DICTIONARY", "synonyms", "user_dictionary", "whole_word_queries"]
+__all__ = ["USER_DICTIONARY", "index_on_first_use", "synonyms", "user_dictionary", "whole_word_queries"]
 
 USER_DICTIONARY = "dsref/generated/jieba_userdict.txt"
 """Where the dictionary is committed, relative to the checkout (``mkdocs.yml`` names it)."""
@@ -105,4 +108,33 @@ def whole_word_queries(worker: str) -> str:
     if worker.count(_LAST_CHARACTER) != 1:
         raise ValueError("Material's search worker has changed: its Chinese query segmentation was not found")
     patched = worker.replace(_LAST_CHARACTER, _LAST_CHARACTER.replace("o<t.length", "o<=t.length"))
+    return re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", patched)
+
+
+_ON_LOAD = 'location.protocol!=="file:"'
+"""Where Material's bundle decides to set up search when the page loads (over HTTP) instead of on first use."""
+_HIGHLIGHT = re.compile(r'(\b\w+\("search\.highlight"\))\?')
+"""Where Material's bundle decides to highlight the words of ``?h=`` on a page, which needs the search index."""
+
+
+def index_on_first_use(bundle: str) -> str:
+    """Material's bundle (``assets/javascripts/bundle.*.min.js``), changed so that the search index is fetched when
+    the search box is first opened (focused, or its icon pressed), not when the page loads.
+
+    Material subscribes to the index once the first of two values is true: "served over HTTP" (at once) or "search
+    open"; with the first made false, search is set up on first use, which Material already does for ``file:``.
+    Highlighting a result's words on the page it leads to needs the index too: only a page opened from a search
+    result (``?h=`` in its address) loads it for that.
+
+    >>> index_on_first_use('x(' + _ON_LOAD + '),y("search");V("search.highlight")?A(e):y')
+    'x(!1),y("search");V("search.highlight")&&new URLSearchParams(location.search).has("h")?A(e):y'
+    >>> index_on_first_use("another bundle")
+    Traceback (most recent call last):
+    ...
+    ValueError: Material's bundle has changed: where it sets up search on page load was not found
+    """
+    if bundle.count(_ON_LOAD) != 1 or len(_HIGHLIGHT.findall(bundle)) != 1:
+        raise ValueError("Material's bundle has changed: where it sets up search on page load was not found")
+    patched = bundle.replace(_ON_LOAD, "!1")
+    patched = _HIGHLIGHT.sub(lambda m: f'{m[1]}&&new URLSearchParams(location.search).has("h")?', patched)
     return re.sub(r"\n//# sourceMappingURL=\S+\s*$", "\n", patched)

@@ -226,14 +226,20 @@ def _example(lang: Lang) -> list[str]:
 def _stage_table(lang: Lang, index: OptionIndex) -> list[str]:
     t = M.text
     lines = [f"## {t('stages_title', lang)}", "", t("stages_intro", lang), ""]
-    rows = []
+    # One table per set of stages, under its own heading (in the page's contents): one table of every option
+    # with a column per stage was 9,600 px tall and, on a phone, its summaries were off screen.
+    groups: dict[tuple[int, ...], list[list[str]]] = {}
     for record in index:
         if record.stages is None or record.removed_in or _inherits_stages(record, index):
             continue
-        marks = [t("yes", lang) if s in record.stages else "" for s in range(4)]
-        rows.append([option_link(record.path, "reference/"), *marks, cell(shown_summary(record, lang))])
-    header = [t("col_option", lang), "0", "1", "2", "3", t("col_summary", lang)]
-    return [*lines, *table(header, rows), ""]
+        row = [option_link(record.path, "reference/"), cell(shown_summary(record, lang))]
+        groups.setdefault(tuple(record.stages), []).append(row)
+    header = [t("col_option", lang), t("col_summary", lang)]
+    for stages in sorted(groups, key=lambda s: (-len(s), s)):
+        listed = t("list_separator", lang).join(str(s) for s in stages)
+        title = t("col_stages", lang) if len(stages) > 1 else f"ZeRO {t('col_stage', lang)}"
+        lines += [f"### {title} {listed}", "", *table(header, groups[stages]), ""]
+    return lines
 
 
 def _inherits_stages(record: OptionRecord, index: OptionIndex) -> bool:

@@ -6,7 +6,9 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 >>> json_text({"stage": 3, "offload_param": {"device": "cpu"}})
 '{"stage": 3, "offload_param": {"device": "cpu"}}'
 >>> shown_value(500000000, {"en": "500M", "zh": "5亿"}, "zh")
-'500000000 (5亿)'
+'500000000（5亿）'
+>>> shown_value(2**63 - 1, {"en": "9223372T"}, "en")
+'9223372036854775807 (no limit)'
 >>> from dsref.tree.record import Bounds
 >>> shown_bounds(Bounds(ge=1, le=3))
 '≥ 1, ≤ 3'
@@ -15,6 +17,7 @@ Nothing here imports :mod:`json` (which imports :mod:`re`), so that ``dsref expl
 from __future__ import annotations
 
 from .i18n import Lang, messages, option_text, translate
+from .punctuation import aside
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +28,10 @@ if TYPE_CHECKING:
 
 __all__ = ["M", "json_text", "shown_bounds", "shown_default", "shown_summary", "shown_value"]
 
-M = messages("facts", none="(none)")
+M = messages("facts", none="(none)", no_limit="no limit")
+
+UNLIMITED = 2**63 - 1
+"""The largest 64-bit integer (Python's ``sys.maxsize``): DeepSpeed's way of writing "no limit" as a default."""
 
 _JSON_ESCAPES = {i: f"\\u{i:04x}" for i in range(0x20)}
 _JSON_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", 8: "\\b", 9: "\\t", 10: "\\n", 12: "\\f", 13: "\\r"})
@@ -63,7 +69,9 @@ def shown_value(value: Any, human: Mapping[str, str] | None, lang: Lang) -> str:
     """A value as JSON, followed by its short form when it is a large count (``500000000 (500M)``); the short
     forms are in the record (``default_human``, ``docs_default_human``), made with Babel when it was generated."""
     shown = json_text(value)
-    return f"{shown} ({human[lang]})" if human else shown
+    if value == UNLIMITED and not isinstance(value, bool):
+        return aside(shown, M.text("no_limit", lang), lang)
+    return aside(shown, human[lang], lang) if human else shown
 
 
 def shown_default(record: OptionRecord, lang: Lang) -> str:
@@ -89,3 +97,16 @@ def shown_summary(record: OptionRecord, lang: Lang) -> str:
     flat = " ".join(text.split())
     end = flat.find("。")
     return flat if end < 0 else flat[: end + 1]
+
+
+def option_texts(record: OptionRecord, lang: Lang) -> dict[str, Any]:
+    """Every text of an option in ``lang`` (English where there is no translation), as the JSON outputs give them
+    (``text`` in ``dsref explain --format json`` and ``dsref options``)."""
+    return {
+        "summary": shown_summary(record, lang),
+        "description": option_text(record.path, record.description, lang),
+        "default_note": option_text(record.path, record.default_note, lang, "default_note"),
+        "removal_note": option_text(record.path, record.removal_note, lang, "removal_note"),
+        "enum": {str(v): option_text(record.path, t, lang, f"enum:{v}") for v, t in record.enum_docs},
+        "hf_auto_source": option_text(record.path, record.hf_auto_source, lang, "hf_source"),
+    }

@@ -26,8 +26,8 @@ class Term(NamedTuple):
 
 TERMS: tuple[Term, ...] = (
     Term(
-        ("ZeRO", "ZeRO stage"),
-        ("ZeRO", "ZeRO stage", "阶段"),
+        ("ZeRO", "ZeRO stage", "Zero Redundancy Optimizer"),
+        ("ZeRO", "ZeRO stage", "阶段", "零冗余优化器"),
         "kept in both languages",
         "不译；行文中 stage 也可写作“阶段”",
     ),
@@ -50,24 +50,38 @@ TERMS: tuple[Term, ...] = (
     Term(("global batch size", "train batch size"), ("全局 batch 大小", "全局批大小")),
     Term(("gradient accumulation",), ("梯度累积",)),
     Term(("gradient accumulation steps",), ("梯度累积步数",)),
+    Term(("gradient clipping",), ("梯度裁剪",)),
     Term(("optimizer state", "optimizer states"), ("优化器状态",)),
     Term(("master weights",), ("主权重", "master weights")),
     Term(("mixed precision",), ("混合精度",)),
     Term(("loss scaling", "loss scale"), ("损失缩放", "loss scale"), "", "动态损失缩放（dynamic loss scaling）"),
     Term(
-        ("activation checkpointing",), ("激活检查点", "重计算"), "also known as recomputation", "即“重计算”，必要时括注"
+        ("activation checkpointing",),
+        ("激活检查点", "重计算"),
+        "also known as recomputation; a checkpointed block is one whose activations are recomputed",
+        "即“重计算”，必要时括注；“做 checkpoint”会被读成保存模型，被重计算的块写作“做激活检查点的块”",
+        ("做 checkpoint", "被 checkpoint", "checkpoint 输入", "checkpoint 调用", "checkpoint 占用", "激活 checkpoint"),
     ),
-    Term(("checkpoint",), ("checkpoint", "检查点"), "a saved model", "保存模型时多用 checkpoint"),
     Term(
-        ("partition", "partitioned"), ("切分", "分片"), "what ZeRO does to model states", "ZeRO 把状态“切分”到各个 rank"
+        ("checkpoint",),
+        ("checkpoint", "检查点"),
+        "a saved model; never activation checkpointing",
+        "保存模型时多用 checkpoint；激活检查点见上一条",
+    ),
+    Term(
+        ("partition", "partitioned"),
+        ("切分", "分片"),
+        "what ZeRO does to model states",
+        "ZeRO 把状态“切分”到各个 rank；“分区”多指磁盘分区",
+        ("分区",),
     ),
     Term(("data parallel", "data parallelism"), ("数据并行",)),
     Term(
         ("data-parallel size", "data-parallel world size"),
         ("数据并行度",),
         "GPUs divided by the tensor, pipeline and sequence parallel sizes",
-        "GPU 数除以张量并行、流水线并行和序列并行的并行度",
-        ("数据并行大小", "数据并行规模", "数据并行 world size", "数据并行的 world size"),
+        "GPU 数除以张量并行、流水线并行和序列并行的并行度；“数据并行 GPU 数”在有张量或流水线并行时容易被读成 GPU 总数",
+        ("数据并行大小", "数据并行规模", "数据并行 world size", "数据并行的 world size", "数据并行 GPU 数"),
     ),
     Term(("tensor parallel", "tensor parallelism", "AutoTP"), ("张量并行", "AutoTP")),
     Term(("pipeline parallel", "pipeline parallelism"), ("流水线并行",)),
@@ -75,8 +89,8 @@ TERMS: tuple[Term, ...] = (
     Term(("sequence parallel", "sequence parallelism"), ("序列并行",)),
     Term(("rank", "world size"), ("rank", "world size"), "kept", "不译"),
     Term(
-        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
-        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all"),
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"),
+        ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "broadcast"),
         "collective primitives, kept",
         "集合通信原语，不译",
     ),
@@ -106,7 +120,50 @@ TERMS: tuple[Term, ...] = (
     Term(("deprecated",), ("已弃用",)),
     Term(("removed",), ("已移除",)),
     Term(("config", "config file"), ("配置", "配置文件")),
-    Term(("section",), ("配置段",), "", "如“`zero_optimization` 配置段”"),
+    Term(
+        ("section",),
+        ("配置段",),
+        "a JSON object of options in ds_config.json",
+        "如“`zero_optimization` 配置段”；“配置块”“配置节”指的是同一样东西，只用一个词",
+        ("配置块", "配置节", "应为 section"),
+    ),
+    Term(
+        ("preset",),
+        ("预设",),
+        "a built-in set of names for a known model family (AutoEP, AutoTP)",
+        "如“预设模型”“沿用预设的名字”；同一段里 preset 与预设混用会被读成两样东西，"
+        "英文只留在配置项名（`preset_model`）中",
+        ("preset",),
+    ),
+    Term(
+        ("sub-group", "sub group"),
+        ("子组",),
+        "the slice of a rank's parameters the optimizer steps (and offload moves) at once, sized by sub_group_size",
+        "优化器一次更新（offload 一次搬运）的那部分参数，大小由 `sub_group_size` 决定；写成英文与配置项名难以区分",
+        ("sub-group", "sub group", "子分组"),
+    ),
+    Term(
+        ("buffer", "staging buffer", "module buffer"),
+        ("缓冲区", "中转缓冲区"),
+        "a preallocated memory area; PyTorch's module buffers (register_buffer) too",
+        "预先分配的一块内存；PyTorch 模块的 buffer（`register_buffer` 注册的张量，如 BatchNorm 的统计量）也写作缓冲区；"
+        "“缓存区”会与 cache（缓存）混淆",
+        ("buffer", "缓存区"),
+    ),
+    Term(
+        ("swap", "swap in", "swap out", "swapping"),
+        ("交换", "换入", "换出"),
+        "moving tensors between GPU or CPU memory and NVMe files",
+        "张量在显存、内存与 NVMe 文件之间搬进搬出，与操作系统的“交换”同义，中文读者熟悉；交换文件即 swap file",
+        ("swap",),
+    ),
+    Term(
+        ("pydantic model", "config model"),
+        ("配置模型", "pydantic 模型"),
+        "the pydantic classes DeepSpeed validates a section with, not a neural network",
+        "指 pydantic 的数据模型；单写“模型”会被读成神经网络",
+        ("用模型解析", "自己的模型校验", "不用自己的模型"),
+    ),
     Term(("option", "key"), ("配置项", "键")),
     Term(("engine",), ("引擎",), "", "`DeepSpeedEngine`、`engine.step()` 等代码名保持原样", ("engine",)),
     Term(("profiler",), ("性能分析器", "profiler")),
@@ -115,13 +172,25 @@ TERMS: tuple[Term, ...] = (
     Term(("gradient", "gradients"), ("梯度",)),
     Term(("parameter", "parameters"), ("参数",)),
     Term(("communication",), ("通信",)),
-    Term(("memory",), ("内存", "显存")),
+    Term(
+        ("memory", "GPU memory", "CPU memory"),
+        ("内存", "显存"),
+        "GPU memory is 显存, host (CPU) memory is 内存",
+        "GPU 上的写“显存”，主机（CPU）上的写“内存”",
+    ),
+    Term(
+        ("activation memory", "activations"),
+        ("激活显存", "激活值"),
+        "the GPU memory the forward pass keeps for the backward pass",
+        "前向传播为反向传播保留的显存；激活值在 GPU 上，所以不写“激活内存”",
+        ("激活内存",),
+    ),
     Term(
         ("first moment", "second moment", "moment estimates"),
         ("一阶矩", "二阶矩", "矩估计"),
         "Adam's running averages of the gradient and its square",
-        "动量（momentum）是 SGD、Lion 等优化器的另一个概念",
-        ("一阶动量", "二阶动量", "两个动量"),
+        "动量（momentum）是 SGD、Lion、Muon 等优化器的另一个概念；Adam 的两个状态写作一阶矩和二阶矩（或合称矩估计）",
+        ("一阶动量", "二阶动量", "两个动量", "Adam 的动量", "动量和方差"),
     ),
     Term(("mode",), ("模式",), avoid=("mode",)),
     Term(("type",), ("类型",), "", "配置项 `type` 本身写作代码", ("type",)),
@@ -134,6 +203,76 @@ TERMS: tuple[Term, ...] = (
         "检查结果的严重级别",
     ),
 )
+
+
+class Rule(NamedTuple):
+    """A house rule of Chinese writing that is not a term: how ranges, counts, sizes and punctuation are written."""
+
+    topic_en: str
+    topic_zh: str
+    write: str
+    """How the Chinese texts write it."""
+    not_: str
+    """What they do not write."""
+    note_zh: str = ""
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(
+        "range",
+        "范围",
+        "stage 1～3、0.95～0.98；相邻的两个写作 stage 1 和 2",
+        "stage 1-3、0.95–0.98",
+        "浪纹线“～”，依 GB/T 15834",
+    ),
+    Rule("large counts", "大数", "5亿、70亿、1.2万", "500M、7B、1e8（配置值和代码除外）", "以万、亿计"),
+    Rule("sizes in bytes", "字节数", "`16 GB`、`512 MB`", "`16G`、`16GB`", "数与单位之间空一格，用 GB、MB"),
+    Rule(
+        "punctuation",
+        "标点",
+        "中文句子用全角标点：，。；：？（）",
+        "与汉字相邻的半角 , ; : ? ( )，全角句号后再加空格",
+        "代码、配置项名、JSON 和命令行保持半角",
+    ),
+    Rule(
+        "quotes",
+        "引号",
+        "“bfloat16”或 `bfloat16`",
+        "同一条消息里混用 'x' 和 “x”",
+        '代码用反引号，其余用中文引号；ASCII 双引号只用于 JSON（"auto"）',
+    ),
+)
+"""Checked by :mod:`dsref.text.zhlint` over every Chinese text."""
+
+
+class Found(NamedTuple):
+    """What a search word stands for: the spellings the texts use, and the renderings they rule out."""
+
+    spellings: frozenset[str]
+    ruled_out: frozenset[str]
+
+
+def search_forms(word: str) -> Found:
+    """A search word's spellings, as :func:`expand` gives them, and the ruled-out renderings of its terms; a word
+    that is itself a ruled-out rendering (归约, 聚合) stands for its term. Search ranks a match that only a ruled-out
+    rendering makes below one of the chosen terms (readers type them; dsref's texts do not use them).
+
+    >>> sorted(search_forms("归约").spellings), sorted(search_forms("归约").ruled_out)
+    (['reduce', 'reduction', '规约'], ['归约'])
+    >>> sorted(search_forms("规约").ruled_out)
+    ['归约']
+    """
+    lowered = word.lower()
+    spellings, ruled_out = set(expand(word)), set()
+    for term in TERMS:
+        avoided = {a.lower() for a in term.avoid}
+        chosen = {s.lower() for s in (*term.english, *term.chinese)}
+        if lowered in avoided:
+            spellings.discard(lowered)
+            spellings.update(chosen)
+        if lowered in avoided or lowered in chosen:
+            ruled_out.update(avoided)
+    return Found(frozenset(spellings), frozenset(ruled_out - spellings))
 
 
 def expand(word: str) -> set[str]:
@@ -174,6 +313,12 @@ def page(lang: str) -> str:
             "|---|---|---|",
         ]
         rows = [f"| {', '.join(t.english)} | {'、'.join(t.chinese)} | {_note(t.note_en, t, 'en')} |" for t in TERMS]
+    if lang == "zh":
+        rows += ["", "## 书写规范", "", "| 项目 | 写作 | 不写作 | 说明 |", "|---|---|---|---|"]
+        rows += [f"| {r.topic_zh} | {r.write} | {r.not_} | {r.note_zh} |" for r in RULES]
+    else:
+        rows += ["", "## How the Chinese texts write", "", "| Topic | Written | Not written |", "|---|---|---|"]
+        rows += [f"| {r.topic_en} | {r.write} | {r.not_} |" for r in RULES]
     header = "<!-- generated from dsref/text/glossary.py by scripts/generate.py; do not edit -->"
     return "\n".join([header, *lines, *rows]) + "\n"
 
@@ -185,3 +330,51 @@ def _note(note: str, term: Term, lang: str) -> str:
     avoided = "、".join(term.avoid) if lang == "zh" else ", ".join(term.avoid)
     said = f"不写作：{avoided}" if lang == "zh" else f"not: {avoided}"
     return f"{note}；{said}" if note and lang == "zh" else f"{note}; {said}" if note else said
+
+
+KEEP: tuple[tuple[str, str], ...] = (
+    (
+        "JSON's literals and the options' values, which the texts write bare as DeepSpeed's documentation does",
+        "true false null auto none cpu nvme",
+    ),
+    (
+        "words of deep learning that Chinese engineers write in English (as the PyTorch and DeepSpeed Chinese "
+        "communities do): translating them would make the text harder to match with code and logs",
+        "step token tokens kernel kernels dtype epoch batch batching embedding embeddings hook hooks logits dropout "
+        "tensor tensors stream streams pass forward backward dict list tuple mask padding softmax sigmoid tanh "
+        "attention transformer layer norm bias hidden size seqlen topk id ids eager inductor graph trace fused "
+        "foreach worker workers dataloader loader tag tags logger log shell socket queue pair device mesh mpu "
+        "multi-tensor trust ratio inf autocast adapter handler prompt actor decoder-only encoder-only reentrant "
+        "non-reentrant saved-tensor grouped gate up down experts pooler head tokenizer docstring schema beta alpha",
+    ),
+    ("the options' type names, as the schema writes them", "int bool str float enum map section list dict any len"),
+    (
+        "names that come from data or dsref's own options: a model's model_type in its config.json, the attention "
+        "implementations --attention takes",
+        "llama gpt2 mistral qwen2 qwen3 mixtral bloom chatglm llava gpt-oss eager sdpa flash en zh hf",
+    ),
+    (
+        "names of programs and commands written as their users type them",
+        "dsref deepspeed torch accelerate transformers libaio pip python ulimit iconv envsubst mv nvidia-smi memlock "
+        "mup zip stderr pre-commit",
+    ),
+    (
+        "what the services and formats call their own things: W&B's entity and team, a Comet experiment, "
+        "DeepSpeed's universal checkpoint",
+        "entity team experiment universal checkpoint",
+    ),
+)
+"""English words that Chinese running text keeps, with the reason for each group. Besides these: every English
+spelling in a term's Chinese column above, and any capitalised word (a name: Adam, DeepSpeed, Llama)."""
+
+
+def _kept_words() -> frozenset[str]:
+    words = {word for _, group in KEEP for word in group.split()}
+    for term in TERMS:
+        for spelling in term.chinese:
+            words.update(w.lower() for w in spelling.replace("-", " ").split() if w.isascii())
+    return frozenset(words)
+
+
+KEEP_IN_ENGLISH = _kept_words()
+"""Lower-case words :mod:`dsref.text.zhlint` accepts in Chinese running text."""

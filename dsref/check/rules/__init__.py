@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...text.i18n import Lang, Messages, messages
+from ...text.punctuation import ranged
 from ...tree.options import OptionTree
 from ...tree.profiles import NEWEST, HfReleases
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
@@ -99,6 +100,8 @@ class Rule:
                 else value
                 for name, value in args.items()
             }
+        if isinstance(args.get("stages"), str):  # a range of stages ("1-2") as the language writes ranges
+            args["stages"] = ranged(args["stages"], lang)
         return self.texts.text(key, lang, **args)
 
 

@@ -272,11 +272,12 @@ def fmt_count(n: int | float) -> str:
 
 
 def fmt_bytes(n: int | float) -> str:
-    """Bytes in decimal units, as memory of GPUs is usually quoted: ``1e9`` → ``1.0 GB``.
+    """Bytes as every page and message of dsref counts them, GB = 2**30 and MB = 2**20 (as DeepSpeed's estimators
+    and GPU makers do): ``1e9`` → ``0.9 GB``.
 
-    >>> fmt_bytes(1_000_000_000), fmt_bytes(400_000_000), fmt_bytes(4_500_000_000)
-    ('1.0 GB', '400 MB', '4.5 GB')
+    >>> fmt_bytes(2**30), fmt_bytes(1_000_000_000), fmt_bytes(400_000_000), fmt_bytes(4_500_000_000)
+    ('1.0 GB', '0.9 GB', '381 MB', '4.2 GB')
     """
-    if n >= 1e9:
-        return f"{n / 1e9:.1f} GB"
-    return f"{n / 1e6:.0f} MB"
+    if n >= 2**29:
+        return f"{n / 2**30:.1f} GB"
+    return f"{n / 2**20:.0f} MB"

@@ -42,7 +42,7 @@ FEW_STEPS = 10
         "With `overlap_comm` on, ZeRO reduces each gradient bucket on a separate stream while the backward pass "
         "goes on, hiding most of the communication time; off, the reduction waits. Stage 3 turns it on by "
         "default, stages 1-2 do not. At stage 2 the overlap needs a second gradient bucket of "
-        "`reduce_bucket_size` elements (1 GB for the default 5e8 at 2 bytes per element); if memory allows, set "
+        "`reduce_bucket_size` elements (0.9 GB for the default 5e8 at 2 bytes per element); if memory allows, set "
         '`"overlap_comm": true`. It does not apply to pipeline parallelism (DeepSpeed turns overlap off for a '
         "PipelineModule) or when you turned it off to work around a communication problem."
     ),
@@ -77,7 +77,7 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
     message="reduce_bucket_size {count} elements: {buffers} gradient bucket(s) of {each} each, {total} of GPU "
     "memory at 2 bytes per element",
     explanation=(
-        "Bucket sizes in ZeRO count elements, not bytes: 5e8 is 500 million gradients, 1 GB in fp16 or bf16, not "
+        "Bucket sizes in ZeRO count elements, not bytes: 5e8 is 500 million gradients, 0.9 GB in fp16 or bf16, not "
         "500 MB. With `contiguous_gradients` (on by default, and always with optimizer offload at stages 1-2) "
         "DeepSpeed allocates the gradient bucket up front: once at stage 3, and at stages 1-2 twice when "
         "`overlap_comm` is on (a double buffer). At stage 1 with an fp32 `data_types.grad_accum_dtype` on an fp16 "

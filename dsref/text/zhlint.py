@@ -1,0 +1,193 @@
+"""The Chinese text linter: the house rules of :mod:`.glossary` checked over a text, each problem with its line, the
+offending text and what to write instead.
+
+It reads only running text: code (fenced blocks, code spans), link targets, HTML, addresses, message placeholders
+(``{name}``), page macros (``{{ … }}``), attribute lists (``{ .option }``) and quoted JSON strings are masked first
+(:func:`prose`), so option names, values, JSON and command lines are never judged as Chinese prose. It lives in
+:mod:`dsref.text` beside the glossary it enforces because more than the tests read it: the catalog check and the
+site's doc checks can call :func:`lint` on any text.
+
+>>> [p.rule for p in lint("类型: 整数，取值 1-3。 DeepSpeed 用 7B 参数")]
+['count', 'halfwidth', 'range', 'space']
+>>> lint("用 `stage: 1-3` 和“auto”")
+[]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from .glossary import KEEP_IN_ENGLISH, TERMS
+
+HAN = r"\u3400-\u9fff\uf900-\ufaff"
+"""Chinese characters (CJK unified ideographs, extension A, compatibility)."""
+FULL_PUNCT = "。，、；：？！（）"
+
+_CODE = re.compile(
+    r"```.*?```|~~~.*?~~~|``.*?``|`[^`]*`|\]\([^)\n]*\)|<!--.*?-->|<[A-Za-z/][^>\n]*>|https?://\S+|\{\{.*?\}\}"
+    r"|\{[a-z_][a-z_0-9]*(?:![rsa])?(?::[^{}\n]*)?\}|\{ ?[.#][^}\n]*\}|\x1b\[[0-9;]*m"
+    r"|(?<![\w-])--?[a-z][\w-]*(?:[ =](?![-\u3400-\u9fff])[\w.]+)?|\b[A-Za-z_][\w.]*\([^()\n]*\)"
+    r"|\bdsref (?:check|explain|estimate|rule|options|schema|server|completion)\b|(?:^|(?<=\n))[!?]{3}\+? [a-z]+",
+    re.S,
+)
+"""What is not running text, even in a Chinese sentence: code, links, HTML, placeholders, macros, attribute lists,
+terminal colours, command-line options with their value (``--profile hf``), calls (``json.dump(config, f)``) and
+dsref's commands."""
+_QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
+"""ASCII-quoted strings: JSON keys and values, or words quoted the English way (judged by the quote rule)."""
+MASK = "\x00"
+_VERBATIM = re.compile(
+    rf"“[\x00-\x7f]*?”|(?<=\[)[\x00-\x7f]*?(?=\]\x00)|^#+ [\x00-\x7f]*$|(?<=[{HAN}*]（)[A-Za-z][\w -]*(?=[，）])"
+    r"|(?<!\*)\*{1,2}(?=\S)[^*\n\u3400-\u9fff]+?(?<=\S)\*{1,2}(?!\*)",
+    re.M,
+)
+"""English quoted verbatim (“ran out of swap buffers”), an English title of a link or heading, an English gloss in
+brackets after a Chinese term (激活检查点（gradient checkpointing）), the English label of a program's menu or field in
+emphasis (*Settings → Languages & Frameworks*): not judged as English left in Chinese text."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One place that breaks a house rule."""
+
+    where: str
+    line: int
+    rule: str
+    found: str
+    use: str
+
+    def __str__(self) -> str:
+        return f"{self.where}:{self.line}: [{self.rule}] “{self.found}” → {self.use}"
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "".join("\n" if c == "\n" else MASK for c in match.group())
+
+
+def prose(text: str, *, quotes: bool = False) -> str:
+    """``text`` with everything that is not running text masked (same length, same lines), quoted strings too
+    unless ``quotes``."""
+    masked = _CODE.sub(_blank, text)
+    return masked if quotes else _QUOTED.sub(_blank, masked)
+
+
+def _avoided() -> list[tuple[re.Pattern[str], str]]:
+    found = []
+    for term in TERMS:
+        for rendering in term.avoid:
+            if re.fullmatch(r"[A-Za-z ]+", rendering):  # an English word left in Chinese running text
+                pattern = re.compile(rf"(?<![\w.\-\x00]){re.escape(rendering)}(?![\w\-\x00])")
+            else:
+                pattern = re.compile(re.escape(rendering))
+            found.append((pattern, term.chinese[0]))
+    return found
+
+
+_AVOIDED = _avoided()
+
+_H = f"[{HAN}]"
+_CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
+    # half-width punctuation touching a Chinese character (through emphasis marks), or brackets around Chinese
+    (
+        "halfwidth",
+        re.compile(rf"(?<={_H})\**[,;:?](?=\s|$|{_H}|\*)|(?<={_H})\s?\((?=[^()\n\u3400-\u9fff]*\))"),
+        "全角标点",
+    ),
+    # brackets around Chinese words, unless they group a formula (×, /, +, =) or hold a call's arguments
+    ("halfwidth", re.compile(rf"(?<![\w\x00])\((?![^()\n]*[×/+=*−])[^()\n]*{_H}[^()\n]*\)"), "全角括号（…）"),
+    ("halfwidth", re.compile(rf"[,;:?](?={_H})"), "全角标点"),
+    # a space beside full-width punctuation, inside a line
+    # (two spaces or more are a column gap in a terminal table, not a space in a sentence)
+    ("space", re.compile(rf"(?<=[{FULL_PUNCT}]) (?=[^\s|\x00✗✓⚠])|(?<=[^\s\x00|]) (?=[{FULL_PUNCT}])"), "去掉空格"),
+    ("space", re.compile(rf"(?<={_H}) +(?=“)|(?<=”) +(?={_H})"), "去掉空格"),
+    ("range", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[-–—~]\s?\d+(?:\.\d+)?(?![\w.\-/\x00])"), "浪纹线：1～3"),
+    ("count", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[KMBT](?![\w\-\x00])"), "以万、亿计：5亿"),
+    ("bytes", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?(?:GiB|MiB|KiB|TiB|G|M|K|T|GB|MB|KB|TB)\b"), "16 GB"),
+)
+
+
+_NAMED = re.compile(r"[A-Z][\w-]* (?:\d+ )?$")
+"""What a count written the English way may follow: a model's name (Llama 2 7B)."""
+
+
+def _around(text: str, start: int, end: int) -> str:
+    """The offending text with a few characters either side, on its own line."""
+    left = max(text.rfind("\n", 0, start) + 1, start - 8)
+    right = text.find("\n", end)
+    return text[left : min(end + 8, len(text) if right < 0 else right)]
+
+
+def _line_of(text: str, index: int) -> int:
+    return text.count("\n", 0, index) + 1
+
+
+def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
+    """Every problem of one message or page; ``line`` is where ``text`` starts in its file."""
+    if not re.search(_H, text):
+        return []
+    running = prose(text)
+    found: list[Problem] = []
+
+    def add(index: int, rule: str, what: str, use: str) -> None:
+        found.append(Problem(where, line + _line_of(text, index) - 1, rule, what.strip() or what, use))
+
+    verbatim = _VERBATIM.sub(_blank, running)
+    for pattern, use in _AVOIDED:
+        for m in pattern.finditer(verbatim):
+            add(m.start(), "term", m.group(), use)
+    for rule, pattern, use in _CHECKS:
+        for m in pattern.finditer(verbatim if rule in ("count", "bytes", "range") else running):
+            if rule == "count" and _NAMED.search(verbatim, 0, m.start()):
+                continue
+            add(m.start(), rule, _around(text, m.start(), m.end()), use)
+    found += [Problem(where, line + n - 1, "quotes", q, "同一条消息只用一种引号：“…”") for n, q in _mixed_quotes(text)]
+    for m in re.finditer(r"(?<![\w\x00.\-/'])[A-Za-z][a-z]+(?:[ -][a-z]+)*(?![\w\x00.\-/'])", verbatim):
+        words = m.group()
+        if not _kept(words):
+            add(m.start(), "english", words, "译成中文，或写作代码，或加入 glossary.KEEP_IN_ENGLISH")
+    return sorted(set(found), key=lambda p: (p.line, p.rule, p.found))
+
+
+def _kept(words: str) -> bool:
+    """Whether English words are ones Chinese running text keeps: names (capitalised), the glossary's list, or an
+    option's key or value (written bare)."""
+    if words.lower() in KEEP_IN_ENGLISH:
+        return True
+    return all(w[0].isupper() or w.lower() in KEEP_IN_ENGLISH or w in _option_words() for w in re.split(r"[ -]", words))
+
+
+@functools.cache
+def _option_words() -> frozenset[str]:
+    """Every option's key and every allowed string value: names from the config, even when not in backticks."""
+    from ..tree.index import OptionIndex
+
+    words: set[str] = set()
+    for record in OptionIndex.load():
+        words.add(record.key)
+        words.update(v for v in record.allowed or () if isinstance(v, str))
+    return frozenset(words)
+
+
+def _mixed_quotes(text: str) -> Iterator[tuple[int, str]]:
+    """Where a paragraph (of a page, or a whole message) that has quoted a word one way (English 'x' or Chinese “x”)
+    first quotes one the other way. Double ASCII quotes are JSON's ("auto", {"stage": 3}), not a way of quoting."""
+    start = 0
+    for block in re.split(r"\n\s*\n", text):
+        offset = text.index(block, start)
+        running = prose(block, quotes=True)
+        firsts = sorted(
+            (m.start(), name)
+            for name, pattern in (("'", r"(?<![\w])'[^'\n\x00]+'(?![\w])"), ("“", r"“[^”\n]+”"))
+            if (m := re.search(pattern, running))
+        )
+        if len(firsts) > 1 and re.search(_H, running):
+            yield _line_of(text, offset + firsts[1][0]), " ".join(sorted(name for _, name in firsts))
+        start = offset + len(block)
+
+
+def lint_all(texts: Iterable[tuple[str, int, str]]) -> list[Problem]:
+    """Every problem in ``(where, first line, text)`` triples."""
+    return [problem for where, line, text in texts for problem in lint(text, where, line=line)]

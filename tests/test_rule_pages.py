@@ -1,0 +1,37 @@
+"""Rule pages say what dsref does: a schema kind's stated severity is the one its findings carry."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from dsref.check.findings import Kind
+from dsref.check.messages import EXAMPLES
+from dsref.check.pipeline import check_text
+from dsref.site.rules import M, pages
+from dsref.text.punctuation import colon
+
+FIXED = [kind for kind in Kind if kind.severity is not None]
+
+
+@pytest.mark.parametrize("kind", [k for k in FIXED if k.name in EXAMPLES], ids=lambda k: k.code)
+def test_a_kinds_fixed_severity_is_the_one_its_example_gets(kind: Kind) -> None:
+    example = EXAMPLES[kind.name]
+    report = check_text(
+        textwrap.dedent(example.config),
+        "ds_config.json",
+        profile="hf" if example.hf else "deepspeed",
+        world_size=example.world_size,
+    )
+    found = [f.severity for f in report.findings if f.kind is kind]
+    assert found and set(found) == {kind.severity}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_rule_page_states_the_fixed_severity(lang: str) -> None:
+    written = pages(lang)  # type: ignore[arg-type]
+    for kind in FIXED:
+        said = M.text(kind.severity.value, lang)  # type: ignore[union-attr, arg-type]
+        assert f"**{colon(lang)}{said}\n" in written[f"{kind.code}.md"], kind  # type: ignore[arg-type]
+    assert M.text("severity_varies", lang) in written["DS101.md"]  # type: ignore[arg-type]
