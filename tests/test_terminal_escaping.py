@@ -304,6 +304,11 @@ NO_INPUT = {
     "goes through visible() (report.Writer)",
     "target.source_older": "the installed DeepSpeed's version from its metadata, not the command line; the line "
     "goes through visible() (report.Writer)",
+    "target.reading_hf_installed": "target.libraries or target.library: dsref's own texts",
+    "target.reading_hf_given_installed": "target.libraries or target.library: dsref's own texts",
+    "target.libraries": "two target.library texts",
+    "target.library": "the installed transformers' or accelerate's name and version from its metadata, not the "
+    "command line; the line goes through visible() (report.Writer)",
 }
 """Messages with a placeholder that no input reaches, and why."""
 

@@ -55,6 +55,12 @@ MESSAGES = messages(
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
     help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
+    help_hf_no_longer='{library} {installed} no longer fills "auto" here (releases before {release} did); write the '
+    "value",
+    help_hf_no_longer_newest='the newest {library} no longer fills "auto" here (releases before {release} did); write '
+    "the value",
+    help_hf_not_yet='{library} {installed} does not fill "auto" here yet ({release} and later do); write the value or '
+    "upgrade {library}",
     help_not_string="put the value in quotes",
     section_root="the top level",
 )
@@ -411,6 +417,15 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         lines.append(MESSAGES.text("help_remove", lang))
     if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):
         lines.append(MESSAGES.text("help_hf_auto", lang))
+    elif finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_release"):
+        which = "help_hf_not_yet" if args["hf_since"] else "help_hf_no_longer"
+        if args.get("hf_installed") is None:
+            which = "help_hf_no_longer_newest"
+        lines.append(
+            MESSAGES.text(
+                which, lang, library=args["hf_library"], installed=args["hf_installed"], release=args["hf_release"]
+            )
+        )
     elif finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_name"):
         lines.append(MESSAGES.text("help_hf_name", lang, name=args["hf_name"]))
     return lines

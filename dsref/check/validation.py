@@ -25,7 +25,7 @@ from pydantic_core import ValidationError
 from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
-from ..tree.profiles import Profile, hugging_face_fills
+from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -62,18 +62,20 @@ def validate(
     deepspeed_version: str = DEEPSPEED_VERSION,
     profile: Profile = "deepspeed",
     tree: OptionTree | None = None,
+    hugging_face: HfReleases = NEWEST,
 ) -> list[Finding]:
     """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
 
     ``deepspeed_version`` is the release to judge removed and new options by;
-    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills. ``tree`` defaults to the generated
+    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills, as the ``hugging_face`` releases fill
+    them (:func:`~dsref.tree.profiles.hugging_face_fills`). ``tree`` defaults to the generated
     check tree (:func:`dsref.check.checktree.check_tree`), which gives the same findings as the model-built one.
     """
     if tree is None:
         from .checktree import check_tree
 
         tree = check_tree()
-    walker = _Walker(tree, parse_version(deepspeed_version), profile)
+    walker = _Walker(tree, parse_version(deepspeed_version), profile, hugging_face)
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
@@ -143,10 +145,13 @@ def _short_int(value: int) -> str:
 
 
 class _Walker:
-    def __init__(self, tree: OptionTree, version: tuple[int, int, int], profile: Profile) -> None:
+    def __init__(
+        self, tree: OptionTree, version: tuple[int, int, int], profile: Profile, hugging_face: HfReleases = NEWEST
+    ) -> None:
         self.tree = tree
         self.version = version
         self.profile = profile
+        self.hugging_face = hugging_face
         self.findings: list[Finding] = []
         self.root: Any = None
 
@@ -293,11 +298,20 @@ class _Walker:
             self.leaf(opt, value, loc)
 
     def auto(self, opt: Option, loc: Location) -> None:
-        filled = hugging_face_fills(self.tree, loc)
+        filled = hugging_face_fills(self.tree, loc, self.hugging_face)
         if self.profile == "hf" and filled:
             return
-        # an option Hugging Face fills, written under another name: say the name it looks for
-        named = {"hf_name": opt.path} if opt.hf_auto and not filled else {}
+        named: dict[str, Any] = {}
+        unfilled = None if filled else hugging_face_unfilled(self.tree, loc, self.hugging_face)
+        if unfilled is not None:  # another release of the installed integration fills it: say which
+            named = {
+                "hf_library": unfilled.by,
+                "hf_installed": unfilled.installed,
+                "hf_release": unfilled.release,
+                "hf_since": unfilled.since,
+            }
+        elif not filled and hugging_face_fills(self.tree, opt.path.split("."), self.hugging_face):
+            named = {"hf_name": opt.path}  # an option Hugging Face fills, written under another name
         if opt.validated_by_deepspeed:
             # DeepSpeed's pydantic base drops "auto" values (sections too) before validation.
             default = None if opt.default is UNSET else opt.default

@@ -21,6 +21,7 @@ from typing import Any
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
+from ...tree.profiles import NEWEST, HfReleases
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..edits import Applicability
 from ..effective import Effective, effective
@@ -168,6 +169,7 @@ def run_rules(
     tree: OptionTree | None = None,
     select: Iterable[str] | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> list[Finding]:
     """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input.
 
@@ -180,7 +182,7 @@ def run_rules(
 
         tree = check_tree()
     version = parse_version(deepspeed_version)
-    context = Context(config, effective(config, tree), tree, world_size, profile, version)
+    context = Context(config, effective(config, tree, hugging_face), tree, world_size, profile, version)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
     for r in all_rules():
