@@ -27,7 +27,7 @@ from functools import cache
 
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
-from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
+from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
 from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED, parse_version
 
 __all__ = [
@@ -64,9 +64,6 @@ TEXTS = messages(
     ),
     uncovered="{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest}",
 )
-
-_RELEASE = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
-"""The release part of an installed version (``0.16.0+cu121``, ``0.17.0rc1`` → ``0.16.0``, ``0.17.0``)."""
 
 _PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
 """What another interpreter runs to say its DeepSpeed release: package metadata only, DeepSpeed is not imported."""
@@ -212,10 +209,9 @@ def release_to_check(given: str | None, installed: str | None) -> Release:
         return Release(_canonical(given), ReleaseSource.given, installed)
     if installed is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
-    match = _RELEASE.match(installed)
-    if match is None:
+    number = release_number(installed)
+    if number is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, installed)
-    number = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
     if number > parse_version(DEEPSPEED_VERSION):
         return Release(DEEPSPEED_VERSION, ReleaseSource.newer, installed)
     if number < parse_version(OLDEST_COVERED):
