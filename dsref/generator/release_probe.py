@@ -29,6 +29,7 @@ import json
 import logging
 import os
 import sys
+from collections.abc import KeysView
 from typing import Any
 
 READS: list[tuple[str, str, str, Any]] = []
@@ -79,6 +80,9 @@ class Recording(dict[str, Any]):
     def __contains__(self, key: object) -> bool:
         READS.append((self.path, str(key), "in", _NO_DEFAULT))
         return super().__contains__(key)
+
+    def keys(self) -> Any:  # `KEY in d.keys()` is a lookup too: the view asks the dictionary itself
+        return KeysView(self)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Recording:
         return Recording(self.path, {k: copy.deepcopy(v, memo) for k, v in dict.items(self)})
@@ -299,6 +303,37 @@ def scheduler_defaults() -> dict[str, Any]:
     return found
 
 
+def scheduler_probes(values: dict[str, Any]) -> dict[str, str | None]:
+    """The verdict of each scheduler that takes the parameter on each value of ``values`` (``param`` → value),
+    built as the engine builds it, over a one-parameter torch optimizer: ``scheduler.params.<param>=<json>`` →
+    None (every such scheduler accepts it) or the first error."""
+    import torch
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        from deepspeed.runtime import lr_schedules
+
+    def build(cls: Any, params: dict[str, Any]) -> str | None:
+        optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cls(optimizer, **params)
+        except Exception as exc:
+            lines = str(exc).strip().splitlines()
+            return f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+        return None
+
+    found: dict[str, str | None] = {}
+    for param, value in values.items():
+        verdict: str | None = None
+        for name in getattr(lr_schedules, "VALID_LR_SCHEDULES", []):
+            cls = getattr(lr_schedules, name, None)
+            if cls is None or param not in inspect.signature(cls.__init__).parameters or build(cls, {}) is not None:
+                continue  # a scheduler without the parameter, or one that needs more than its defaults
+            verdict = verdict or build(cls, {param: value})
+        found[f"scheduler.params.{param}={json.dumps(value)}"] = verdict
+    return found
+
+
 def optimizer_names() -> list[str]:
     with contextlib.redirect_stdout(io.StringIO()):
         from deepspeed.runtime import config
@@ -314,6 +349,7 @@ def facts(request: dict[str, Any]) -> dict[str, Any]:
         cls = _find_class(dotted)
         models[path] = model_facts(cls) if cls is not None else None
     probes = {label: _build(copy.deepcopy(config)) for label, config in request["probes"].items()}
+    probes.update(scheduler_probes(request.get("scheduler_values", {})))
     return {
         "release": deepspeed.__version__.split("+")[0],
         "models": models,

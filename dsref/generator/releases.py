@@ -74,7 +74,25 @@ def facts_request(tree: OptionTree) -> dict[str, Any]:
             models[option.path] = ds_class
         if option.depth <= 2:  # a model's section too: an older release may read it with dict.get
             sections.append(option.path)
-    return {"base": _BASE, "models": models, "sections": sections, "probes": probes(tree)}
+    return {
+        "base": _BASE,
+        "models": models,
+        "sections": sections,
+        "probes": probes(tree),
+        "scheduler_values": scheduler_values(tree),
+    }
+
+
+def scheduler_values(tree: OptionTree) -> dict[str, Any]:
+    """For each bounded scheduler parameter of the schema, the nearest value outside 0.19.8's bound: whether a
+    release's scheduler refuses it (the engine builds the scheduler) is then recorded."""
+    values: dict[str, Any] = {}
+    for option in tree.iter_subtree("scheduler.params"):
+        if "gt" in option.bounds:
+            values[option.key] = option.bounds["gt"]
+        elif "ge" in option.bounds:
+            values[option.key] = option.bounds["ge"] - 1
+    return values
 
 
 def raw_facts_path(release: str, scratch: Path = DEFAULT_SCRATCH) -> Path:
