@@ -298,3 +298,29 @@ def test_show_effective_gives_the_release_s_defaults(
     assert document["gradient_clipping"] == clip
     assert document["steps_per_print"] == steps
     assert document["scheduler"]["params"]["warmup_max_lr"] == warmup_max_lr
+
+
+def _explained_for(path: str, release: str, lang: str, capsys: pytest.CaptureFixture[str]) -> str:
+    from dsref.cli.main import main
+
+    assert main(["explain", path, "--deepspeed-version", release, "--lang", lang]) == 0
+    return capsys.readouterr().out.rstrip().splitlines()[-1]
+
+
+def test_explain_gives_the_release_s_default_and_whether_it_reads_the_option(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert "default 0.0 (DeepSpeed 0.19.8: 1.0)" in _explained_for("gradient_clipping", "0.19.2", "en", capsys)
+    assert "same default" in _explained_for("gradient_clipping", "0.19.3", "en", capsys)
+    assert "默认值为 0.0" in _explained_for("gradient_clipping", "0.19.2", "zh", capsys)
+    line = _explained_for("zero_optimization.zenflow", "0.16.9", "en", capsys)
+    assert line.startswith("DeepSpeed 0.16.9 does not read this option")
+    assert "key by key" in _explained_for("fp16.loss_scale", "0.16.9", "en", capsys)
+    assert "key by key" not in _explained_for("fp16.loss_scale", "0.17.1", "en", capsys)
+
+
+def test_explain_refuses_a_malformed_release(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.cli.main import main
+
+    assert main(["explain", "gradient_clipping", "--deepspeed-version", "latest"]) == 2
+    assert "latest" in capsys.readouterr().err

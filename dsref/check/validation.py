@@ -26,7 +26,7 @@ from pydantic_core import ValidationError
 from ..schema import UNSET, Meta
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import Profile, hugging_face_fills
-from ..tree.releases import COVERED, ReleaseFacts, introduced_in, release_facts
+from ..tree.releases import ReleaseFacts, missing_in, release_facts
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -151,6 +151,7 @@ class _Walker:
         self.version = version
         self.release = release
         """How the release checked for differs from 0.19.8 (recorded from it); None for 0.19.8 itself."""
+        self.release_name = ".".join(map(str, version))
         self.profile = profile
         self.findings: list[Finding] = []
         self.root: Any = None
@@ -185,20 +186,9 @@ class _Walker:
         return opt.parent not in self.tree or self.tree.get(opt.parent).unknown_keys != "reject"
 
     def too_new(self, opt: Option) -> str | None:
-        """The release ``opt`` appeared in, when the release checked for does not have it yet.
-
-        The facts recorded from that release decide; the schema's ``since`` too, except for an option of a
-        DeepSpeed model, whose fields the recording compared one by one (``compile`` existed in 0.13 before it
-        was dropped and came back in 0.16.6)."""
-        before_since = opt.since is not None and self.version < parse_version(opt.since)
-        if self.release is not None and not self.release.exists(opt.path):
-            return opt.since if before_since else introduced_in(opt.path) or DEEPSPEED_VERSION
-        compared = (
-            self.release is not None
-            and self.version >= parse_version(COVERED[0])
-            and (opt.validated_by_deepspeed or opt.unknown_keys == "reject")
-        )
-        return opt.since if before_since and not compared else None
+        """The release ``opt`` appeared in, when the release checked for does not have it yet."""
+        compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
+        return missing_in(self.release_name, opt.path, opt.since, compared=compared)
 
     def switch(self, path: str) -> Any:
         """The value written at canonical ``path`` (any accepted spelling of each step), or None."""

@@ -175,3 +175,18 @@ def introduced_in(path: str) -> str | None:
         if facts is None or facts.exists(path):
             return None if release == COVERED[0] else release
     return None
+
+
+def missing_in(release: str, path: str, since: str | None, *, compared: bool) -> str | None:
+    """The release the option at ``path`` appeared in, when ``release`` does not have it yet; None when it does.
+
+    The facts recorded from ``release`` decide; the schema's ``since`` too, except for an option of a DeepSpeed
+    model (``compared``), whose fields the recording compared one by one (``compile`` existed in 0.13 before it was
+    dropped and came back in 0.16.6)."""
+    version = parse_version(release)
+    before_since = since is not None and version < parse_version(since)
+    facts = release_facts(release)
+    if facts is not None and not facts.exists(path):
+        return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+    recorded = facts is not None and version >= parse_version(COVERED[0])
+    return since if before_since and not (recorded and compared) else None
