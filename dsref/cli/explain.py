@@ -114,10 +114,13 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
         sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
         if args.deepspeed_version is not None and exp.record is not None:
             from ..explain.release import release_note
+            from ..text.escape import visible
+            from ..tree.versions import parse_version
 
-            note = release_note(exp.record, args.deepspeed_version, lang)
+            release = ".".join(map(str, parse_version(args.deepspeed_version)))  # as dsref writes it, checked above
+            note = release_note(exp.record, release, lang)
             if note is not None:
-                sys.stdout.write(f"\n{note}\n")
+                sys.stdout.write(visible(f"\n{note}\n", lines=True))
     return 0
 
 
