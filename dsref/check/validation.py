@@ -187,6 +187,8 @@ class _Walker:
 
     def too_new(self, opt: Option) -> str | None:
         """The release ``opt`` appeared in, when the release checked for does not have it yet."""
+        if self.release is None:  # 0.19.8 or later: the schema's own record
+            return opt.since if opt.since is not None and self.version < parse_version(opt.since) else None
         compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
         return missing_in(self.release_name, opt.path, opt.since, compared=compared)
 
