@@ -324,3 +324,26 @@ def test_explain_refuses_a_malformed_release(capsys: pytest.CaptureFixture[str])
 
     assert main(["explain", "gradient_clipping", "--deepspeed-version", "latest"]) == 2
     assert "latest" in capsys.readouterr().err
+
+
+def _dump(release: str, capsys: pytest.CaptureFixture[str]) -> dict[str, dict[str, object]]:
+    from dsref.cli.main import main
+
+    assert main(["options", "--deepspeed-version", release]) == 0
+    return {o["path"]: o for o in json.loads(capsys.readouterr().out)["options"]}
+
+
+def test_the_option_dump_gives_each_option_in_the_release(capsys: pytest.CaptureFixture[str]) -> None:
+    old = _dump("0.19.2", capsys)
+    assert old["gradient_clipping"]["in_release"] == {
+        "reads": True,
+        "appears_in": None,
+        "removed_in": None,
+        "default": 0.0,
+    }
+    assert old["amp"]["in_release"]["reads"]  # removed in 0.19.7
+    assert not _dump("0.16.9", capsys)["zero_optimization.zenflow"]["in_release"]["reads"]
+    same = _dump(DEEPSPEED, capsys)
+    assert not same["amp"]["in_release"]["reads"]
+    kept = [o for o in same.values() if not o["removed_in"]]
+    assert all(o["in_release"]["reads"] and o["in_release"]["default"] == o["default"] for o in kept)

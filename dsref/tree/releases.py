@@ -190,3 +190,16 @@ def missing_in(release: str, path: str, since: str | None, *, compared: bool) ->
         return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
     recorded = facts is not None and version >= parse_version(COVERED[0])
     return since if before_since and not (recorded and compared) else None
+
+
+def in_release(
+    release: str, path: str, since: str | None, removed_in: str | None, default: Any, *, compared: bool
+) -> dict[str, Any]:
+    """How ``release`` reads the option at ``path`` (``since``, ``removed_in`` and ``default``: the schema's), for
+    the option dump: ``{"reads": bool, "appears_in": …, "removed_in": …, "default": its default there}``."""
+    appears = missing_in(release, path, since, compared=compared)
+    gone = removed_in if removed_in and parse_version(release) >= parse_version(removed_in) else None
+    facts = release_facts(release)
+    there = default if facts is None else facts.default(path, default)
+    reads = appears is None and gone is None
+    return {"reads": reads, "appears_in": appears, "removed_in": gone, "default": there if reads else None}
