@@ -290,6 +290,11 @@ NO_INPUT = {
     "explain.hf_yes": "the index's text",
     "explain.top_level": "DeepSpeed's release",
     "explain.did_you_mean": "option paths from the index",
+    **dict.fromkeys(
+        ("explain.release.absent", "explain.release.removed", "explain.release.other_default", "explain.release.same"),
+        "release numbers as dsref writes them (digits and dots, after --deepspeed-version is checked) and defaults "
+        "from the recorded facts",
+    ),
     "estimate.out_of_range": "--reserve, as the number read from it",
     "estimate.layer_over_params": "numbers read from the command line",
     "estimate.heads_over_hidden": "numbers read from the command line",

@@ -40,9 +40,11 @@ MESSAGES = messages(
     removed="'{key}' was removed in DeepSpeed {removed_in}; DeepSpeed {target} refuses it",
     docs_only="'{key}' is listed in DeepSpeed's documentation, but DeepSpeed {target} refuses it",
     too_new="'{key}' needs DeepSpeed {since} or later (checking for {target})",
+    too_new_ignored="'{key}' needs DeepSpeed {since} or later; DeepSpeed {target} silently ignores it",
     alias_conflict="{keys} are two names of one option; DeepSpeed refuses them together",
     alias_conflict_ignored="{keys} are two names of one option; DeepSpeed uses '{used}' and ignores the other",
     auto_dropped='"auto" is dropped by DeepSpeed, which uses the default {default} here',
+    auto_kept='DeepSpeed {target} keeps "auto" here as a string, which it takes as true',
     auto_unfilled='"auto" is not a value DeepSpeed understands here; only Hugging Face fills it in',
     help_suggest="did you mean {suggestions}?",
     help_elsewhere="'{key}' is an option under {paths}; move it there",
@@ -287,7 +289,7 @@ EXAMPLES: dict[str, Example] = {
           "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
         }
         """,
-        deepspeed_version="0.17.0",
+        deepspeed_version="0.17.6",
     ),
     "alias_conflict": Example(
         """
@@ -350,6 +352,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
     if kind is Kind.deprecated and args.get("form"):
         form = JSON_TYPES.text(args["form"], lang) if args["form"] in JSON_TYPES.table else args["form"]
         return MESSAGES.text("deprecated_form", lang, key=key, form=form)
+    if kind is Kind.too_new and args.get("ignored"):
+        return MESSAGES.text("too_new_ignored", lang, key=key, since=args.get("since"), target=target)
     if kind is Kind.alias_conflict:
         keys = " / ".join(quoted(k, lang) for k in args.get("keys", ()))
         if args.get("used"):
@@ -368,6 +372,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
         return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:
         args["allowed"] = ", ".join(_show(v) for v in args.get("allowed") or ())
+    if kind is Kind.auto_dropped and args.get("kept"):
+        return MESSAGES.text("auto_kept", lang, target=target)
     if kind is Kind.auto_dropped:
         args["default"] = _show(args.get("default"))
     if args.get("got") in JSON_TYPES.table:

@@ -135,7 +135,7 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
         report.path = display_path(path)
         reports.append(report)
     documents = [
-        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
+        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size, deepspeed_version=target)}
         for r in reports
         if r.loaded is not None
     ]
