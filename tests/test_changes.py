@@ -49,3 +49,17 @@ def test_both_languages_list_the_same_changes(lang: str) -> None:
     english, other = pages("en")["changes.md"], pages(lang)["changes.md"]
     assert re.findall(r"^## .*$", english, re.M) == re.findall(r"^## .*$", other, re.M)
     assert re.findall(r"\]\(reference/[^)]+\)", english) == re.findall(r"\]\(reference/[^)]+\)", other)
+
+
+def test_each_reference_entry_says_what_the_releases_changed() -> None:
+    from dsref.site.reference import pages as reference_pages
+
+    english, chinese = reference_pages("en"), reference_pages("zh")
+    entry = english["gradient_clipping.md"]
+    assert "- **By release**: default `1.0` from 0.19.3 (`0.0` before)" in entry
+    assert "从 0.19.3 起默认值为 `1.0`（此前为 `0.0`）" in chinese["gradient_clipping.md"]
+    assert "validated from 0.17.1" in english["fp16.md"]
+    said = sum(page.count("- **By release**") for page in english.values())
+    listed = {c.path.split("=", 1)[0] for c in changes()}
+    assert said and sum(page.count("- **各版本变化**") for page in chinese.values()) == said
+    assert said <= len(listed)  # at most one line per option, and only for options a release changed

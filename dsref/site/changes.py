@@ -9,12 +9,11 @@ True
 
 from __future__ import annotations
 
-import json
 from itertools import groupby, pairwise
 
 from ..text.i18n import Lang, messages
 from ..text.punctuation import colon, listed
-from ..tree.changes import Change, What, changes
+from ..tree.changes import Change, What, changes, shown_probe
 from ..tree.index import OptionIndex
 from ..tree.releases import COVERED
 from . import generated_header
@@ -85,7 +84,7 @@ def _parents(path: str) -> list[str]:
 def _item(change: Change, known: set[str], lang: Lang) -> str:
     if change.what in (What.accepted, What.refused):
         path, value = change.path.split("=", 1)
-        return f"{_name(path, known)} = {code(_probed(value))}"
+        return f"{_name(path, known)} = {code(shown_probe(value))}"
     name = _name(change.path, known)
     if change.what is What.default:
         return f"{name}{colon(lang)}{_value(change.before)} → {_value(change.after)}"
@@ -94,15 +93,6 @@ def _item(change: Change, known: set[str], lang: Lang) -> str:
 
 def _name(path: str, known: set[str]) -> str:
     return option_link(path, "reference/") if path in known else code(path)
-
-
-def _probed(value: str) -> str:
-    """A probed value as JSON: a number as a number (the probes write numbers as JSON and strings as they are)."""
-    try:
-        number = json.loads(value)
-    except ValueError:
-        return json_value(value)
-    return value if isinstance(number, (int, float)) and not isinstance(number, bool) else json_value(value)
 
 
 def _value(value: object) -> str:

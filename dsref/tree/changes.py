@@ -24,7 +24,7 @@ from .record import OptionRecord
 from .releases import COVERED, ReleaseFacts, release_facts
 from .versions import parse_version
 
-__all__ = ["Change", "What", "changes", "history"]
+__all__ = ["Change", "What", "changes", "history", "probed", "shown_probe"]
 
 
 class What(enum.Enum):
@@ -58,8 +58,30 @@ class Change:
 
 
 def history(path: str) -> list[Change]:
-    """The changes of the option at ``path``, oldest first."""
+    """The changes of the option (or section) at ``path``, oldest first."""
     return [change for change in changes() if change.path == path]
+
+
+def probed(path: str) -> list[Change]:
+    """The values of the option at ``path`` that a release started or stopped accepting, oldest first."""
+    return [change for change in changes() if change.path.split("=", 1)[0] == path and "=" in change.path]
+
+
+def shown_probe(value: str) -> str:
+    """A probed value as JSON: a number as a number (the probes write numbers as JSON and strings as they are).
+
+    >>> shown_probe("0"), shown_probe("bf16")
+    ('0', '"bf16"')
+    """
+    import json
+
+    try:
+        number = json.loads(value)
+    except ValueError:
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(number, (int, float)) and not isinstance(number, bool):
+        return value
+    return json.dumps(value, ensure_ascii=False)
 
 
 @cache
@@ -94,7 +116,7 @@ def _between(
             continue
         schema_default = None if record.default is UNSET else record.default
         was, now = _default(before, record, schema_default), _default(after, record, schema_default)
-        if was != now or type(was) is not type(now):
+        if was != now or isinstance(was, bool) != isinstance(now, bool) or (was is None) != (now is None):
             yield change(What.default, record.path, was, now)
     old_only = set(before.dict_only_here) if before is not None else set()
     new_only = set(after.dict_only_here) if after is not None else set()
