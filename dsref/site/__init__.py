@@ -1,7 +1,8 @@
 """The bilingual reference site: pages generated from the schema, the doc checks, and the MkDocs hooks.
 
 Everything a reader sees on the site that is a fact about an option, a rule or a ZeRO stage is generated here
-from the schema (``docs/{en,zh}/reference/``, ``rules/``, ``zero.md``, ``precision.md``, ``fit.md``, ``api.md``) and
+from the schema (``docs/{en,zh}/reference/``, ``rules/``, ``zero.md``, ``precision.md``, ``fit.md``, ``api.md``,
+``changes.md``) and
 committed; :func:`site_files` lists them for :mod:`dsref.generator.files`, so ``scripts/generate.py`` writes them and
 ``tests/test_generated.py`` fails when one is stale. :mod:`dsref.site.doccheck` checks every ```json block of the
 docs, :mod:`dsref.site.hooks` is what ``mkdocs.yml`` loads, and :mod:`dsref.site.linkcheck` checks the built site.
@@ -38,6 +39,7 @@ def is_generated(markdown: str) -> bool:
 def site_files(docs: Path) -> dict[Path, bytes]:
     """Every generated page and asset of the site under ``docs`` (the ``docs/`` folder of a checkout)."""
     from .api import page as api_page
+    from .changes import pages as change_pages
     from .fit import pages as fit_pages
     from .reference import pages as reference_pages
     from .rules import pages as rule_pages
@@ -54,4 +56,6 @@ def site_files(docs: Path) -> dict[Path, bytes]:
         for name, text in fit_pages(lang).items():
             files[docs / lang / name] = text.encode("utf-8")
         files[docs / lang / "api.md"] = api_page(lang).encode("utf-8")
+        for name, text in change_pages(lang).items():
+            files[docs / lang / name] = text.encode("utf-8")
     return files

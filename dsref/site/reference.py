@@ -28,6 +28,7 @@ from ..text.facts import shown_bounds, shown_default, shown_summary, shown_value
 from ..text.i18n import Lang, messages, option_text, translate
 from ..text.punctuation import aside, colon, listed, separated
 from ..text.units import UNITS
+from ..tree.changes import What, history, probed, shown_probe
 from ..tree.index import OptionIndex
 from ..tree.record import OptionRecord, top_of
 from . import generated_header
@@ -51,6 +52,14 @@ M = messages(
     area="Area",
     all_options="all options",
     children="Options in this section",
+    history="By release",
+    history_appeared="read from {release}",
+    history_gone="no longer read from {release}",
+    history_default="default {after} from {release} ({before} before)",
+    history_validated="validated from {release} (unknown keys and wrong types ignored before)",
+    history_accepted="{value} accepted from {release}",
+    history_refused="{value} refused from {release}",
+    history_all="every change",
     removed_box="Removed in DeepSpeed {version}",
     removed_body="DeepSpeed {target} refuses a config that has this key, whatever its value.",
     deprecated_box="Deprecated",
@@ -342,7 +351,29 @@ def _facts(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]:
         rows.append(("⚠", LABELS.text("parsed_unused", lang)))
     if record.related:
         rows.append((LABELS.text("related", lang), listed((_link(p, record, index) for p in record.related), lang)))
+    changed = _history(record.path, lang)
+    if changed:
+        rows.append((M.text("history", lang), changed))
     return [*(f"- **{label}**{colon(lang)}{value}" for label, value in rows), ""]
+
+
+def _history(path: str, lang: Lang) -> str:
+    """What the releases changed about the option, oldest first (:mod:`dsref.tree.changes`), with a link to the
+    page of all changes; empty when they changed nothing."""
+    said = []
+    for change in history(path) + probed(path):
+        what = change.what.value
+        if change.what is What.default:
+            before, after = code(json_value(change.before)), code(json_value(change.after))
+            said.append(M.text(f"history_{what}", lang, release=change.release, before=before, after=after))
+        elif change.what in (What.accepted, What.refused):
+            value = code(shown_probe(change.path.split("=", 1)[1]))
+            said.append(M.text(f"history_{what}", lang, release=change.release, value=value))
+        else:
+            said.append(M.text(f"history_{what}", lang, release=change.release))
+    if not said:
+        return ""
+    return aside(separated(said, lang), f"[{M.text('history_all', lang)}](../changes.md)", lang)
 
 
 def _link(path: str, here: OptionRecord, index: OptionIndex) -> str:

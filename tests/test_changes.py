@@ -1,0 +1,65 @@
+"""The page "What changed in the config, release by release" and the changes it is drawn from: the changes known
+from DeepSpeed's history (issue 23's list) are found where they happened, and both languages list the same."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from dsref.site.changes import pages
+from dsref.tree.changes import What, changes, history
+from dsref.tree.releases import COVERED
+
+
+def _found(what: What, path: str) -> list[str]:
+    return [c.release for c in changes() if c.what is what and c.path == path]
+
+
+def test_gradient_clipping_defaults_to_one_from_0_19_3() -> None:
+    [change] = [c for c in history("gradient_clipping") if c.what is What.default]
+    assert (change.release, change.before, change.after) == ("0.19.3", 0.0, 1.0)
+
+
+def test_fp16_and_bf16_are_validated_from_0_17_1() -> None:
+    assert _found(What.validated, "fp16") == ["0.17.1"]
+    assert _found(What.validated, "bf16") == ["0.17.1"]
+
+
+def test_bfp16_is_refused_after_0_13() -> None:
+    [release] = _found(What.refused, "communication_data_type=bfp16")
+    assert release == COVERED[COVERED.index("0.13.5") + 1]
+    assert COVERED[COVERED.index("0.13.5") + 1] in _found(What.accepted, "communication_data_type=bf16")
+
+
+def test_removed_sections_are_gone_in_0_19_8_and_listed_once() -> None:
+    assert "0.19.8" in _found(What.gone, "amp")
+    text = pages("en")["changes.md"]
+    section = text[text.index("## 0.19.8") : text.index("## 0.19.6")]
+    assert "`amp`" in section and "`amp.enabled`" not in section  # the section, not each option below it
+
+
+def test_every_step_between_covered_releases_has_its_heading() -> None:
+    text = pages("en")["changes.md"]
+    assert re.findall(r"^## (\S+)$", text, re.M) == list(reversed(COVERED[1:]))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_both_languages_list_the_same_changes(lang: str) -> None:
+    english, other = pages("en")["changes.md"], pages(lang)["changes.md"]
+    assert re.findall(r"^## .*$", english, re.M) == re.findall(r"^## .*$", other, re.M)
+    assert re.findall(r"\]\(reference/[^)]+\)", english) == re.findall(r"\]\(reference/[^)]+\)", other)
+
+
+def test_each_reference_entry_says_what_the_releases_changed() -> None:
+    from dsref.site.reference import pages as reference_pages
+
+    english, chinese = reference_pages("en"), reference_pages("zh")
+    entry = english["gradient_clipping.md"]
+    assert "- **By release**: default `1.0` from 0.19.3 (`0.0` before)" in entry
+    assert "从 0.19.3 起默认值为 `1.0`（此前为 `0.0`）" in chinese["gradient_clipping.md"]
+    assert "validated from 0.17.1" in english["fp16.md"]
+    said = sum(page.count("- **By release**") for page in english.values())
+    listed = {c.path.split("=", 1)[0] for c in changes()}
+    assert said and sum(page.count("- **各版本变化**") for page in chinese.values()) == said
+    assert said <= len(listed)  # at most one line per option, and only for options a release changed
