@@ -165,6 +165,14 @@ TERMS: tuple[Term, ...] = (
         ("用模型解析", "自己的模型校验", "不用自己的模型"),
     ),
     Term(("option", "key"), ("配置项", "键")),
+    Term(
+        ("data loader", "dataloader"),
+        ("数据加载器",),
+        "PyTorch's DataLoader, or the one DeepSpeed builds; the class name stays code",
+        "PyTorch 的 `DataLoader`，或 DeepSpeed 自己构建的那一个；类名写作代码；"
+        "同一段里“dataloader”与数据加载器混写会被读成两样东西",
+        ("dataloader",),
+    ),
     Term(("engine",), ("引擎",), "", "`DeepSpeedEngine`、`engine.step()` 等代码名保持原样", ("engine",)),
     Term(("profiler",), ("性能分析器", "profiler")),
     Term(("autotuning",), ("自动调优",)),
@@ -343,7 +351,7 @@ KEEP: tuple[tuple[str, str], ...] = (
         "step token tokens kernel kernels dtype epoch batch batching embedding embeddings hook hooks logits dropout "
         "tensor tensors stream streams pass forward backward dict list tuple mask padding softmax sigmoid tanh "
         "attention transformer layer norm bias hidden size seqlen topk id ids eager inductor graph trace fused "
-        "foreach worker workers dataloader loader tag tags logger log shell socket queue pair device mesh mpu "
+        "foreach worker workers tag tags logger log shell socket queue pair device mesh mpu "
         "multi-tensor trust ratio inf autocast adapter handler prompt actor decoder-only encoder-only reentrant "
         "non-reentrant saved-tensor grouped gate up down experts pooler head tokenizer docstring schema beta alpha",
     ),
