@@ -32,6 +32,28 @@ def listed(items: Iterable[str], lang: Lang) -> str:
     return ("、" if lang == "zh" else ", ").join(items)
 
 
+def either(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
+    """Alternatives (did you mean a or b): Chinese lists them with 、 and puts 或 before the last.
+
+    >>> either(["“a”", "“b”", "“c”"], "zh"), either(["'a'", "'b'"], "en")
+    ('“a”、“b”或“c”', "'a' / 'b'")
+    """
+    return _last_joined(list(items), "或") if lang == "zh" else english.join(items)
+
+
+def both(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
+    """Things named together (a and b are two names of one option): Chinese puts 和 before the last.
+
+    >>> both(["“a”", "“b”"], "zh")
+    '“a”和“b”'
+    """
+    return _last_joined(list(items), "和") if lang == "zh" else english.join(items)
+
+
+def _last_joined(items: list[str], word: str) -> str:
+    return "、".join(items[:-1]) + word + items[-1] if len(items) > 1 else "".join(items)
+
+
 def separated(items: Iterable[str], lang: Lang) -> str:
     """Items that are clauses of their own (each with its note)."""
     return ("；" if lang == "zh" else "; ").join(items)
