@@ -35,8 +35,8 @@ def listed(items: Iterable[str], lang: Lang) -> str:
 def either(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
     """Alternatives (did you mean a or b): Chinese lists them with 、 and puts 或 before the last.
 
-    >>> either(["“a”", "“b”", "“c”"], "zh"), either(["'a'", "'b'"], "en")
-    ('“a”、“b”或“c”', "'a' / 'b'")
+    >>> either(["“a”", "“b”", "“c”"], "zh"), either(["a.x", "b.x"], "zh"), either(["'a'", "'b'"], "en")
+    ('“a”、“b”或“c”', 'a.x 或 b.x', "'a' / 'b'")
     """
     return _last_joined(list(items), "或") if lang == "zh" else english.join(items)
 
@@ -51,7 +51,14 @@ def both(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
 
 
 def _last_joined(items: list[str], word: str) -> str:
-    return "、".join(items[:-1]) + word + items[-1] if len(items) > 1 else "".join(items)
+    """Items joined with 、 and ``word`` before the last, spaced from a code name as Chinese text spaces English
+    (``a.b 或 c.d``) but not from a Chinese quotation mark (``“a”或“b”``)."""
+    if len(items) < 2:
+        return "".join(items)
+    head, last = "、".join(items[:-1]), items[-1]
+    before = " " if head[-1:].isascii() else ""
+    after = " " if last[:1].isascii() else ""
+    return f"{head}{before}{word}{after}{last}"
 
 
 def separated(items: Iterable[str], lang: Lang) -> str:
