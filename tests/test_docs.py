@@ -312,16 +312,16 @@ def test_rule_pages_show_their_example_in_both_languages() -> None:
 
 
 def test_a_block_can_be_checked_for_another_release() -> None:
-    marker = doccheck.parse_marker("deepspeed-version 0.17.0 expect DS304")
-    assert marker.deepspeed_version == "0.17.0" and marker.expect == ("DS304",)
+    marker = doccheck.parse_marker("deepspeed-version 0.17.6 expect DS304")
+    assert marker.deepspeed_version == "0.17.6" and marker.expect == ("DS304",)
     with pytest.raises(doccheck.MarkerError, match="needs a release"):
         doccheck.parse_marker("deepspeed-version latest")
     block = doccheck.blocks(
-        '<!-- dsref-check: deepspeed-version 0.17.0 expect DS304 -->\n```json\n{"train_micro_batch_size_per_gpu": 4,'
+        '<!-- dsref-check: deepspeed-version 0.17.6 expect DS304 -->\n```json\n{"train_micro_batch_size_per_gpu": 4,'
         ' "bf16": {"enabled": true, "bf16_master_weights_and_grads": true}}\n```\n'
     )[0]
     assert doccheck.check(block).problems == []
-    assert "(checking for 0.17.0)" in doccheck.output(block, "en")
+    assert "(checking for 0.17.6)" in doccheck.output(block, "en")
 
 
 def test_every_code_but_two_has_an_example() -> None:

@@ -18,6 +18,7 @@ from dsref.check.target import (
     UncoveredRelease,
     deepspeed_on_path,
     installed_deepspeed,
+    installed_hugging_face,
     release_to_check,
     statement,
 )
@@ -157,8 +158,11 @@ def test_check_says_first_what_it_checked_for(tmp_path: Path, capsys: pytest.Cap
     path.write_text(HF)
     assert main(["check", str(path), "--deepspeed-version", "0.15.4", "--lang", "en"]) == 0
     lines = capsys.readouterr().out.splitlines()
+    found = ", ".join(f"{name} {version}" for name, version in installed_hugging_face().known())
     assert lines[0] == (
-        'Checked for DeepSpeed 0.15.4 (as asked), read as Hugging Face fills it (the file writes "auto").'
+        'Checked for DeepSpeed 0.15.4 (as asked), read as Hugging Face fills it (the file writes "auto"'
+        + (f"; {found} installed" if found else "")
+        + ")."
     )
     assert main(["check", str(path), "--deepspeed-version", "0.15.4", "--lang", "zh", "--profile", "deepspeed"]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
@@ -180,6 +184,10 @@ def test_check_json_says_what_it_checked_for(tmp_path: Path, capsys: pytest.Capt
         "installed": installed_deepspeed(),
         "reading": "hf",
         "reading_chosen_by": "file",
+        "hugging_face": {
+            "transformers": installed_hugging_face().transformers,
+            "accelerate": installed_hugging_face().accelerate,
+        },
     }
     assert document["files"][0]["profile"] == "hf"
 

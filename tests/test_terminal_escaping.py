@@ -290,6 +290,11 @@ NO_INPUT = {
     "explain.hf_yes": "the index's text",
     "explain.top_level": "DeepSpeed's release",
     "explain.did_you_mean": "option paths from the index",
+    **dict.fromkeys(
+        ("explain.release.absent", "explain.release.removed", "explain.release.other_default", "explain.release.same"),
+        "release numbers as dsref writes them (digits and dots, after --deepspeed-version is checked) and defaults "
+        "from the recorded facts",
+    ),
     "estimate.out_of_range": "--reserve, as the number read from it",
     "estimate.layer_over_params": "numbers read from the command line",
     "estimate.heads_over_hidden": "numbers read from the command line",
@@ -304,6 +309,11 @@ NO_INPUT = {
     "goes through visible() (report.Writer)",
     "target.source_older": "the installed DeepSpeed's version from its metadata, not the command line; the line "
     "goes through visible() (report.Writer)",
+    "target.reading_hf_installed": "target.libraries or target.library: dsref's own texts",
+    "target.reading_hf_given_installed": "target.libraries or target.library: dsref's own texts",
+    "target.libraries": "two target.library texts",
+    "target.library": "the installed transformers' or accelerate's name and version from its metadata, not the "
+    "command line; the line goes through visible() (report.Writer)",
 }
 """Messages with a placeholder that no input reaches, and why."""
 

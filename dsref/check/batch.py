@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import BinaryIO
 
-from ..tree.profiles import Profile
+from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .pipeline import STDIN, check_bytes, check_file, display_path
 from .report import Piece, draw
@@ -46,6 +46,7 @@ def check_and_draw(
     profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
     jobs: int | None = None,
     stdin: bytes | None = None,
 ) -> Iterator[Piece]:
@@ -61,6 +62,7 @@ def check_and_draw(
         profile=profile,
         world_size=world_size,
         deepspeed_version=deepspeed_version,
+        hugging_face=hugging_face,
     )
     workers = workers_for(jobs, len(paths))
     if workers <= 1:
@@ -156,11 +158,21 @@ def _check_and_draw(
     profile: Profile | None,
     world_size: int | None,
     deepspeed_version: str,
+    hugging_face: HfReleases = NEWEST,
 ) -> Piece:
     if path == STDIN and stdin is not None:
-        report = check_bytes(stdin, path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+        report = check_bytes(
+            stdin,
+            path,
+            profile=profile,
+            world_size=world_size,
+            deepspeed_version=deepspeed_version,
+            hugging_face=hugging_face,
+        )
     else:
-        report = check_file(path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version)
+        report = check_file(
+            path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version, hugging_face=hugging_face
+        )
     report.path = display_path(path)
     return draw(report, fmt, lang, color=color, target=deepspeed_version)
 

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from ..schema import UNSET, HfAuto, Meta
+from ..schema import UNSET, HfAuto, HfChange, Meta
 from ..tree.options import Option, OptionTree
 
 __all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "option_from_record"]
@@ -161,7 +161,9 @@ def _meta(record: dict[str, Any]) -> Meta:
     values["replacement"] = tuple(tuple(pair) for pair in values.get("replacement", ()))
     values["requires"] = tuple(tuple(pair) for pair in values.get("requires", ()))
     if values.get("hf_auto") is not None:
-        values["hf_auto"] = HfAuto(by=tuple(values["hf_auto"]["by"]), source=values["hf_auto"]["source"])
+        hf = values["hf_auto"]
+        changes = tuple(HfChange(by, release, before) for by, release, before in hf.get("changes", ()))
+        values["hf_auto"] = HfAuto(by=tuple(hf["by"]), source=hf["source"], changes=changes)
     return Meta(**values)
 
 

@@ -22,7 +22,8 @@ from pydantic_core import ValidationError
 
 from ..schema import UNSET
 from ..tree.options import Option, OptionTree
-from ..tree.profiles import hugging_face_fills
+from ..tree.profiles import NEWEST, HfReleases, hugging_face_fills
+from ..tree.releases import ReleaseFacts
 from .positions import Location
 
 __all__ = ["Effective", "effective"]
@@ -31,8 +32,14 @@ __all__ = ["Effective", "effective"]
 class Effective:
     """Values by canonical option path, with where each was written (if it was)."""
 
-    def __init__(self, tree: OptionTree) -> None:
+    def __init__(
+        self, tree: OptionTree, hugging_face: HfReleases = NEWEST, release: ReleaseFacts | None = None
+    ) -> None:
         self.tree = tree
+        self.hugging_face = hugging_face
+        """The Hugging Face releases whose filling :attr:`filled` follows."""
+        self.release = release
+        """The release read for, where its defaults differ from 0.19.8's (recorded from it); None for 0.19.8."""
         self.values: dict[str, Any] = {}
         self.locations: dict[str, Location] = {}
         self.ignored: list[Location] = []
@@ -62,24 +69,30 @@ class Effective:
         opt = self.tree.get(path)
         if path == "zero_optimization.overlap_comm":
             return self.get("zero_optimization.stage") == 3  # None resolves by stage
-        if opt.default is UNSET:
-            return None
-        return opt.default
+        default = None if opt.default is UNSET else opt.default
+        return default if self.release is None else self.release.default(path, default)
 
     def section_present(self, path: str) -> bool:
         return path in self.values and isinstance(self.values[path], Mapping)
 
 
-def effective(config: Any, tree: OptionTree | None = None) -> Effective:
+def effective(
+    config: Any,
+    tree: OptionTree | None = None,
+    hugging_face: HfReleases = NEWEST,
+    release: ReleaseFacts | None = None,
+) -> Effective:
     """Read ``config`` (a parsed ds_config) into an :class:`Effective` view. Never raises.
 
-    ``tree`` defaults to the generated check tree, like :func:`dsref.check.validation.validate`.
+    ``tree`` defaults to the generated check tree, like :func:`dsref.check.validation.validate`; ``hugging_face``
+    are the releases whose filling :attr:`Effective.filled` follows; ``release`` gives the defaults of an earlier
+    DeepSpeed release (:func:`dsref.tree.releases.release_facts`).
     """
     if tree is None:
         from .checktree import check_tree
 
         tree = check_tree()
-    result = Effective(tree)
+    result = Effective(tree, hugging_face, release)
     if isinstance(config, Mapping):
         zero = config.get("zero_optimization")
         if isinstance(zero, bool):  # the legacy form DeepSpeed still maps
@@ -103,7 +116,7 @@ def _walk(tree: OptionTree, parent: str | None, value: Mapping[Any, Any], loc: L
         here = (*loc, key)
         if isinstance(item, str) and item == "auto":
             out.autos.add(opt.path)
-            if hugging_face_fills(tree, here):
+            if hugging_face_fills(tree, here, out.hugging_face):
                 out.filled.add(opt.path)
         if opt.path in out.locations and via == "deprecated_alias":
             continue  # DeepSpeed prefers the current name (bf16 over bfloat16)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
+from ..tree.profiles import NEWEST, HfReleases
 from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Edit, Fix
 from .findings import Finding
@@ -164,20 +165,28 @@ def fix_text(
     profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> FixResult:
     """Fix ``text`` (read from ``path``) as ``check --fix`` does; the text is unchanged when nothing applies.
     ``profile`` None: the reader the original text is written for, kept for every fixed text (a fix that removes
     the last ``"auto"`` does not change who reads the file)."""
 
     def check(candidate: str, reader: Profile | None) -> FileReport:
-        return check_text(candidate, path, profile=reader, world_size=world_size, deepspeed_version=deepspeed_version)
+        return check_text(
+            candidate,
+            path,
+            profile=reader,
+            world_size=world_size,
+            deepspeed_version=deepspeed_version,
+            hugging_face=hugging_face,
+        )
 
     before = check(text, profile)
     reading: Profile = before.loaded.profile if before.loaded is not None else profile or "deepspeed"
 
     def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
         safe = all(_fix(f).safe for f in findings)
-        return judge(previous, result, safe=safe, profile=reading, world_size=world_size)
+        return judge(previous, result, safe=safe, profile=reading, world_size=world_size, hugging_face=hugging_face)
 
     current, report = text, before
     fixed: list[Finding] = []

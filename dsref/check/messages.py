@@ -40,9 +40,11 @@ MESSAGES = messages(
     removed="'{key}' was removed in DeepSpeed {removed_in}; DeepSpeed {target} refuses it",
     docs_only="'{key}' is listed in DeepSpeed's documentation, but DeepSpeed {target} refuses it",
     too_new="'{key}' needs DeepSpeed {since} or later (checking for {target})",
+    too_new_ignored="'{key}' needs DeepSpeed {since} or later; DeepSpeed {target} silently ignores it",
     alias_conflict="{keys} are two names of one option; DeepSpeed refuses them together",
     alias_conflict_ignored="{keys} are two names of one option; DeepSpeed uses '{used}' and ignores the other",
     auto_dropped='"auto" is dropped by DeepSpeed, which uses the default {default} here',
+    auto_kept='DeepSpeed {target} keeps "auto" here as a string, which it takes as true',
     auto_unfilled='"auto" is not a value DeepSpeed understands here; only Hugging Face fills it in',
     help_suggest="did you mean {suggestions}?",
     help_elsewhere="'{key}' is an option under {paths}; move it there",
@@ -55,6 +57,12 @@ MESSAGES = messages(
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
     help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
+    help_hf_no_longer='{library} {installed} no longer fills "auto" here (releases before {release} did); write the '
+    "value",
+    help_hf_no_longer_newest='the newest {library} no longer fills "auto" here (releases before {release} did); write '
+    "the value",
+    help_hf_not_yet='{library} {installed} does not fill "auto" here yet ({release} and later do); write the value or '
+    "upgrade {library}",
     help_not_string="put the value in quotes",
     section_root="the top level",
 )
@@ -287,7 +295,7 @@ EXAMPLES: dict[str, Example] = {
           "optimizer": {"type": "AdamW", "params": {"lr": 1e-4}}
         }
         """,
-        deepspeed_version="0.17.0",
+        deepspeed_version="0.17.6",
     ),
     "alias_conflict": Example(
         """
@@ -350,6 +358,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
     if kind is Kind.deprecated and args.get("form"):
         form = JSON_TYPES.text(args["form"], lang) if args["form"] in JSON_TYPES.table else args["form"]
         return MESSAGES.text("deprecated_form", lang, key=key, form=form)
+    if kind is Kind.too_new and args.get("ignored"):
+        return MESSAGES.text("too_new_ignored", lang, key=key, since=args.get("since"), target=target)
     if kind is Kind.alias_conflict:
         keys = both((quoted(k, lang) for k in args.get("keys", ())), lang)
         if args.get("used"):
@@ -368,6 +378,8 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
         return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:
         args["allowed"] = listed((_show(v) for v in args.get("allowed") or ()), lang)
+    if kind is Kind.auto_dropped and args.get("kept"):
+        return MESSAGES.text("auto_kept", lang, target=target)
     if kind is Kind.auto_dropped:
         args["default"] = _show(args.get("default"))
     if args.get("got") in JSON_TYPES.table:
@@ -411,6 +423,15 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         lines.append(MESSAGES.text("help_remove", lang))
     if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):
         lines.append(MESSAGES.text("help_hf_auto", lang))
+    elif finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_release"):
+        which = "help_hf_not_yet" if args["hf_since"] else "help_hf_no_longer"
+        if args.get("hf_installed") is None:
+            which = "help_hf_no_longer_newest"
+        lines.append(
+            MESSAGES.text(
+                which, lang, library=args["hf_library"], installed=args["hf_installed"], release=args["hf_release"]
+            )
+        )
     elif finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_name"):
         lines.append(MESSAGES.text("help_hf_name", lang, name=args["hf_name"]))
     return lines

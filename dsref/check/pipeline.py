@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from ..tree.profiles import Profile
+from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Applicability
 from .findings import Finding, Kind, Severity
@@ -71,8 +71,9 @@ def check_file(
     profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> FileReport:
-    return _report(load(path, profile), path, world_size, deepspeed_version)
+    return _report(load(path, profile), path, world_size, deepspeed_version, hugging_face)
 
 
 STDIN = "-"
@@ -88,9 +89,10 @@ def check_bytes(
     profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> FileReport:
     """Findings for a file's bytes, read already (standard input): decoded and parsed as :func:`check_file` would."""
-    return _report(load_bytes(data, profile, path=path), path, world_size, deepspeed_version)
+    return _report(load_bytes(data, profile, path=path), path, world_size, deepspeed_version, hugging_face)
 
 
 def check_text(
@@ -100,22 +102,37 @@ def check_text(
     profile: Profile | None = "deepspeed",
     world_size: int | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> FileReport:
     """Findings for ``text`` read as if from the file ``path`` (stdin, an editor's buffer, a file being fixed)."""
-    return _report(load_text(text, profile, path=path), path, world_size, deepspeed_version)
+    return _report(load_text(text, profile, path=path), path, world_size, deepspeed_version, hugging_face)
 
 
-def _report(loaded: LoadedConfig | LoadError, path: str, world_size: int | None, deepspeed_version: str) -> FileReport:
+def _report(
+    loaded: LoadedConfig | LoadError,
+    path: str,
+    world_size: int | None,
+    deepspeed_version: str,
+    hugging_face: HfReleases = NEWEST,
+) -> FileReport:
     """The findings of a file as read: its load error alone, or everything check finds in it."""
     if isinstance(loaded, LoadError):
         return FileReport(path, None, loaded, [_load_error_finding(loaded)])
-    return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
+    return check_loaded(
+        loaded, path, world_size=world_size, deepspeed_version=deepspeed_version, hugging_face=hugging_face
+    )
 
 
 def check_loaded(
-    loaded: LoadedConfig, path: str, *, world_size: int | None = None, deepspeed_version: str = DEEPSPEED_VERSION
+    loaded: LoadedConfig,
+    path: str,
+    *,
+    world_size: int | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> FileReport:
-    """Findings for a config already loaded (also used for text given on stdin or in tests)."""
+    """Findings for a config already loaded (also used for text given on stdin or in tests); ``hugging_face``: the
+    releases of transformers and accelerate whose filling of ``"auto"`` a file read as theirs gets."""
     findings: list[Finding] = []
     for duplicate in loaded.duplicates:
         # keep the later value, as json.load does; DeepSpeed refuses the file, so which was meant is a guess (unsafe)
@@ -149,10 +166,16 @@ def check_loaded(
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    findings.extend(validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile))
+    findings.extend(
+        validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile, hugging_face=hugging_face)
+    )
     if isinstance(loaded.data, dict):
         ruled = run_rules(
-            loaded.data, world_size=world_size, profile=loaded.profile, deepspeed_version=deepspeed_version
+            loaded.data,
+            world_size=world_size,
+            profile=loaded.profile,
+            deepspeed_version=deepspeed_version,
+            hugging_face=hugging_face,
         )
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from ..tree.options import OptionTree
-from ..tree.profiles import Profile, hugging_face_fills
+from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills
 from .findings import Severity
 from .pipeline import FileReport
 
@@ -47,7 +47,13 @@ _ORDER = (Severity.error, Severity.warning, Severity.info)
 
 
 def judge(
-    before: FileReport, after: FileReport, *, safe: bool, profile: Profile, world_size: int | None = None
+    before: FileReport,
+    after: FileReport,
+    *,
+    safe: bool,
+    profile: Profile,
+    world_size: int | None = None,
+    hugging_face: HfReleases = NEWEST,
 ) -> Refusal | None:
     """Why ``after`` may not replace ``before``, or None when it may."""
     if after.error is not None or after.loaded is None:
@@ -62,8 +68,8 @@ def judge(
     accepted = before.loaded is not None and not any(f.severity is Severity.error for f in before.findings)
     if safe and accepted:
         assert before.loaded is not None
-        was = meaning(before.loaded.data, profile=profile, world_size=world_size)
-        if meaning(after.loaded.data, profile=profile, world_size=world_size) != was:
+        was = meaning(before.loaded.data, profile=profile, world_size=world_size, hugging_face=hugging_face)
+        if meaning(after.loaded.data, profile=profile, world_size=world_size, hugging_face=hugging_face) != was:
             return "meaning"
     return None
 
@@ -74,7 +80,7 @@ def _at_or_above(report: FileReport) -> tuple[int, ...]:
     return tuple(sum(found[: i + 1]) for i in range(len(found)))
 
 
-def meaning(config: Any, *, profile: Profile, world_size: int | None = None) -> Any:
+def meaning(config: Any, *, profile: Profile, world_size: int | None = None, hugging_face: HfReleases = NEWEST) -> Any:
     """What DeepSpeed builds from ``config``, as far as dsref models it: the ``--show-effective`` document of the
     config after Hugging Face's filling (``hf``) and DeepSpeed's own mapping of deprecated forms.
 
@@ -86,14 +92,14 @@ def meaning(config: Any, *, profile: Profile, world_size: int | None = None) -> 
     from .show_effective import effective_document
 
     tree = check_tree()
-    data = filled_as_hugging_face_does(config, tree) if profile == "hf" else config
+    data = filled_as_hugging_face_does(config, tree, hugging_face) if profile == "hf" else config
     data = _deprecations_mapped(data, tree)
     return effective_document(data, world_size=world_size)
 
 
-def filled_as_hugging_face_does(config: Any, tree: OptionTree) -> Any:
-    """``config`` with :data:`HF_FILLED` for each ``"auto"`` Hugging Face Trainer or Accelerate fill in
-    (:func:`~dsref.tree.profiles.hugging_face_fills`); any other ``"auto"`` stays, and DeepSpeed drops it."""
+def filled_as_hugging_face_does(config: Any, tree: OptionTree, hugging_face: HfReleases = NEWEST) -> Any:
+    """``config`` with :data:`HF_FILLED` for each ``"auto"`` the ``hugging_face`` releases of Trainer or Accelerate
+    fill in (:func:`~dsref.tree.profiles.hugging_face_fills`); any other ``"auto"`` stays, and DeepSpeed drops it."""
     if not isinstance(config, Mapping):
         return config
     filled = copy.deepcopy(dict(config))
@@ -103,7 +109,7 @@ def filled_as_hugging_face_does(config: Any, tree: OptionTree) -> Any:
             if not isinstance(key, str):
                 continue
             here = (*location, key)
-            if isinstance(value, str) and value == "auto" and hugging_face_fills(tree, here):
+            if isinstance(value, str) and value == "auto" and hugging_face_fills(tree, here, hugging_face):
                 node[key] = HF_FILLED
             elif isinstance(value, dict):
                 walk(value, here)

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
 from ..text.punctuation import either, quoted
-from ..tree.profiles import Profile
+from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from .edits import Fix
 from .findings import Finding, Kind, Severity
 from .messages import help_lines, message
@@ -439,6 +439,8 @@ class CheckedFor:
     release: Release
     profile: Profile | None
     files: int
+    hugging_face: HfReleases = NEWEST
+    """The transformers and accelerate installed, stated for a file read as Hugging Face's."""
 
     def reading(self, first: Piece | None) -> Profile | None:
         """The reader to state: the one asked for, or the one file's; None for files each read as written."""
@@ -447,7 +449,9 @@ class CheckedFor:
         return first.reading if first is not None and self.files == 1 else None
 
     def text(self, first: Piece | None, lang: Lang) -> str:
-        return statement(self.release, self.reading(first), lang, detected=self.profile is None)
+        return statement(
+            self.release, self.reading(first), lang, detected=self.profile is None, hugging_face=self.hugging_face
+        )
 
     def to_json(self, first: Piece | None) -> dict[str, Any]:
         reading = self.reading(first)
@@ -455,6 +459,7 @@ class CheckedFor:
             **self.release.to_json(),
             "reading": reading or "each_as_written",
             "reading_chosen_by": "user" if self.profile is not None else "file",
+            "hugging_face": {by: self.hugging_face.of(by) for by in HF_FILLERS} if reading == "hf" else None,
         }
 
 

@@ -14,14 +14,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..tree.options import Option, option_tree
+from ..tree.releases import release_facts
+from ..tree.versions import DEEPSPEED_VERSION
 from .effective import effective
 from .findings import format_location
 from .rules.batch import GAS, MICRO, TBS, derive
 
 
-def effective_document(config: Any, *, world_size: int | None = None) -> dict[str, Any]:
+def effective_document(
+    config: Any, *, world_size: int | None = None, deepspeed_version: str = DEEPSPEED_VERSION
+) -> dict[str, Any]:
     tree = option_tree()
-    eff = effective(config, tree)
+    eff = effective(config, tree, release=release_facts(deepspeed_version))
     out: dict[str, Any] = {}
     for opt in tree.top_level():
         if opt.removed_in is not None:

@@ -11,7 +11,9 @@ The one rule ``dsref check`` and the language server follow:
 3. no DeepSpeed installed: the newest release dsref covers, said as such.
 
 :func:`statement` says the result in the user's language, with the reader the file was read as
-(:mod:`dsref.tree.profiles`): the first line of ``dsref check``'s text output and the server's status.
+(:mod:`dsref.tree.profiles`): the first line of ``dsref check``'s text output and the server's status. For a file
+read as Hugging Face's it names the transformers and accelerate found the same way (:func:`installed_hugging_face`),
+whose releases decide which ``"auto"`` they fill; none found reads as their newest.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ import os
 import re
 import sys
 from dataclasses import dataclass
+from functools import cache
 
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
-from ..tree.profiles import Profile
+from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
 from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED, parse_version
 
 __all__ = [
@@ -34,7 +37,9 @@ __all__ = [
     "UncoveredRelease",
     "covered",
     "deepspeed_on_path",
+    "distribution_on_path",
     "installed_deepspeed",
+    "installed_hugging_face",
     "release_to_check",
     "statement",
 ]
@@ -50,17 +55,24 @@ TEXTS = messages(
     reading_deepspeed="read as the deepspeed launcher reads it",
     reading_hf='read as Hugging Face fills it (the file writes "auto")',
     reading_hf_given="read as Hugging Face fills it",
+    reading_hf_installed='read as Hugging Face fills it (the file writes "auto"; {libraries} installed)',
+    reading_hf_given_installed="read as Hugging Face fills it ({libraries} installed)",
+    library="{name} {version}",
+    libraries="{first}, {second}",
     reading_by_file=(
         'each file read as Hugging Face fills it when it writes "auto", else as the deepspeed launcher reads it'
     ),
     uncovered="{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest}",
 )
 
-_RELEASE = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
-"""The release part of an installed version (``0.16.0+cu121``, ``0.17.0rc1`` → ``0.16.0``, ``0.17.0``)."""
-
 _PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
 """What another interpreter runs to say its DeepSpeed release: package metadata only, DeepSpeed is not imported."""
+
+_HF_PROBE = (
+    "import importlib.metadata as m\nfor n in ('transformers', 'accelerate'):\n"
+    "    try: print(m.version(n))\n    except m.PackageNotFoundError: print('')"
+)
+"""The same for transformers and accelerate, one line each."""
 
 
 class ReleaseSource(enum.Enum):
@@ -112,11 +124,28 @@ def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> 
     when there is none, or when ``python`` cannot be run or does not answer within ``timeout`` seconds."""
     if python is None:
         return deepspeed_on_path(sys.path)
+    answer = _ask(python, _PROBE, timeout)
+    return answer[0] if answer and answer[0] else None
+
+
+def installed_hugging_face(python: str | None = None, *, timeout: float = 10.0) -> HfReleases:
+    """The transformers and accelerate releases installed for ``python`` (None: this interpreter), found as
+    :func:`installed_deepspeed` finds DeepSpeed's, neither imported; each None when not found."""
+    if python is None:
+        found = [distribution_on_path(name, sys.path) for name in HF_FILLERS]
+    else:
+        answer = _ask(python, _HF_PROBE, timeout) or []
+        found = [(answer[i] if i < len(answer) else "") or None for i in range(len(HF_FILLERS))]
+    return HfReleases(transformers=found[0], accelerate=found[1])
+
+
+def _ask(python: str, probe: str, timeout: float) -> list[str] | None:
+    """The lines ``python`` prints running ``probe``; None when it cannot be run or fails."""
     import subprocess  # only the server asks another interpreter; check's start-up does without it
 
     try:
         done = subprocess.run(
-            [python, "-I", "-c", _PROBE],
+            [python, "-I", "-c", probe],
             capture_output=True,
             text=True,
             timeout=timeout,
@@ -125,30 +154,36 @@ def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> 
         )
     except (OSError, subprocess.SubprocessError, ValueError):
         return None
-    answer = done.stdout.strip()
-    return answer if done.returncode == 0 and answer else None
-
-
-_DIST_INFO = re.compile(r"deepspeed-([^-]+?)\.(?:dist|egg)-info", re.IGNORECASE)
+    return [line.strip() for line in done.stdout.splitlines()] if done.returncode == 0 else None
 
 
 def deepspeed_on_path(path: list[str]) -> str | None:
-    """The version of the first ``deepspeed`` distribution on ``path``, as ``importlib.metadata.version`` finds it:
-    by the name of its ``.dist-info`` (or ``.egg-info``) folder, whose version part the packaging standards fix,
+    """The version of the first ``deepspeed`` distribution on ``path`` (:func:`distribution_on_path`)."""
+    return distribution_on_path("deepspeed", path)
+
+
+def distribution_on_path(name: str, path: list[str]) -> str | None:
+    """The version of the first distribution called ``name`` on ``path``, as ``importlib.metadata.version`` finds
+    it: by the name of its ``.dist-info`` (or ``.egg-info``) folder, whose version part the packaging standards fix,
     or by the ``Version`` line of its metadata. Without importing ``importlib.metadata`` (tens of milliseconds of
     every start-up)."""
+    pattern = _dist_info(name)
     for entry in path:
         try:
             names = os.listdir(entry or ".")
         except OSError:
             continue
-        for name in names:
-            match = _DIST_INFO.fullmatch(name)
+        for folder in names:
+            match = pattern.fullmatch(folder)
             if match is None:
                 continue
-            version = _metadata_version(os.path.join(entry or ".", name)) or match.group(1)
-            return version
+            return _metadata_version(os.path.join(entry or ".", folder)) or match.group(1)
     return None
+
+
+@cache
+def _dist_info(name: str) -> re.Pattern[str]:
+    return re.compile(rf"{re.escape(name)}-([^-]+?)\.(?:dist|egg)-info", re.IGNORECASE)
 
 
 def _metadata_version(folder: str) -> str | None:
@@ -174,10 +209,9 @@ def release_to_check(given: str | None, installed: str | None) -> Release:
         return Release(_canonical(given), ReleaseSource.given, installed)
     if installed is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
-    match = _RELEASE.match(installed)
-    if match is None:
+    number = release_number(installed)
+    if number is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, installed)
-    number = (int(match.group(1)), int(match.group(2)), int(match.group(3) or 0))
     if number > parse_version(DEEPSPEED_VERSION):
         return Release(DEEPSPEED_VERSION, ReleaseSource.newer, installed)
     if number < parse_version(OLDEST_COVERED):
@@ -189,15 +223,33 @@ def _canonical(version: str) -> str:
     return ".".join(str(n) for n in parse_version(version))
 
 
-def statement(release: Release, reading: Profile | None, lang: Lang, *, detected: bool) -> str:
+def statement(
+    release: Release,
+    reading: Profile | None,
+    lang: Lang,
+    *,
+    detected: bool,
+    hugging_face: HfReleases = NEWEST,
+) -> str:
     """What a check was for, in one sentence: the release and how it was chosen, and the reader (``reading``: the
     profile the file was read as; None for several files each read as it is written; ``detected``: chosen by
-    the file rather than by the user)."""
+    the file rather than by the user); read as Hugging Face's, the ``hugging_face`` releases found installed.
+
+    >>> statement(Release("0.19.8", ReleaseSource.installed), "hf", "en", detected=False,
+    ...           hugging_face=HfReleases(transformers="4.46.0"))
+    'Checked for DeepSpeed 0.19.8 (installed), read as Hugging Face fills it (transformers 4.46.0 installed).'
+    """
     source = TEXTS.text(f"source_{release.source.value}", lang, installed=release.installed or "")
     if reading is None:
         how = TEXTS.text("reading_by_file", lang)
     elif reading == "hf":
-        how = TEXTS.text("reading_hf" if detected else "reading_hf_given", lang)
+        known = [TEXTS.text("library", lang, name=name, version=version) for name, version in hugging_face.known()]
+        if known:
+            libraries = known[0] if len(known) == 1 else TEXTS.text("libraries", lang, first=known[0], second=known[1])
+            key = "reading_hf_installed" if detected else "reading_hf_given_installed"
+            how = TEXTS.text(key, lang, libraries=libraries)
+        else:
+            how = TEXTS.text("reading_hf" if detected else "reading_hf_given", lang)
     else:
         how = TEXTS.text("reading_deepspeed", lang)
     return TEXTS.text("checked_for", lang, version=release.version, source=source, reading=how)

@@ -25,7 +25,8 @@ from pydantic_core import ValidationError
 from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
-from ..tree.profiles import Profile, hugging_face_fills
+from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
+from ..tree.releases import ReleaseFacts, missing_in, release_facts
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -62,18 +63,20 @@ def validate(
     deepspeed_version: str = DEEPSPEED_VERSION,
     profile: Profile = "deepspeed",
     tree: OptionTree | None = None,
+    hugging_face: HfReleases = NEWEST,
 ) -> list[Finding]:
     """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
 
     ``deepspeed_version`` is the release to judge removed and new options by;
-    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills. ``tree`` defaults to the generated
+    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills, as the ``hugging_face`` releases fill
+    them (:func:`~dsref.tree.profiles.hugging_face_fills`). ``tree`` defaults to the generated
     check tree (:func:`dsref.check.checktree.check_tree`), which gives the same findings as the model-built one.
     """
     if tree is None:
         from .checktree import check_tree
 
         tree = check_tree()
-    walker = _Walker(tree, parse_version(deepspeed_version), profile)
+    walker = _Walker(tree, parse_version(deepspeed_version), profile, hugging_face, release_facts(deepspeed_version))
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
@@ -143,21 +146,59 @@ def _short_int(value: int) -> str:
 
 
 class _Walker:
-    def __init__(self, tree: OptionTree, version: tuple[int, int, int], profile: Profile) -> None:
+    def __init__(
+        self,
+        tree: OptionTree,
+        version: tuple[int, int, int],
+        profile: Profile,
+        hugging_face: HfReleases = NEWEST,
+        release: ReleaseFacts | None = None,
+    ) -> None:
         self.tree = tree
         self.version = version
+        self.release = release
+        """How the release checked for differs from 0.19.8 (recorded from it); None for 0.19.8 itself."""
+        self.release_name = ".".join(map(str, version))
         self.profile = profile
+        self.hugging_face = hugging_face
         self.findings: list[Finding] = []
         self.root: Any = None
 
     def refuses(self, opt: Option) -> bool:
         """Whether DeepSpeed itself refuses a wrong value here: its pydantic model does, or its own checks do
         (for some options only while the feature they belong to is switched on)."""
+        if self.read_leniently(opt.path):
+            return False
         if opt.validated_by_deepspeed:
             return True
         if not opt.meta.enforced:
             return False
         return opt.meta.enforced_when is None or bool(self.switch(opt.meta.enforced_when))
+
+    def read_leniently(self, path: str) -> bool:
+        """The release checked for reads a section above ``path`` with ``dict.get`` where 0.19.8 validates it."""
+        if self.release is None:
+            return False
+        parts = path.split(".")
+        return any(self.release.reads_leniently(".".join(parts[:depth])) for depth in range(1, len(parts)))
+
+    def ignores_new_key(self, opt: Option) -> bool:
+        """Whether the release checked for silently ignores ``opt``, an option it does not have: its section there
+        takes unknown keys (the top level always does)."""
+        if opt.parent is None:
+            return True
+        if self.release is not None:
+            refuses = self.release.refuses_unknown(opt.parent)
+            if refuses is not None:
+                return not refuses
+        return opt.parent not in self.tree or self.tree.get(opt.parent).unknown_keys != "reject"
+
+    def too_new(self, opt: Option) -> str | None:
+        """The release ``opt`` appeared in, when the release checked for does not have it yet."""
+        if self.release is None:  # 0.19.8 or later: the schema's own record
+            return opt.since if opt.since is not None and self.version < parse_version(opt.since) else None
+        compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
+        return missing_in(self.release_name, opt.path, opt.since, compared=compared)
 
     def switch(self, path: str) -> Any:
         """The value written at canonical ``path`` (any accepted spelling of each step), or None."""
@@ -275,8 +316,13 @@ class _Walker:
                 use_instead=_removal_target(self.tree, opt),
             )
             return
-        if opt.since is not None and self.version < parse_version(opt.since):
-            self.add(Kind.too_new, Severity.error if strict else Severity.warning, loc, opt, since=opt.since)
+        since = self.too_new(opt)
+        if since is not None:
+            if self.ignores_new_key(opt):
+                self.add(Kind.too_new, Severity.warning, loc, opt, since=since, ignored=True)
+            else:
+                self.add(Kind.too_new, Severity.error, loc, opt, since=since)
+            return  # that release never reads the value
         if meta.deprecated:
             extra = _replacement(opt, value)
             repair = repairs.deprecated(opt, loc, extra.get("replacement"), meta.use_instead, self.root)
@@ -293,12 +339,24 @@ class _Walker:
             self.leaf(opt, value, loc)
 
     def auto(self, opt: Option, loc: Location) -> None:
-        filled = hugging_face_fills(self.tree, loc)
+        filled = hugging_face_fills(self.tree, loc, self.hugging_face)
         if self.profile == "hf" and filled:
             return
-        # an option Hugging Face fills, written under another name: say the name it looks for
-        named = {"hf_name": opt.path} if opt.hf_auto and not filled else {}
-        if opt.validated_by_deepspeed:
+        named: dict[str, Any] = {}
+        unfilled = None if filled else hugging_face_unfilled(self.tree, loc, self.hugging_face)
+        if unfilled is not None:  # another release of the installed integration fills it: say which
+            named = {
+                "hf_library": unfilled.by,
+                "hf_installed": unfilled.installed,
+                "hf_release": unfilled.release,
+                "hf_since": unfilled.since,
+            }
+        elif not filled and hugging_face_fills(self.tree, opt.path.split("."), self.hugging_face):
+            named = {"hf_name": opt.path}  # an option Hugging Face fills, written under another name
+        if opt.kind == "leaf" and self.read_leniently(opt.path):
+            # the release checked for reads this section with dict.get: "auto" stays a string, and a true one
+            self.add(Kind.auto_dropped, Severity.warning, loc, opt, repair=None, kept=True, hf_fills=filled, **named)
+        elif opt.validated_by_deepspeed:
             # DeepSpeed's pydantic base drops "auto" values (sections too) before validation.
             default = None if opt.default is UNSET else opt.default
             repair = repairs.auto_dropped(loc)
@@ -313,7 +371,10 @@ class _Walker:
         assert opt.unknown_keys is not None  # every section has a policy
         child_parent = self.tree.child_parent(opt)
         strict = opt.unknown_keys == "reject"
-        policy = opt.unknown_keys
+        policy: str = opt.unknown_keys
+        refuses = None if self.release is None else self.release.refuses_unknown(opt.path)
+        if refuses is not None and refuses != strict:  # the release checked for reads this section otherwise
+            strict, policy = refuses, "reject" if refuses else "ignore"
         if value is None and opt.nullable:
             return
         if opt.container == "list":
@@ -365,6 +426,12 @@ class _Walker:
         adapter = value_validator(opt)
         assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
+        verdict = None if self.release is None else self.release.accepts_value(opt.path, value)
+        if verdict is not None and self.release is not None:  # a spelling the release checked for judges otherwise
+            if not verdict:
+                spellings = self.release.spellings(opt.path, opt.allowed or ())
+                self.add(Kind.not_allowed, Severity.error, loc, opt, value=short_repr(value), allowed=spellings)
+            return
         try:
             text = json.dumps(value, allow_nan=True)
         except (TypeError, ValueError, RecursionError):

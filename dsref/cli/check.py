@@ -17,6 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..check.target import Release
     from ..text.i18n import Lang
+    from ..tree.profiles import HfReleases
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     lang = language(args)
     if lang is None:
         return 2
-    from ..check.target import UncoveredRelease, installed_deepspeed, release_to_check
+    from ..check.target import UncoveredRelease, installed_deepspeed, installed_hugging_face, release_to_check
 
     try:
         release = release_to_check(args.deepspeed_version, installed_deepspeed())
@@ -70,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
         say("dsref: " + exc.text(lang))
         return 2
     target = release.version
+    hugging_face = installed_hugging_face()
     if args.world_size is not None and args.world_size < 1:
         say("dsref: " + CLI.text("at_least_one", lang, option="--world-size"))
         return 2
@@ -84,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         say("dsref: " + CLI.text("stdin_twice", lang))
         return 2
     if args.fix or args.diff:
-        return _fix(args, lang, release)
+        return _fix(args, lang, release, hugging_face)
 
     from ..check.loader import MAX_BYTES
     from ..check.pipeline import expand_paths
@@ -95,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
     if args.show_effective:
-        return _show_effective(paths, args, target, stdin)
+        return _show_effective(paths, args, target, stdin, hugging_face)
     from ..check.batch import check_and_draw
     from ..check.report import CheckedFor, Writer
     from .explain import use_color
@@ -108,10 +110,11 @@ def run(args: argparse.Namespace) -> int:
         profile=args.profile,
         world_size=args.world_size,
         deepspeed_version=target,
+        hugging_face=hugging_face,
         jobs=args.jobs,
         stdin=stdin,
     )
-    checked_for = CheckedFor(release, args.profile, len(paths))
+    checked_for = CheckedFor(release, args.profile, len(paths), hugging_face)
     writer = Writer(sys.stdout, args.format, lang, target=target, checked_for=checked_for)
     for piece in pieces:
         writer.write(piece)
@@ -121,7 +124,9 @@ def run(args: argparse.Namespace) -> int:
     return 0 if tally.ok else 1
 
 
-def _show_effective(paths: list[str], args: argparse.Namespace, target: str, stdin: bytes | None) -> int:
+def _show_effective(
+    paths: list[str], args: argparse.Namespace, target: str, stdin: bytes | None, hugging_face: HfReleases
+) -> int:
     import json
 
     from ..check.pipeline import check_bytes, check_file, display_path
@@ -130,12 +135,17 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
 
     reports = []
     for path in paths:
-        where = {"profile": args.profile, "world_size": args.world_size, "deepspeed_version": target}
+        where = {
+            "profile": args.profile,
+            "world_size": args.world_size,
+            "deepspeed_version": target,
+            "hugging_face": hugging_face,
+        }
         report = check_bytes(stdin, path, **where) if path == "-" and stdin is not None else check_file(path, **where)
         report.path = display_path(path)
         reports.append(report)
     documents = [
-        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size)}
+        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size, deepspeed_version=target)}
         for r in reports
         if r.loaded is not None
     ]
@@ -147,7 +157,7 @@ def _show_effective(paths: list[str], args: argparse.Namespace, target: str, std
     return 1 if any(not r.ok for r in reports) else 0
 
 
-def _fix(args: argparse.Namespace, lang: Lang, release: Release) -> int:
+def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: HfReleases) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
     from ..check.fixer import (
         TEXTS,
@@ -193,6 +203,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release) -> int:
             profile=args.profile,
             world_size=args.world_size,
             deepspeed_version=target,
+            hugging_face=hugging_face,
         )
         result.before.path = result.after.path = shown
         for refused in result.refused:
@@ -228,7 +239,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release) -> int:
     if not args.diff:
         out = sys.stderr if "-" in paths else sys.stdout
         color = use_color(out) and args.format == "text"
-        checked_for = CheckedFor(release, args.profile, len(reports))
+        checked_for = CheckedFor(release, args.profile, len(reports), hugging_face)
         out.write(render(reports, args.format, lang, color=color, target=target, checked_for=checked_for))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))

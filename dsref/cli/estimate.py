@@ -418,11 +418,12 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
         return _Config({}, set(), set(), None, "")
     from ..check.effective import effective
     from ..check.loader import LoadError
+    from ..check.target import installed_hugging_face
 
     loaded, name = _load(path, "deepspeed", stdin)
     if isinstance(loaded, LoadError):
         raise _UsageError("config_unreadable", path=_where(name, loaded.line, loaded.col), reason=loaded.text(lang))
-    eff = effective(loaded.data)
+    eff = effective(loaded.data, hugging_face=installed_hugging_face())  # "auto" as the installed releases fill it
     paths = set(CONFIG_PATHS.values())
     written = {p for p in paths if eff.is_set(p) or p in eff.autos}
     return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, bool(eff.autos))

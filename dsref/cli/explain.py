@@ -20,6 +20,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-depth", type=int, default=None, metavar="N", help="with --recursive: how deep")
     parser.add_argument("--search", "-s", metavar="WORDS", help="list options whose name or text has these words")
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--deepspeed-version", default=None, metavar="X.Y.Z", help="also say how this release reads the option"
+    )
     add_lang_option(parser)
 
 
@@ -35,7 +38,18 @@ def run(args: argparse.Namespace) -> int:
     lang = language(args)
     if lang is None:
         return 2
-    if args.path and args.format == "text" and not args.recursive and args.max_depth is None and args.search is None:
+    if args.deepspeed_version is not None:
+        from ..check.target import UncoveredRelease, release_to_check
+
+        try:
+            release_to_check(args.deepspeed_version, None)
+        except UncoveredRelease as exc:
+            from .texts import say
+
+            say("dsref: " + exc.text(lang))
+            return 2
+    quick = args.deepspeed_version is None and args.format == "text" and not args.recursive
+    if args.path and quick and args.max_depth is None and args.search is None:
         from ..explain.pages import prerendered, without_color
 
         text = prerendered(args.path, lang)
@@ -97,6 +111,15 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
         sys.stdout.write(render_json(exp, lang, link=link))
     else:
         sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
+        if args.deepspeed_version is not None and exp.record is not None:
+            from ..explain.release import release_note
+            from ..text.escape import visible
+            from ..tree.versions import parse_version
+
+            release = ".".join(map(str, parse_version(args.deepspeed_version)))  # as dsref writes it, checked above
+            note = release_note(exp.record, release, lang)
+            if note is not None:
+                sys.stdout.write(visible(f"\n{note}\n", lines=True))
     return 0
 
 

@@ -68,11 +68,17 @@ def _parser(wanted: str | None, argv: Sequence[str] = ()) -> argparse.ArgumentPa
     return parser
 
 
-_EXPLAIN_VALUES = {"--lang": "lang", "--format": "format", "--max-depth": "max_depth"}
+_EXPLAIN_VALUES = {
+    "--lang": "lang",
+    "--format": "format",
+    "--max-depth": "max_depth",
+    "--deepspeed-version": "deepspeed_version",
+}
 
 
 def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
-    """What argparse makes of ``explain [PATH] [--lang L] [--format text|json] [-r] [--max-depth N]``, read
+    """What argparse makes of ``explain [PATH] [--lang L] [--format text|json] [-r] [--max-depth N]
+    [--deepspeed-version X]``, read
     directly; None for any other command line (help, search, a mistake, an abbreviated option), which goes through
     argparse. ``tests/test_cli.py`` checks that both readings agree on every command line this one accepts."""
     from types import SimpleNamespace
@@ -80,7 +86,7 @@ def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
     if not argv or argv[0] != "explain":
         return None
     found: dict[str, object] = {"command": "explain", "path": None, "recursive": False, "max_depth": None}
-    found.update(search=None, format="text", lang=None)
+    found.update(search=None, format="text", lang=None, deepspeed_version=None)
     positional = False
     rest = list(argv[1:])
     while rest:

@@ -25,6 +25,7 @@ __all__ = [
     "Advice",
     "Change",
     "advise",
+    "check_budget",
     "fragmentation_reserve",
     "usable_memory",
 ]
@@ -220,6 +221,18 @@ def _candidates(
     return out
 
 
+def check_budget(gpu_memory: int, cpu_memory: int | None, reserve_percent: float | None) -> None:
+    """:class:`EstimateError` for memory a run cannot have: GPU or CPU memory outside 1 byte to
+    :data:`MAX_BYTES`, a reserve outside 0-90 %."""
+    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
+    if cpu_memory is not None:
+        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
+    if reserve_percent is not None and not (math.isfinite(reserve_percent) and 0 <= reserve_percent <= 90):
+        raise EstimateError(
+            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
+        )
+
+
 def advise(
     arch: Any,
     run: Run,
@@ -237,13 +250,7 @@ def advise(
     fits or nothing lowers it further (``combined``, whose last entry may still not fit). With ``batch_auto`` (the
     config writes the micro batch as ``"auto"``) a smaller micro batch is a change to Hugging Face's arguments.
     """
-    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
-    if cpu_memory is not None:
-        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
-    if reserve_percent is not None and not (math.isfinite(reserve_percent) and 0 <= reserve_percent <= 90):
-        raise EstimateError(
-            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
-        )
+    check_budget(gpu_memory, cpu_memory, reserve_percent)
     given = reserve_percent is not None
 
     def reserve(of: Run) -> float:

@@ -9,15 +9,14 @@ context, judged against the GPU's memory less the stage's reserve for fragmentat
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .advice import Advice, fragmentation_reserve, usable_memory
+from .advice import Advice, check_budget, fragmentation_reserve, usable_memory
 from .model import Architecture
 from .model_states import SwapBuffers
 from .peak import Peak, Run, peak_memory
-from .quantities import MAX_BYTES, EstimateError, MixedPrecision, OffloadDevice, Param, check_int
+from .quantities import MixedPrecision, OffloadDevice
 from .table import Estimate, Row
 
 __all__ = [
@@ -93,13 +92,7 @@ def fit_rows(
 ) -> tuple[RowFit, ...]:
     """Every row of ``est`` judged by the peak of ``run`` training ``arch`` on it; ``reserve_percent`` (default: the
     stage's) of ``gpu_memory`` is kept back for fragmentation."""
-    check_int(gpu_memory, Param.gpu_memory, 1, MAX_BYTES)
-    if cpu_memory is not None:
-        check_int(cpu_memory, Param.cpu_memory, 1, MAX_BYTES)
-    if reserve_percent is not None and not (math.isfinite(reserve_percent) and 0 <= reserve_percent <= 90):
-        raise EstimateError(
-            "out_of_range", option=Param.reserve_percent, value=f"{reserve_percent:g}", minimum=0, maximum=90
-        )
+    check_budget(gpu_memory, cpu_memory, reserve_percent)
     out = []
     for row, peak in zip(est.rows, row_peaks(est, arch, run), strict=True):
         reserve = fragmentation_reserve(row.stage) if reserve_percent is None else reserve_percent

@@ -12,6 +12,8 @@ from ..tree.index import GENERATED_DIR
 from .index import index_files, page_files
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout: dsref/generator/files.py
+RECORDED_FOLDER = "releases"
+"""The folder of ``dsref/generated/`` that ``scripts/releases.py`` writes and ``scripts/generate.py`` leaves alone."""
 
 
 GENERATED_PACKAGE = '''"""Generated artefacts, written by ``scripts/generate.py`` from the schema: do not edit.
@@ -19,6 +21,9 @@ GENERATED_PACKAGE = '''"""Generated artefacts, written by ``scripts/generate.py`
 The option index (``index/``), the pre-rendered ``dsref explain`` pages (``pages_<lang>.txt``, ``pages.py``), the
 check tree (``check_tree.json``) and the site's search dictionary. Nothing here imports any other part of dsref;
 ``tests/test_generated.py`` regenerates every file and fails on a difference or on a file no longer generated.
+
+``releases/`` is recorded from the DeepSpeed releases themselves, not from the schema: what each release's config
+layer does differently from 0.19.8's, and its verdict on each corpus config; ``scripts/releases.py`` rebuilds it.
 """
 '''
 
@@ -59,7 +64,12 @@ def leftovers(files: dict[Path, bytes]) -> list[Path]:
     """Files in ``dsref/generated/`` that ``files`` no longer holds (a shard of a removed top-level key would still
     be importable): ``scripts/generate.py`` removes them, ``tests/test_generated.py`` fails on them."""
     root = Path(GENERATED_DIR)
-    present = {path for path in root.rglob("*") if path.is_file() and "__pycache__" not in path.parts}
+    recorded = root / RECORDED_FOLDER  # written by scripts/releases.py from the releases, not from the schema
+    present = {
+        path
+        for path in root.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and recorded not in path.parents
+    }
     return sorted(present - set(files))
 
 

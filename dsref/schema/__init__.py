@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from ._meta import UNSET, HfAuto, Meta, Unit, meta_of, option
+from ._meta import UNSET, HfAuto, HfChange, HfFiller, Meta, Unit, meta_of, option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ __all__ = [
     "DeepSpeedConfig",
     "DictSection",
     "HfAuto",
+    "HfChange",
+    "HfFiller",
     "Meta",
     "PassthroughSection",
     "Section",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 __all__ = [
     "UNSET",
     "HfAuto",
+    "HfChange",
     "Meta",
     "Unit",
     "meta_of",
@@ -70,15 +71,30 @@ HfFiller = Literal["transformers", "accelerate"]
 
 
 @dataclass(frozen=True, slots=True)
+class HfChange:
+    """A release of one Hugging Face integration from which it fills ``"auto"`` here as :class:`HfAuto` says
+    (or, when :attr:`HfAuto.by` leaves it out, no longer fills it), and what its earlier releases did."""
+
+    by: HfFiller
+    release: str
+    """The first release of ``by`` that behaves as today, written ``"4.45.0"``."""
+    before: str | None
+    """The value its earlier releases put in, as a short formula; None: they left ``"auto"`` unfilled here."""
+
+
+@dataclass(frozen=True, slots=True)
 class HfAuto:
     """Hugging Face fills ``"auto"`` for this option.
 
-    ``by`` names the integrations that fill it; ``source`` is the value they
-    put in, as a short formula over their own arguments (a fact, not prose).
+    ``by`` names the integrations whose newest releases fill it; ``source`` is the value they put in, as a short
+    formula over their own arguments (a fact, not prose). ``changes`` records where that differs in older releases
+    (read from transformers 4.30-5.24 and accelerate 0.20-1.15; options without changes did not change there): an option
+    that only older releases filled keeps its ``HfAuto`` with ``by`` empty.
     """
 
     by: tuple[HfFiller, ...] = ("transformers", "accelerate")
     source: str = ""
+    changes: tuple[HfChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import Field
 
 from ._base import Section
-from ._meta import HfAuto, option
+from ._meta import HfAuto, HfChange, option
 
 _PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -28,7 +28,8 @@ class BatchOptions(Section):
         unit="samples",
         hf_auto=HfAuto(
             source="world_size * per_device_train_batch_size * gradient_accumulation_steps (transformers); "
-            "micro batch * gradient_accumulation_steps * num_processes (accelerate)",
+            "micro batch * gradient_accumulation_steps * num_processes // sequence-parallel size (accelerate)",
+            changes=(HfChange("accelerate", "1.12.0", "micro batch * gradient_accumulation_steps * num_processes"),),
         ),
         default_note="When absent, DeepSpeed computes it as train_micro_batch_size_per_gpu * "
         "gradient_accumulation_steps (1 if that is absent too) * the data-parallel world size.",
@@ -66,6 +67,13 @@ class BatchOptions(Section):
         hf_auto=HfAuto(
             source="TrainingArguments.gradient_accumulation_steps (transformers); DeepSpeedPlugin "
             "gradient_accumulation_steps, 1 if unset (accelerate)",
+            changes=(
+                HfChange(
+                    "accelerate",
+                    "0.23.0",
+                    'Accelerator.gradient_accumulation_steps, written over any value, not only "auto"',
+                ),
+            ),
         ),
         default_note="When absent, DeepSpeed uses train_batch_size // train_micro_batch_size_per_gpu // "
         "data-parallel world size if both are given, otherwise 1.",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Section, StrictSection
-from ._meta import HfAuto, option
+from ._meta import HfAuto, HfChange, option
 
 
 class BF16Config(StrictSection):
@@ -22,7 +22,11 @@ class BF16Config(StrictSection):
         description="Turns on bf16 mixed-precision training: the model's parameters are cast to bfloat16 and the "
         "optimizer keeps fp32 master weights. At ZeRO stages 1-3 the ZeRO optimizer holds those master weights, "
         "without ZeRO a DeepSpeed wrapper optimizer does. Unlike fp16 it needs no loss scaling.",
-        hf_auto=HfAuto(source="TrainingArguments.bf16 (or bf16_full_eval)"),
+        hf_auto=HfAuto(
+            source='TrainingArguments.bf16 (or bf16_full_eval) (transformers); mixed_precision "bf16" or "fp8" '
+            "(accelerate)",
+            changes=(HfChange("accelerate", "0.34.0", 'mixed_precision == "bf16"'),),
+        ),
         example=True,
     )
     immediate_grad_update: bool = option(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ._base import Section, StrictSection
-from ._meta import HfAuto, option
+from ._meta import HfAuto, HfChange, option
 from ._types import IntNotBool, NumberNotBool
 
 
@@ -25,7 +25,16 @@ class FP16Config(StrictSection):
         "keeps fp32 master weights and the loss is scaled (see loss_scale). Without ZeRO a DeepSpeed fp16 optimizer "
         "wrapper does this, at ZeRO stages 1-3 the ZeRO optimizer does. Use it on hardware without good bfloat16 "
         "support (NVIDIA GPUs before Ampere); elsewhere bf16 is simpler and needs no loss scaling.",
-        hf_auto=HfAuto(source="TrainingArguments.fp16 (or fp16_full_eval)"),
+        hf_auto=HfAuto(
+            source='TrainingArguments.fp16 (or fp16_full_eval) (transformers); mixed_precision == "fp16" (accelerate)',
+            changes=(
+                HfChange(
+                    "transformers",
+                    "5.0.0",
+                    'TrainingArguments.fp16 (or fp16_full_eval), and fp16_backend != "apex"',
+                ),
+            ),
+        ),
         example=True,
     )
     auto_cast: bool = option(

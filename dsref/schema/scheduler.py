@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from ._base import DictSection, PassthroughSection, Section
-from ._meta import HfAuto, option
+from ._meta import HfAuto, HfChange, option
 
 _PositiveInt = Annotated[int, Field(gt=0)]
 
@@ -58,8 +58,12 @@ class SchedulerParams(PassthroughSection):
         "climbs to its peak. A few hundred to a few thousand steps, or a few percent of `total_num_steps`, is "
         "typical; values below 2 act as 2.",
         hf_auto=HfAuto(
-            source="TrainingArguments.get_warmup_steps(num_training_steps) (transformers); the "
-            "DummyScheduler warmup_num_steps (accelerate)"
+            source="max(1, TrainingArguments.get_warmup_steps(num_training_steps)) (transformers); max(1, the "
+            "DummyScheduler warmup_num_steps) (accelerate)",
+            changes=(
+                HfChange("transformers", "5.18.0", "TrainingArguments.get_warmup_steps(num_training_steps)"),
+                HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps"),
+            ),
         ),
         example=1000,
     )

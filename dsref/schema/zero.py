@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from ._base import Section, StrictSection
-from ._meta import HfAuto, option
+from ._meta import HfAuto, HfChange, option
 from ._types import StrOrStrList
 from .offload import OffloadOptimizerConfig, OffloadParamConfig
 from .zenflow import ZenFlowConfig
@@ -277,7 +277,14 @@ class ZeroConfig(StrictSection):
         stages=(3,),
         unit="elements",
         docs_default=500_000_000,
-        hf_auto=HfAuto(by=("transformers", "accelerate"), source="0.9 * hidden_size * hidden_size"),
+        hf_auto=HfAuto(
+            by=("transformers", "accelerate"),
+            source="int(0.9 * hidden_size * hidden_size)",
+            changes=(
+                HfChange("transformers", "4.45.0", "0.9 * hidden_size * hidden_size, a float"),
+                HfChange("accelerate", "0.31.0", "0.9 * hidden_size * hidden_size, a float"),
+            ),
+        ),
         description="At stage 3, how many parameter elements may be gathered ahead of the modules that will need "
         "them, so that gathering overlaps with computation. Larger hides more communication and costs more GPU "
         "memory; 0 turns prefetching off. Prefetching starts once the first step has recorded the module order, is "

@@ -24,7 +24,7 @@ from ..check.positions import LineIndex
 from ..check.report import Rendered, rendered
 from ..text.i18n import Lang
 from ..tree.links import page_url
-from ..tree.profiles import Profile
+from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .settings import Settings
 
@@ -85,13 +85,27 @@ def lsp_position(lines: LineIndex, line: int, col: int) -> lsp.Position:
     return lsp.Position(*lines.utf16(line, col))
 
 
-def analyse(uri: str, text: str, settings: Settings, editor_lang: Lang, target: str = DEEPSPEED_VERSION) -> Analysis:
-    """Check ``text`` as ``dsref check`` would with these settings, for the DeepSpeed release ``target``; the
-    diagnostics are its findings. Without a ``profile`` setting the file is read as it is written for, by the rule
-    ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
+def analyse(
+    uri: str,
+    text: str,
+    settings: Settings,
+    editor_lang: Lang,
+    target: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
+) -> Analysis:
+    """Check ``text`` as ``dsref check`` would with these settings, for the DeepSpeed release ``target`` (and the
+    ``hugging_face`` releases, for a file read as theirs); the diagnostics are its findings. Without a ``profile``
+    setting the file is read as it is written for, by the rule ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
     lang = settings.language or editor_lang
     path = unquote(urlparse(uri).path) or uri
-    report = check_text(text, path, profile=settings.profile, world_size=settings.world_size, deepspeed_version=target)
+    report = check_text(
+        text,
+        path,
+        profile=settings.profile,
+        world_size=settings.world_size,
+        deepspeed_version=target,
+        hugging_face=hugging_face,
+    )
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile

@@ -23,7 +23,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
-from ..check.target import installed_deepspeed, release_to_check, statement
+from ..check.target import installed_deepspeed, installed_hugging_face, release_to_check, statement
 from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
@@ -61,6 +61,8 @@ class DsrefServer(LanguageServer):
         self.settings = Settings()
         self.release = release_to_check(None, installed_deepspeed())
         """The DeepSpeed release the checks are for (:mod:`dsref.check.target`), worked out when the settings change."""
+        self.hugging_face = installed_hugging_face()
+        """The transformers and accelerate whose filling of "auto" the checks follow, found with :attr:`release`."""
         self.editor_lang: Lang = "en"
         self.analyses: dict[str, Analysis] = {}
         self.checks = Scheduler(self._snapshot, self._publish)
@@ -80,11 +82,18 @@ class DsrefServer(LanguageServer):
         for problem in problems:
             self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem.message(self.lang)))
         self.release = release_to_check(settings.deepspeed_version, installed_deepspeed(settings.python))
+        self.hugging_face = installed_hugging_face(settings.python)
 
     def say_status(self) -> None:
         """What the checks are for, as ``dsref check``'s first line says it: in the log, and to an editor that
         shows it in its status bar (``dsref/status``, which dsref's VS Code extension does)."""
-        said = statement(self.release, self.settings.profile, self.lang, detected=self.settings.profile is None)
+        said = statement(
+            self.release,
+            self.settings.profile,
+            self.lang,
+            detected=self.settings.profile is None,
+            hugging_face=self.hugging_face,
+        )
         self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "dsref: " + said))
         self.protocol.notify(STATUS, {"text": said, **self.release.to_json(), "profile": self.settings.profile})
 
@@ -93,10 +102,12 @@ class DsrefServer(LanguageServer):
         not a DeepSpeed config)."""
         document = self.workspace.text_documents[uri]  # an open one: pygls would read any other from the disk
         text, version, settings, lang = document.source, document.version, self.settings, self.editor_lang
-        target = self.release.version
+        target, hugging_face = self.release.version, self.hugging_face
 
         def work() -> tuple[int | None, Analysis | None]:
-            return version, analyse(uri, text, settings, lang, target) if looks_like_config(uri, text) else None
+            if not looks_like_config(uri, text):
+                return version, None
+            return version, analyse(uri, text, settings, lang, target, hugging_face)
 
         return work
 
@@ -122,7 +133,7 @@ class DsrefServer(LanguageServer):
             return analysis
         if not looks_like_config(uri, text):
             return None
-        return analyse(uri, text, self.settings, self.editor_lang, self.release.version)
+        return analyse(uri, text, self.settings, self.editor_lang, self.release.version, self.hugging_face)
 
     # -- serving ---------------------------------------------------------------------------------------------------
 

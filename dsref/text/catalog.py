@@ -73,6 +73,13 @@ def option_messages() -> Iterator[tuple[str, str, str]]:
             yield f"{opt.path}#enum:{value}", text, f"meaning of the value {value!r} of {opt.path}"
         if meta.hf_auto is not None and meta.hf_auto.source:
             yield f"{opt.path}#hf_source", meta.hf_auto.source, f'what Hugging Face fills into "auto" at {opt.path}'
+        for change in meta.hf_auto.changes if meta.hf_auto is not None else ():
+            if change.before:
+                yield (
+                    f"{opt.path}#hf_before:{change.by}:{change.release}",
+                    change.before,
+                    f'what {change.by} before {change.release} filled into "auto" at {opt.path}',
+                )
 
 
 def _import_all_modules() -> None:

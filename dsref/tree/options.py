@@ -267,7 +267,7 @@ class OptionTree:
             since=meta.since or inherited.since,
             removed_in=meta.removed_in or inherited.removed_in,
             stages=meta.stages if meta.stages is not None else inherited.stages,
-            hf_auto=meta.hf_auto is not None,
+            hf_auto=meta.hf_auto is not None and bool(meta.hf_auto.by),  # filled by the newest releases
             validated_by_deepspeed=strict,
             unknown_keys=model.unknown_keys if model is not None else None,
         )

@@ -21,6 +21,8 @@ from typing import Any
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
+from ...tree.profiles import NEWEST, HfReleases
+from ...tree.releases import ReleaseFacts, release_facts
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..edits import Applicability
 from ..effective import Effective, effective
@@ -60,6 +62,11 @@ class Context:
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
+
+    @property
+    def release(self) -> ReleaseFacts | None:
+        """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8."""
+        return release_facts(".".join(map(str, self.version)))
 
     def is_set(self, path: str) -> bool:
         return self.effective.is_set(path)
@@ -168,6 +175,7 @@ def run_rules(
     tree: OptionTree | None = None,
     select: Iterable[str] | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    hugging_face: HfReleases = NEWEST,
 ) -> list[Finding]:
     """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input.
 
@@ -180,7 +188,8 @@ def run_rules(
 
         tree = check_tree()
     version = parse_version(deepspeed_version)
-    context = Context(config, effective(config, tree), tree, world_size, profile, version)
+    seen = effective(config, tree, hugging_face, release_facts(deepspeed_version))
+    context = Context(config, seen, tree, world_size, profile, version)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
     for r in all_rules():
@@ -200,7 +209,10 @@ def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) 
     if path is None or path not in tree:
         return False
     since = tree.get(path).since
-    return since is not None and parse_version(since) > version
+    if since is not None and parse_version(since) > version:
+        return True
+    release = release_facts(".".join(map(str, version)))
+    return release is not None and not release.exists(path)
 
 
 def _safely(r: Rule, context: Context) -> list[Hit]:

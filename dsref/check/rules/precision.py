@@ -39,8 +39,19 @@ from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, z
     ),
 )
 def fp16_with_bf16(ctx: Context) -> Iterator[Hit]:
-    if ctx.get("fp16.enabled") is True and ctx.get("bf16.enabled") is True:
+    if _enabled(ctx, "fp16") and _enabled(ctx, "bf16"):
         yield Hit(ctx.where("bf16.enabled"), "bf16.enabled", related=(ctx.where("fp16.enabled"),))
+
+
+def _enabled(ctx: Context, section: str) -> bool:
+    """``section.enabled`` is on. A release that reads the section with ``dict.get`` (fp16 and bf16 before 0.17.1)
+    keeps an unfilled ``"auto"`` there as a string, which counts as true."""
+    path = f"{section}.enabled"
+    if ctx.get(path) is True:
+        return True
+    release = ctx.release
+    unfilled = path in ctx.effective.autos and not (ctx.profile == "hf" and path in ctx.effective.filled)
+    return unfilled and release is not None and release.reads_leniently(section)
 
 
 # DeepSpeed's DtypeEnum (deepspeed/runtime/config.py): every spelling it accepts, by the dtype it names.

@@ -16,13 +16,13 @@ from . import Context, Hit, rule
     message="checked for DeepSpeed {version}, but the cross-field checks (DS5xx, DS6xx) follow DeepSpeed "
     "{described}; that release may differ from them",
     explanation=(
-        "dsref's schema knows in which release each option appeared and was removed, so `--deepspeed-version` "
-        "judges options by the release you name. The cross-field checks, however, were each verified against the "
-        "code of DeepSpeed 0.19.8, and dsref has no record of how older or newer releases behave there (defaults "
-        "that changed, checks that were added or dropped). For another release dsref leaves out the findings "
-        "about options that release does not have yet and the ones it knows to depend on the release (such as "
-        "the removed 1-bit optimizers, DS541), and shows the rest as DeepSpeed 0.19.8 would judge them. Verify "
-        "those against the release you run, or check with DeepSpeed 0.19.8."
+        "For each release from 0.10.3 on, dsref follows what was recorded from that release itself (which options "
+        "it reads, which sections it reads leniently, the spellings it accepts, its defaults), so the option checks "
+        "and the values the rules work with are that release's. The cross-field checks, however, were each "
+        "verified against the code of DeepSpeed 0.19.8: a check an older release did not make, or made otherwise, "
+        "is shown as DeepSpeed 0.19.8 would judge it, except the ones dsref knows to depend on the release (the "
+        'removed 1-bit optimizers, DS541; fp16 and bf16 both "auto" before 0.17.1, DS510). Verify those '
+        "against the release you run."
     ),
 )
 def rules_follow_described_release(ctx: Context) -> Iterator[Hit]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from .._base import DictSection, Section
-from .._meta import HfAuto, option
+from .._meta import HfAuto, HfChange, option
 
 
 class AmpConfig(DictSection):
@@ -19,12 +19,15 @@ class AmpConfig(DictSection):
 
     enabled: bool = option(
         False,
-        hf_auto=HfAuto(by=("transformers",), source='TrainingArguments.fp16 and half_precision_backend == "apex"'),
+        hf_auto=HfAuto(
+            by=(),
+            changes=(HfChange("transformers", "5.0.0", 'TrainingArguments.fp16 and fp16_backend == "apex"'),),
+        ),
         description="Turns Apex AMP on; the key must be present whenever the block is.",
     )
     opt_level: Literal["O0", "O1", "O2", "O3"] | None = option(
         None,
-        hf_auto=HfAuto(by=("transformers",), source="TrainingArguments.fp16_opt_level"),
+        hf_auto=HfAuto(by=(), changes=(HfChange("transformers", "5.0.0", "TrainingArguments.fp16_opt_level"),)),
         default_note="When absent, Apex applied its own default, O1.",
         description="Apex optimization level, from O0 (pure fp32) to O3 (pure fp16); the letter O, not zero.",
         example="O1",

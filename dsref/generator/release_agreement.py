@@ -1,0 +1,109 @@
+"""How often ``dsref check --deepspeed-version X`` agrees with release X's own ``DeepSpeedConfig``.
+
+Release X's verdicts are the recorded ones (``dsref/generated/releases/verdicts.json``, written by
+``scripts/releases.py verdicts``); dsref's is :func:`dsref.check.pipeline.check_file` on the same file, read as the
+``deepspeed`` launcher reads it (``"auto"`` as written), for world size 1 (``DeepSpeedConfig`` with
+``torch.distributed`` uninitialised). They agree when DeepSpeed refuses the file exactly when dsref reports an error.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..check.findings import Severity
+from ..check.pipeline import check_file
+from ..tree.versions import parse_version
+from .releases import SHA_DIGITS, VERDICTS_FILE, sha256_of
+
+
+@dataclass(frozen=True)
+class RecordedVerdicts:
+    """``verdicts.json`` read back (:func:`dsref.generator.releases.compact_verdicts` says how it is written)."""
+
+    releases: tuple[str, ...]
+    errors: tuple[str, ...]
+    files: dict[str, tuple[tuple[str, int | None], ...]]
+    """The first digits of each judged file's sha256 → the runs of releases giving it one verdict."""
+
+    def judged(self, sha: str) -> bool:
+        return sha[:SHA_DIGITS] in self.files
+
+    def error(self, release: str, sha: str) -> str | None:
+        """Release ``release``'s error on the file, None when it accepts it."""
+        wanted = parse_version(release)
+        verdict: int | None = None
+        for first, error in self.files[sha[:SHA_DIGITS]]:
+            if parse_version(first) > wanted:
+                break
+            verdict = error
+        return None if verdict is None else self.errors[verdict]
+
+
+def recorded_verdicts(path: Path = VERDICTS_FILE) -> RecordedVerdicts:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    files = {sha: tuple((str(first), error) for first, error in runs) for sha, runs in data["files"].items()}
+    return RecordedVerdicts(tuple(data["releases"]), tuple(data["errors"]), files)
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    file: str
+    release: str
+    deepspeed_error: str | None
+    dsref_errors: tuple[str, ...]
+    """``CODE option`` of each error dsref reports."""
+
+    def describe(self) -> str:
+        return (
+            f"{self.file} on {self.release}\n    DeepSpeed: {self.deepspeed_error or 'accepts'}"
+            f"\n    dsref: {', '.join(self.dsref_errors) or 'no error'}"
+        )
+
+
+@dataclass(frozen=True)
+class Agreement:
+    release: str
+    judged: int
+    disagreements: tuple[Disagreement, ...]
+
+    @property
+    def agreeing(self) -> int:
+        return self.judged - len(self.disagreements)
+
+    def line(self) -> str:
+        share = 100 * self.agreeing / self.judged if self.judged else 0.0
+        missed = sum(d.deepspeed_error is not None for d in self.disagreements)
+        return (
+            f"DeepSpeed {self.release}: {self.agreeing}/{self.judged} agree ({share:.1f} %); "
+            f"dsref passes {missed} the release refuses, refuses {len(self.disagreements) - missed} it accepts"
+        )
+
+
+def dsref_errors(path: Path, release: str) -> tuple[str, ...]:
+    report = check_file(str(path), profile="deepspeed", world_size=1, deepspeed_version=release)
+    return tuple(f"{f.code} {f.option or ''}".strip() for f in report.findings if f.severity is Severity.error)
+
+
+def agreement(files: Iterable[Path], release: str, recorded: RecordedVerdicts | None = None) -> Agreement:
+    """dsref's verdict against release ``release``'s recorded one on each file the release parsed."""
+    recorded = recorded or recorded_verdicts()
+    judged = 0
+    wrong: list[Disagreement] = []
+    for path in files:
+        sha = sha256_of(path)
+        if not recorded.judged(sha):
+            continue  # DeepSpeed could not parse it: the loader's business, not this comparison's
+        judged += 1
+        error = recorded.error(release, sha)
+        errors = dsref_errors(path, release)
+        if (error is not None) != bool(errors):
+            wrong.append(Disagreement(path.name, release, error, errors))
+    return Agreement(release, judged, tuple(wrong))
+
+
+def agreement_table(files: list[Path], releases: Iterable[str]) -> list[str]:
+    recorded = recorded_verdicts()
+    return [agreement(files, release, recorded).line() for release in releases]

@@ -1,0 +1,393 @@
+"""Runs inside one DeepSpeed release's environment and reports what that release does with a config, as JSON.
+
+Started as a file by :func:`dsref.generator.release_env.run_in_release`, never imported by dsref: it imports only
+the standard library and the release under study (whose pydantic may be 1.10, which dsref cannot share).
+
+    python release_probe.py facts REQUEST.json OUT.json     # the release's config facts (below)
+    python release_probe.py verdicts REQUEST.json OUT.json  # DeepSpeedConfig's verdict on each file
+
+``facts`` finds them by introspection, not from a list typed by hand:
+
+* the pydantic config models (fields, aliases, defaults, types, constraints, deprecations, unknown keys refused or
+  not), starting from the classes the request names and following nested models;
+* every key ``DeepSpeedConfig`` reads with ``dict.get`` (``get_scalar_param`` included) and the default it passes,
+  recorded by handing it dictionaries that note each lookup, once with each section empty and once enabled;
+* the constructor defaults of each learning-rate scheduler, and the optimizer names the config layer knows;
+* the verdict of ``DeepSpeedConfig`` on each small config of the request's ``probes`` (value spellings, unknown
+  keys, ``"auto"`` where a boolean is read).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import enum
+import importlib
+import inspect
+import io
+import json
+import logging
+import os
+import sys
+from collections.abc import KeysView
+from typing import Any
+
+READS: list[tuple[str, str, str, Any]] = []
+"""(section path, key, how it was read, default passed) for each lookup in a :class:`Recording` dictionary."""
+
+_NO_DEFAULT = "<none>"
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON value for a default, or ``{"repr": ...}`` for what JSON cannot hold."""
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else {"repr": repr(value)}
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [jsonable(v) for v in (sorted(value, key=repr) if isinstance(value, (set, frozenset)) else value)]
+    for dump in ("model_dump", "dict"):
+        method = getattr(value, dump, None)
+        if callable(method) and hasattr(value, "__fields__"):
+            with contextlib.suppress(Exception):
+                return jsonable(method())
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    return {"repr": repr(value)}
+
+
+class Recording(dict[str, Any]):
+    """A config section that notes every key DeepSpeed looks up in it, with the default it passes."""
+
+    def __init__(self, path: str, items: dict[str, Any]) -> None:
+        super().__init__(
+            {k: Recording(f"{path}.{k}" if path else k, v) if type(v) is dict else v for k, v in items.items()}
+        )
+        self.path = path
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        READS.append((self.path, str(key), "get", jsonable(default)))
+        return super().get(key, default)
+
+    def __getitem__(self, key: Any) -> Any:
+        READS.append((self.path, str(key), "item", _NO_DEFAULT))
+        return super().__getitem__(key)
+
+    def __contains__(self, key: object) -> bool:
+        READS.append((self.path, str(key), "in", _NO_DEFAULT))
+        return super().__contains__(key)
+
+    def keys(self) -> Any:  # `KEY in d.keys()` is a lookup too: the view asks the dictionary itself
+        return KeysView(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Recording:
+        return Recording(self.path, {k: copy.deepcopy(v, memo) for k, v in dict.items(self)})
+
+
+def _quiet() -> None:
+    logging.disable(logging.WARNING)
+    with contextlib.suppress(Exception):
+        from deepspeed.utils import logger
+
+        logger.setLevel(logging.ERROR)
+
+
+def _deepspeed_config() -> Any:
+    with contextlib.redirect_stdout(io.StringIO()):
+        from deepspeed.runtime.config import DeepSpeedConfig
+    _quiet()
+    return DeepSpeedConfig
+
+
+def _build(config: dict[str, Any]) -> str | None:
+    """None when ``DeepSpeedConfig`` accepts ``config``, else the exception's type and first line."""
+    config_class = _deepspeed_config()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            config_class(config)
+    except BaseException as exc:  # DeepSpeed raises assorted types, SystemExit included
+        lines = str(exc).strip().splitlines()
+        return f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+    return None
+
+
+# ---- pydantic models -------------------------------------------------------------------------------------------
+
+
+def _base_model() -> Any:
+    from deepspeed.runtime import config_utils
+
+    return config_utils.DeepSpeedConfigModel
+
+
+def _all_models() -> dict[str, Any]:
+    base = _base_model()
+    found: dict[str, Any] = {}
+    todo = [base]
+    while todo:
+        cls = todo.pop()
+        for sub in cls.__subclasses__():
+            found.setdefault(sub.__name__, sub)
+            todo.append(sub)
+    return found
+
+
+def _find_class(dotted: str) -> Any:
+    module, _, name = dotted.rpartition(".")
+    with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
+        return getattr(importlib.import_module(module), name)
+    return _all_models().get(name)
+
+
+def _type_name(tp: Any) -> str:
+    if isinstance(tp, type):
+        return tp.__name__
+    return str(tp).replace("typing.", "").replace("typing_extensions.", "")
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, _base_model())
+
+
+def _nested_models(tp: Any) -> list[Any]:
+    if _is_model(tp):
+        return [tp]
+    return [m for arg in getattr(tp, "__args__", ()) or () for m in _nested_models(arg)]
+
+
+def _constraints(metadata: Any) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for name in ("ge", "gt", "le", "lt"):
+        for item in metadata:
+            value = getattr(item, name, None)
+            if value is not None:
+                found[name] = jsonable(value)
+    return found
+
+
+def model_facts(cls: Any) -> dict[str, Any]:
+    """One model's fields and whether it refuses unknown keys, with its nested models under ``"models"``."""
+    fields: dict[str, Any] = {}
+    nested: dict[str, Any] = {}
+    if hasattr(cls, "model_fields"):  # pydantic 2
+        extra = cls.model_config.get("extra")
+        for name, info in cls.model_fields.items():
+            schema_extra = info.json_schema_extra if isinstance(info.json_schema_extra, dict) else {}
+            required = info.is_required()
+            default = None if required else info.get_default(call_default_factory=True)
+            fields[name] = {
+                "alias": info.alias if info.alias and info.alias != name else None,
+                "type": _type_name(info.annotation),
+                "default": None if required else jsonable(default),
+                "required": required,
+                "constraints": _constraints(info.metadata),
+                "deprecated": bool(schema_extra.get("deprecated")),
+                "new_param": schema_extra.get("new_param") or None,
+            }
+            for model in _nested_models(info.annotation):
+                nested[info.alias or name] = model_facts(model)
+    else:  # pydantic 1 (or pydantic.v1)
+        extra = getattr(cls.__config__, "extra", None)
+        for name, field in cls.__fields__.items():
+            info = field.field_info
+            required = bool(field.required)
+            default = None if required else field.get_default()
+            outer = field.outer_type_
+            limits = {k: getattr(info, k, None) for k in ("ge", "gt", "le", "lt")}
+            if type(outer).__name__ == "ConstrainedNumberMeta" or outer.__name__.startswith("Constrained"):
+                # pydantic 1 folds Field(ge=…) into a constrained type: name its base, keep its limits
+                limits = {k: getattr(outer, k, None) for k in limits}
+                outer = next(base for base in outer.__mro__[1:] if base.__module__ == "builtins")
+            type_name = _type_name(outer)
+            if field.allow_none and not type_name.startswith("Optional["):
+                type_name = f"Optional[{type_name}]"
+            fields[name] = {
+                "alias": field.alias if field.alias and field.alias != name else None,
+                "type": type_name,
+                "default": None if required else jsonable(default),
+                "required": required,
+                "constraints": {k: jsonable(v) for k, v in limits.items() if v is not None},
+                "deprecated": bool(info.extra.get("deprecated")),
+                "new_param": info.extra.get("new_param") or None,
+            }
+            for model in _nested_models(field.outer_type_):
+                nested[field.alias or name] = model_facts(model)
+    extra_name = getattr(extra, "value", extra)
+    return {
+        "class": f"{cls.__module__}.{cls.__qualname__}",
+        "extra": str(extra_name) if extra_name is not None else "ignore",
+        "fields": fields,
+        "models": nested,
+    }
+
+
+# ---- what DeepSpeedConfig reads ----------------------------------------------------------------------------------
+
+
+def _reads_for(config: dict[str, Any]) -> tuple[list[tuple[str, str, str, Any]], str | None]:
+    READS.clear()
+    error = _build(Recording("", config))
+    return list(READS), error
+
+
+def _put(config: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    node = config
+    *parents, last = path.split(".")
+    for key in parents:
+        node = node.setdefault(key, {})
+    node[last] = value
+    return config
+
+
+def dict_reads(base: dict[str, Any], sections: list[str], depth: int = 3) -> dict[str, Any]:
+    """Each section path → key → the default passed to ``get`` (``"<none>"`` when read only with ``[]``/``in``),
+    over the base config and each section given empty and enabled, following sections read inside them."""
+    reads: dict[str, dict[str, Any]] = {}
+    errors: dict[str, str] = {}
+
+    def note(found: list[tuple[str, str, str, Any]]) -> None:
+        for path, key, how, default in found:
+            slot = reads.setdefault(path, {})
+            if how == "get" or key not in slot:
+                slot[key] = default
+
+    found, error = _reads_for(copy.deepcopy(base))
+    note(found)
+    if error:
+        errors[""] = error
+    seen: set[str] = set()
+    todo = list(sections)
+    level = {s: 1 for s in sections}
+    while todo:
+        section = todo.pop(0)
+        if section in seen:
+            continue
+        seen.add(section)
+        for variant in ({}, {"enabled": True}):
+            found, error = _reads_for(_put(copy.deepcopy(base), section, dict(variant)))
+            note(found)
+            if error:
+                errors[f"{section} {json.dumps(variant)}"] = error
+            if level[section] >= depth:
+                continue
+            for path, key, _how, default in found:
+                child = f"{path}.{key}" if path else key
+                if path == section and (default == {} or isinstance(default, dict)) and child not in level:
+                    level[child] = level[section] + 1
+                    todo.append(child)
+    return {"reads": {path: dict(sorted(keys.items())) for path, keys in sorted(reads.items())}, "errors": errors}
+
+
+# ---- the rest ----------------------------------------------------------------------------------------------------
+
+
+def scheduler_defaults() -> dict[str, Any]:
+    with contextlib.redirect_stdout(io.StringIO()):
+        from deepspeed.runtime import lr_schedules
+    names = getattr(lr_schedules, "VALID_LR_SCHEDULES", [])
+    found: dict[str, Any] = {}
+    for name in names:
+        cls = getattr(lr_schedules, name, None)
+        if cls is None:
+            continue
+        params = inspect.signature(cls.__init__).parameters
+        found[name] = {
+            p.name: jsonable(p.default)
+            for p in params.values()
+            if p.name not in ("self", "optimizer") and p.default is not inspect.Parameter.empty
+        }
+    return found
+
+
+def scheduler_probes(values: dict[str, Any]) -> dict[str, str | None]:
+    """The verdict of each scheduler that takes the parameter on each value of ``values`` (``param`` → value),
+    built as the engine builds it, over a one-parameter torch optimizer: ``scheduler.params.<param>=<json>`` →
+    None (every such scheduler accepts it) or the first error."""
+    import torch
+
+    with contextlib.redirect_stdout(io.StringIO()):
+        from deepspeed.runtime import lr_schedules
+
+    def build(cls: Any, params: dict[str, Any]) -> str | None:
+        optimizer = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=0.1)
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                cls(optimizer, **params)
+        except Exception as exc:
+            lines = str(exc).strip().splitlines()
+            return f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+        return None
+
+    found: dict[str, str | None] = {}
+    for param, value in values.items():
+        verdict: str | None = None
+        for name in getattr(lr_schedules, "VALID_LR_SCHEDULES", []):
+            cls = getattr(lr_schedules, name, None)
+            if cls is None or param not in inspect.signature(cls.__init__).parameters or build(cls, {}) is not None:
+                continue  # a scheduler without the parameter, or one that needs more than its defaults
+            verdict = verdict or build(cls, {param: value})
+        found[f"scheduler.params.{param}={json.dumps(value)}"] = verdict
+    return found
+
+
+def optimizer_names() -> list[str]:
+    with contextlib.redirect_stdout(io.StringIO()):
+        from deepspeed.runtime import config
+    return sorted(str(n) for n in getattr(config, "DEEPSPEED_OPTIMIZERS", []))
+
+
+def facts(request: dict[str, Any]) -> dict[str, Any]:
+    import deepspeed
+
+    base = request["base"]
+    models: dict[str, Any] = {}
+    for path, dotted in request["models"].items():
+        cls = _find_class(dotted)
+        models[path] = model_facts(cls) if cls is not None else None
+    probes = {label: _build(copy.deepcopy(config)) for label, config in request["probes"].items()}
+    probes.update(scheduler_probes(request.get("scheduler_values", {})))
+    return {
+        "release": deepspeed.__version__.split("+")[0],
+        "models": models,
+        "dict": dict_reads(base, request["sections"]),
+        "schedulers": scheduler_defaults(),
+        "optimizers": optimizer_names(),
+        "probes": probes,
+    }
+
+
+def verdicts(request: dict[str, Any]) -> dict[str, Any]:
+    """Each file read as the ``deepspeed`` launcher reads it (hjson, duplicate keys refused), then built with
+    ``DeepSpeedConfig(config)`` (``torch.distributed`` left uninitialised: world size 1)."""
+    import hjson
+    from deepspeed.runtime.config_utils import dict_raise_error_on_duplicate_keys
+
+    _deepspeed_config()
+    out: dict[str, Any] = {}
+    for name in request["files"]:
+        try:
+            with open(name, encoding="utf-8") as handle:
+                config = hjson.load(handle, object_pairs_hook=dict_raise_error_on_duplicate_keys)
+        except (ValueError, UnicodeDecodeError) as exc:
+            out[name] = {"parsed": False, "error": f"{type(exc).__name__}: {str(exc).strip().splitlines()[0]}"}
+            continue
+        out[name] = {"parsed": True, "error": _build(config)}
+    return out
+
+
+def main(argv: list[str]) -> int:
+    command, request_path, out_path = argv
+    with open(request_path, encoding="utf-8") as handle:
+        request = json.load(handle)
+    result = {"facts": facts, "verdicts": verdicts}[command](request)
+    with open(out_path, "w", encoding="utf-8") as handle:
+        json.dump(result, handle, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,205 @@
+"""What an earlier DeepSpeed release does differently with a config, read from the data recorded from the releases.
+
+The schema describes DeepSpeed 0.19.8; ``dsref/generated/releases/<release>.json`` records, for each other release
+of the table, how that release's config layer differs (``scripts/releases.py`` writes it from the release itself).
+:func:`release_facts` hands it out as a frozen :class:`ReleaseFacts`; :data:`COVERED` lists the releases.
+
+>>> release_facts("0.19.8") is None
+True
+>>> facts = release_facts("0.10.3")
+>>> facts.exists("fp16.enabled"), facts.exists("zero_optimization.zenflow")
+(True, False)
+>>> facts.reads_leniently("fp16"), facts.default("gradient_clipping", 1.0)
+(True, 0.0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from types import MappingProxyType
+from typing import Any
+
+from .index import GENERATED_DIR
+from .versions import DEEPSPEED_VERSION, parse_version
+
+RELEASES_DIR = os.path.join(GENERATED_DIR, "releases")
+
+
+def _covered() -> tuple[str, ...]:
+    names = [name.removesuffix(".json") for name in os.listdir(RELEASES_DIR) if name.endswith(".json")]
+    found = [name for name in names if _is_release(name)]
+    return tuple(sorted({*found, DEEPSPEED_VERSION}, key=parse_version))
+
+
+def _is_release(name: str) -> bool:
+    try:
+        parse_version(name)
+    except ValueError:
+        return False
+    return True
+
+
+COVERED: tuple[str, ...] = _covered()
+"""The releases whose differences are recorded, oldest first, ending with the schema's own."""
+
+_NONE = "<none>"  # a key looked up with [] or `in`: no default passed
+
+
+@dataclass(frozen=True)
+class ReleaseFacts:
+    """One release's config layer, as differences from 0.19.8's (paths are the schema's canonical ones)."""
+
+    release: str
+    model_absent: frozenset[str]
+    """Sections 0.19.8 validates with a pydantic model that this release has no model for."""
+    absent: frozenset[str]
+    """Options of 0.19.8's models and keys it reads with ``dict.get`` that this release does not read."""
+    dict_only_here: Mapping[str, Any]
+    """Keys this release reads with ``dict.get`` that 0.19.8 does not (a model reads them there, or nothing does),
+    with the default it passes."""
+    defaults: Mapping[str, Any]
+    """Options whose default differs here: model fields, ``dict.get`` defaults, scheduler constructor defaults."""
+    unknown_keys: Mapping[str, str]
+    """Sections that treat unknown keys otherwise than 0.19.8: ``forbid``, ``ignore`` or ``allow``."""
+    probes: Mapping[str, str | None] = field(default_factory=dict)
+    """The release's verdict on a probe config where it differs from 0.19.8's (None: accepted)."""
+
+    def reads_leniently(self, section: str) -> bool:
+        """The release reads ``section`` with ``dict.get`` where 0.19.8 has a model: unknown keys and wrong types
+        there pass unnoticed."""
+        if section in self.model_absent:
+            return self.probes.get(f"unknown:{section}", "") is None or any(
+                path.startswith(f"{section}.") for path in self.dict_only_here
+            )
+        return self.unknown_keys.get(section) in ("ignore", "allow")
+
+    def refuses_unknown(self, section: str | None) -> bool | None:
+        """Whether an unknown key in ``section`` is refused by this release; None where it reads it as 0.19.8."""
+        if section is None:
+            return None
+        if self.reads_leniently(section):
+            return False
+        if self.unknown_keys.get(section) == "forbid":
+            return True
+        return None
+
+    def exists(self, path: str) -> bool:
+        """Whether this release reads the option at ``path`` at all."""
+        parts = path.split(".")
+        for depth in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:depth])
+            if prefix in self.absent:
+                return False
+            if prefix in self.model_absent and depth < len(parts):
+                # read with dict.get here: only the keys it looks up exist
+                return path in self.dict_only_here or any(p.startswith(f"{path}.") for p in self.dict_only_here)
+        return True
+
+    def default(self, path: str, schema_default: Any) -> Any:
+        """The default this release uses for ``path`` (``schema_default``: 0.19.8's)."""
+        if path in self.defaults:
+            return self.defaults[path]
+        value = self.dict_only_here.get(path, _NONE)
+        return schema_default if value == _NONE else value
+
+    def accepts_value(self, path: str, value: Any) -> bool | None:
+        """Whether the release accepts ``value`` at ``path`` where it judges it otherwise than 0.19.8 (a value
+        probed: ``communication_data_type`` ``"bfp16"`` up to 0.13, WarmupLR's ``warmup_num_steps`` 0 up to 0.19.2);
+        None where it agrees."""
+        if isinstance(value, str):
+            return self.accepts_probe(f"{path}={value}")
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return self.accepts_probe(f"{path}={json.dumps(value)}")
+        return None
+
+    def spellings(self, path: str, schema_allowed: tuple[Any, ...]) -> list[Any]:
+        """The values of ``path`` the release accepts: 0.19.8's (``schema_allowed``) less those it refuses, plus
+        those only it accepts."""
+        only_here = [
+            label.split("=", 1)[1]
+            for label, error in self.probes.items()
+            if label.startswith(f"{path}=") and error is None
+        ]
+        kept = [value for value in schema_allowed if self.accepts_value(path, value) is not False]
+        return kept + [value for value in only_here if value not in kept]
+
+    def accepts_probe(self, label: str) -> bool | None:
+        """Whether the release accepts the probe config ``label``; None when it judges it as 0.19.8 does."""
+        if label not in self.probes:
+            return None
+        return self.probes[label] is None
+
+
+def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
+    defaults: dict[str, Any] = {}
+    for path, changed in data.get("changed", {}).items():
+        if "default" in changed:
+            defaults[path] = changed["default"]
+    defaults.update({path: value for path, value in data.get("dict_default", {}).items() if value != _NONE})
+    for params in (data.get("schedulers") or {}).values():
+        for param, value in (params or {}).items():
+            defaults.setdefault(f"scheduler.params.{param}", value)  # the schema keeps one set of params for all
+    return ReleaseFacts(
+        release=data["release"],
+        model_absent=frozenset(data.get("model_absent", ())),
+        absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
+        dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
+        defaults=MappingProxyType(defaults),
+        unknown_keys=MappingProxyType(dict(data.get("unknown_keys", {}))),
+        probes=MappingProxyType(dict(data.get("probes", {}))),
+    )
+
+
+@cache
+def release_facts(release: str) -> ReleaseFacts | None:
+    """The recorded differences of ``release`` (one of :data:`COVERED`); None for the schema's own release.
+
+    A release outside the table is read as the nearest covered release after it (the table holds each release on
+    either side of every change it knows of), the newest for one after them all."""
+    version = parse_version(release)
+    nearest = next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
+    if nearest == DEEPSPEED_VERSION:
+        return None
+    with open(os.path.join(RELEASES_DIR, f"{nearest}.json"), encoding="utf-8") as handle:
+        return _facts(json.load(handle))
+
+
+def introduced_in(path: str) -> str | None:
+    """The first covered release that reads the option at ``path``, as recorded; None when every one does."""
+    for release in COVERED:
+        facts = release_facts(release)
+        if facts is None or facts.exists(path):
+            return None if release == COVERED[0] else release
+    return None
+
+
+def missing_in(release: str, path: str, since: str | None, *, compared: bool) -> str | None:
+    """The release the option at ``path`` appeared in, when ``release`` does not have it yet; None when it does.
+
+    The facts recorded from ``release`` decide; the schema's ``since`` too, except for an option of a DeepSpeed
+    model (``compared``), whose fields the recording compared one by one (``compile`` existed in 0.13 before it was
+    dropped and came back in 0.16.6)."""
+    version = parse_version(release)
+    before_since = since is not None and version < parse_version(since)
+    facts = release_facts(release)
+    if facts is not None and not facts.exists(path):
+        return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+    recorded = facts is not None and version >= parse_version(COVERED[0])
+    return since if before_since and not (recorded and compared) else None
+
+
+def in_release(
+    release: str, path: str, since: str | None, removed_in: str | None, default: Any, *, compared: bool
+) -> dict[str, Any]:
+    """How ``release`` reads the option at ``path`` (``since``, ``removed_in`` and ``default``: the schema's), for
+    the option dump: ``{"reads": bool, "appears_in": …, "removed_in": …, "default": its default there}``."""
+    appears = missing_in(release, path, since, compared=compared)
+    gone = removed_in if removed_in and parse_version(release) >= parse_version(removed_in) else None
+    facts = release_facts(release)
+    there = default if facts is None else facts.default(path, default)
+    reads = appears is None and gone is None
+    return {"reads": reads, "appears_in": appears, "removed_in": gone, "default": there if reads else None}
