@@ -32,6 +32,15 @@ from . import zhtexts
         ("“bf16” 之外还写了 'bfloat16'", "quotes", "' “"),
         ("每个 sub-group 都算一次", "term", "sub-group"),
         ("放进锁页的 staging 区", "english", "staging"),
+        ("Comet 要求 32 到 50 个字符", "range", "32 到 50"),
+        ("0.17.1 至 0.19.2 的默认值", "range", "0.17.1 至 0.19.2"),
+        ("它必须在 1 到 {maximum} 之间", "range", "1 到 {maximum}"),
+        ("由训练 数据加载器决定", "spacing", "训练 数"),
+        ("**数据并行度** 等于 GPU 数", "spacing", "** 等"),
+        ("打印汇总 profile时的深度", "spacing", "profile时"),
+        ("与[ZeRO 各 stage 对比](../zero.md)相同", "spacing", "与[ZeRO"),
+        ("先把梯度 reduce 到负责它的卡上", "english", "reduce"),  # reduce-scatter is kept whole, reduce is 规约
+        ("这一点要 Note 一下", "english", "Note"),  # capitalised, but no English text uses it as a name
     ],
 )
 def test_each_rule_names_the_line_the_text_and_what_to_write(text: str, rule: str, found: str) -> None:
@@ -55,6 +64,9 @@ def test_each_rule_names_the_line_the_text_and_what_to_write(text: str, rule: st
         "| 默认值 | 作用 |\n|---|---|\n| `true` | 开启。 |",  # a table's cell ends with a space before |
         "打开 *Settings → Languages & Frameworks*",  # a program's own menu, in emphasis
         "The English page stays English: offload, buffers, 1-2, 7B",  # no Chinese at all
+        "峰值  放得下  来源",  # a terminal table's column gap
+        "合计 70亿参数，用 Adam 和 Hugging Face 的 all-to-all",  # names dsref's English texts use; a hyphenated term
+        "从 O0（纯 fp32）到 O3，降到 1 以下",  # 到 that is not a range of numbers
     ],
 )
 def test_what_is_not_chinese_prose_is_not_judged(text: str) -> None:

@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 from ..text.i18n import Lang, messages
-from ..text.punctuation import quoted
+from ..text.punctuation import both, either, listed, quoted
 from .findings import Example, Finding, Kind
 
 MESSAGES = messages(
@@ -361,7 +361,7 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
     if kind is Kind.too_new and args.get("ignored"):
         return MESSAGES.text("too_new_ignored", lang, key=key, since=args.get("since"), target=target)
     if kind is Kind.alias_conflict:
-        keys = " / ".join(quoted(k, lang) for k in args.get("keys", ()))
+        keys = both((quoted(k, lang) for k in args.get("keys", ())), lang)
         if args.get("used"):
             return MESSAGES.text("alias_conflict_ignored", lang, keys=keys, used=args["used"])
         return MESSAGES.text("alias_conflict", lang, keys=keys)
@@ -377,7 +377,7 @@ def message(finding: Finding, lang: Lang, *, target: str = "0.19.8") -> str:
     if kind is Kind.wrong_type and args.get("got") == "null":
         return MESSAGES.text("wrong_type_null", lang, expected=args.get("expected"))
     if kind is Kind.not_allowed:
-        args["allowed"] = ", ".join(_show(v) for v in args.get("allowed") or ())
+        args["allowed"] = listed((_show(v) for v in args.get("allowed") or ()), lang)
     if kind is Kind.auto_dropped and args.get("kept"):
         return MESSAGES.text("auto_kept", lang, target=target)
     if kind is Kind.auto_dropped:
@@ -397,7 +397,7 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         if args.get("suggestions"):
             lines.append(
                 MESSAGES.text(
-                    "help_suggest", lang, suggestions=" / ".join(quoted(s, lang) for s in args["suggestions"])
+                    "help_suggest", lang, suggestions=either((quoted(s, lang) for s in args["suggestions"]), lang)
                 )
             )
         elsewhere = list(args.get("elsewhere") or ())
@@ -405,7 +405,7 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
             lines.append(MESSAGES.text("help_top_level", lang, key=key, section=args.get("section") or ""))
             elsewhere.remove(key)
         if elsewhere:
-            lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=", ".join(elsewhere)))
+            lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=either(elsewhere, lang, english=", ")))
     if finding.kind is Kind.deprecated and args.get("replacement") is not None:
         if args["replacement"] and args["section"]:
             lines.append(MESSAGES.text("help_replace", lang, json=args["replacement"], section=args["section"]))

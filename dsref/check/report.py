@@ -12,7 +12,7 @@ from typing import Any, TextIO
 
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
-from ..text.punctuation import quoted
+from ..text.punctuation import either, quoted
 from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from .edits import Fix
 from .findings import Finding, Kind, Severity
@@ -149,7 +149,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         if finding.args.get("suggestions"):
             from .messages import MESSAGES
 
-            names = " / ".join(quoted(x, lang) for x in finding.args["suggestions"])
+            names = either((quoted(x, lang) for x in finding.args["suggestions"]), lang)
             helps.append(MESSAGES.text("help_suggest", lang, suggestions=names))
     else:
         text = message(finding, lang, target=target)

@@ -266,7 +266,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
                 else f"{docs}  ({M.text('docs_default_note', lang)})",
             )
         if record.allowed is not None:
-            row(M.text("allowed", lang), ", ".join(json_text(v) for v in record.allowed))
+            row(M.text("allowed", lang), listed((json_text(v) for v in record.allowed), lang))
             for value, text in record.enum_docs:
                 meaning = option_text(record.path, text, lang, f"enum:{value}")
                 shown = json_text(value)
@@ -276,7 +276,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
         if record.unit:
             row(M.text("unit", lang), UNITS.text(record.unit, lang))
         if record.stages is not None:
-            row(M.text("stages", lang), ", ".join(str(s) for s in record.stages))
+            row(M.text("stages", lang), listed((str(s) for s in record.stages), lang))
         if record.since:
             row(M.text("since", lang), record.since)
         if record.removed_in:
@@ -316,7 +316,7 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             lines.extend("    " + line for line in json_lines(record.example_config))
         if record.related:
             lines.append("")
-            row(M.text("related", lang), ", ".join(record.related))
+            row(M.text("related", lang), listed(record.related, lang))
         if link:
             row(M.text("link", lang), link)
     if exp.rows:

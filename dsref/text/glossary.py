@@ -165,6 +165,14 @@ TERMS: tuple[Term, ...] = (
         ("用模型解析", "自己的模型校验", "不用自己的模型"),
     ),
     Term(("option", "key"), ("配置项", "键")),
+    Term(
+        ("data loader", "dataloader"),
+        ("数据加载器",),
+        "PyTorch's DataLoader, or the one DeepSpeed builds; the class name stays code",
+        "PyTorch 的 `DataLoader`，或 DeepSpeed 自己构建的那一个；类名写作代码；"
+        "同一段里“dataloader”与数据加载器混写会被读成两样东西",
+        ("dataloader",),
+    ),
     Term(("engine",), ("引擎",), "", "`DeepSpeedEngine`、`engine.step()` 等代码名保持原样", ("engine",)),
     Term(("profiler",), ("性能分析器", "profiler")),
     Term(("autotuning",), ("自动调优",)),
@@ -222,8 +230,15 @@ RULES: tuple[Rule, ...] = (
         "range",
         "范围",
         "stage 1～3、0.95～0.98；相邻的两个写作 stage 1 和 2",
-        "stage 1-3、0.95–0.98",
+        "stage 1-3、0.95–0.98、1 到 3",
         "浪纹线“～”，依 GB/T 15834",
+    ),
+    Rule(
+        "spacing",
+        "空格",
+        "汉字与英文、数字之间空一格：打印 profile 时、4 位存储",
+        "profile时、4 位 存储、**数据并行度** 等于",
+        "汉字之间不留空格；终端表格的列间距是两个以上的空格",
     ),
     Rule("large counts", "大数", "5亿、70亿、1.2万", "500M、7B、1e8（配置值和代码除外）", "以万、亿计"),
     Rule("sizes in bytes", "字节数", "`16 GB`、`512 MB`", "`16G`、`16GB`", "数与单位之间空一格，用 GB、MB"),
@@ -343,7 +358,7 @@ KEEP: tuple[tuple[str, str], ...] = (
         "step token tokens kernel kernels dtype epoch batch batching embedding embeddings hook hooks logits dropout "
         "tensor tensors stream streams pass forward backward dict list tuple mask padding softmax sigmoid tanh "
         "attention transformer layer norm bias hidden size seqlen topk id ids eager inductor graph trace fused "
-        "foreach worker workers dataloader loader tag tags logger log shell socket queue pair device mesh mpu "
+        "foreach worker workers tag tags logger log shell socket queue pair device mesh mpu "
         "multi-tensor trust ratio inf autocast adapter handler prompt actor decoder-only encoder-only reentrant "
         "non-reentrant saved-tensor grouped gate up down experts pooler head tokenizer docstring schema beta alpha",
     ),
@@ -356,7 +371,7 @@ KEEP: tuple[tuple[str, str], ...] = (
     (
         "names of programs and commands written as their users type them",
         "dsref deepspeed torch accelerate transformers libaio pip python ulimit iconv envsubst mv nvidia-smi memlock "
-        "mup zip stderr pre-commit",
+        "mup zip stderr pre-commit liger-kernel",
     ),
     (
         "what the services and formats call their own things: W&B's entity and team, a Comet experiment, "
@@ -365,14 +380,33 @@ KEEP: tuple[tuple[str, str], ...] = (
     ),
 )
 """English words that Chinese running text keeps, with the reason for each group. Besides these: every English
-spelling in a term's Chinese column above, and any capitalised word (a name: Adam, DeepSpeed, Llama)."""
+spelling in a term's Chinese column above, and names (see :data:`NAMES`)."""
+
+NAMES: tuple[tuple[str, str], ...] = (
+    (
+        "editors and tools the editor pages name, written as their makers write them (VS Code, Neovim, Helix, Zed, "
+        "Markdown, Ajv, Prettier)",
+        "Code Neovim Helix Zed Markdown Ajv Prettier",
+    ),
+    (
+        "names of products, methods and features whose English texts put them after a capital or a symbol, not "
+        "after a lower-case word: NVIDIA's Tensor Core, Weights & Biases, DeepSpeed's Hybrid Engine and Progressive "
+        "Layer Dropping, the Longformer model, the Gram matrix",
+        "Core Biases Hybrid Engine Progressive Longformer Gram",
+    ),
+)
+"""Capitalised words Chinese running text keeps as names although dsref's English texts never use them inside a
+sentence (the linter takes those, and any word with a second capital or a digit, as names already), with the reason
+for each group."""
 
 
 def _kept_words() -> frozenset[str]:
     words = {word for _, group in KEEP for word in group.split()}
     for term in TERMS:
         for spelling in term.chinese:
-            words.update(w.lower() for w in spelling.replace("-", " ").split() if w.isascii())
+            # a hyphenated name is kept whole: all-to-all keeps neither "to" nor "all" alone, reduce-scatter not
+            # "reduce" (which Chinese running text writes 规约)
+            words.update(w.lower() for w in spelling.split() if w.isascii())
     return frozenset(words)
 
 

@@ -182,6 +182,28 @@ def option_text(path: str, english: str | None, lang: Lang, note: str | None = N
     return translate(context, english, lang)
 
 
+def _is_han(char: str) -> bool:
+    return "\u3400" <= char <= "\u9fff" or "\uf900" <= char <= "\ufaff"
+
+
+def _closed_up(text: str) -> str:
+    """A Chinese message with no single space left between two Chinese characters. A template puts a space around
+    a placeholder for a number or a name (``最大层：{n} 个参数``); when the value is a count in 万 or 亿 it ends in a
+    Chinese character, and Chinese writes ``5.4亿个参数`` with none. Runs of spaces (a table's gap) are kept.
+
+    >>> _closed_up("最大层：5.4亿 个参数"), _closed_up("共 5 个参数"), _closed_up("峰值  放得下")
+    ('最大层：5.4亿个参数', '共 5 个参数', '峰值  放得下')
+    """
+    if " " not in text:
+        return text
+    parts = text.split(" ")
+    out = parts[0]
+    for part in parts[1:]:
+        joined = out and part and _is_han(out[-1]) and _is_han(part[0])
+        out += part if joined else " " + part
+    return out
+
+
 class Messages:
     """A table of interface messages belonging to one module (``namespace``)."""
 
@@ -192,7 +214,10 @@ class Messages:
     def text(self, key: str, lang: Lang, /, **args: object) -> str:
         english = self.table[key]
         template = translate(f"{self.namespace}.{key}", english, lang)
-        return template.format(**args) if args else template
+        if not args:
+            return template
+        text = template.format(**args)
+        return _closed_up(text) if lang == "zh" else text
 
     def items(self) -> list[tuple[str, str]]:
         """(msgctxt, English msgid) pairs, for catalog extraction."""

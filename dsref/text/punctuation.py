@@ -32,6 +32,35 @@ def listed(items: Iterable[str], lang: Lang) -> str:
     return ("、" if lang == "zh" else ", ").join(items)
 
 
+def either(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
+    """Alternatives (did you mean a or b): Chinese lists them with 、 and puts 或 before the last.
+
+    >>> either(["“a”", "“b”", "“c”"], "zh"), either(["a.x", "b.x"], "zh"), either(["'a'", "'b'"], "en")
+    ('“a”、“b”或“c”', 'a.x 或 b.x', "'a' / 'b'")
+    """
+    return _last_joined(list(items), "或") if lang == "zh" else english.join(items)
+
+
+def both(items: Iterable[str], lang: Lang, *, english: str = " / ") -> str:
+    """Things named together (a and b are two names of one option): Chinese puts 和 before the last.
+
+    >>> both(["“a”", "“b”"], "zh")
+    '“a”和“b”'
+    """
+    return _last_joined(list(items), "和") if lang == "zh" else english.join(items)
+
+
+def _last_joined(items: list[str], word: str) -> str:
+    """Items joined with 、 and ``word`` before the last, spaced from a code name as Chinese text spaces English
+    (``a.b 或 c.d``) but not from a Chinese quotation mark (``“a”或“b”``)."""
+    if len(items) < 2:
+        return "".join(items)
+    head, last = "、".join(items[:-1]), items[-1]
+    before = " " if head[-1:].isascii() else ""
+    after = " " if last[:1].isascii() else ""
+    return f"{head}{before}{word}{after}{last}"
+
+
 def separated(items: Iterable[str], lang: Lang) -> str:
     """Items that are clauses of their own (each with its note)."""
     return ("；" if lang == "zh" else "; ").join(items)

@@ -1,6 +1,11 @@
 """The Chinese text linter: the house rules of :mod:`.glossary` checked over a text, each problem with its line, the
 offending text and what to write instead.
 
+English words are judged one by one: a word Chinese engineers keep (``glossary.KEEP``, a hyphenated one whole), an
+option's key or value, or a name. A name is a word with a second capital or a digit (DeepSpeed, GPU, GH200), or a
+capitalised word that dsref's English texts use as one inside a sentence (Adam, Llama) or ``glossary.NAMES`` lists:
+a capital alone is no proof, since an English sentence left behind starts with one.
+
 It reads only running text: code (fenced blocks, code spans), link targets, HTML, addresses, message placeholders
 (``{name}``), page macros (``{{ … }}``), attribute lists (``{ .option }``) and quoted JSON strings are masked first
 (:func:`prose`), so option names, values, JSON and command lines are never judged as Chinese prose. It lives in
@@ -9,6 +14,8 @@ site's doc checks can call :func:`lint` on any text.
 
 >>> [p.rule for p in lint("类型: 整数，取值 1-3。 DeepSpeed 用 7B 参数")]
 ['count', 'halfwidth', 'range', 'space']
+>>> [p.rule for p in lint("取值 1 到 3，打印汇总 profile时的 深度")]
+['range', 'spacing', 'spacing']
 >>> lint("用 `stage: 1-3` 和“auto”")
 []
 """
@@ -20,7 +27,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from .glossary import KEEP_IN_ENGLISH, TERMS
+from .glossary import KEEP_IN_ENGLISH, NAMES, TERMS
 
 HAN = r"\u3400-\u9fff\uf900-\ufaff"
 """Chinese characters (CJK unified ideographs, extension A, compatibility)."""
@@ -89,6 +96,7 @@ def _avoided() -> list[tuple[re.Pattern[str], str]]:
 _AVOIDED = _avoided()
 
 _H = f"[{HAN}]"
+_NUM = r"\d+(?:\.\d+)*"
 _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     # half-width punctuation touching a Chinese character (through emphasis marks), or brackets around Chinese
     (
@@ -104,6 +112,26 @@ _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
     ("space", re.compile(rf"(?<=[{FULL_PUNCT}]) (?=[^\s|\x00✗✓⚠])|(?<=[^\s\x00|]) (?=[{FULL_PUNCT}])"), "去掉空格"),
     ("space", re.compile(rf"(?<={_H}) +(?=“)|(?<=”) +(?={_H})"), "去掉空格"),
     ("range", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[-–—~]\s?\d+(?:\.\d+)?(?![\w.\-/\x00])"), "浪纹线：1～3"),
+    # a range written out (1 到 3, 0.17.1 至 0.19.2, 1 到 {maximum}): the house style writes every range with ～
+    (
+        "range",
+        re.compile(rf"(?<![\w.\-/\x00])(?:{_NUM} ?[到至] ?(?:{_NUM}|\x00+)|\x00+ ?[到至] ?{_NUM})(?![\w.\-/])"),
+        "浪纹线：1～3",
+    ),
+    # one space between two Chinese characters (through emphasis marks): Chinese words are not spaced; runs of
+    # spaces are a terminal table's column gap
+    (
+        "spacing",
+        re.compile(rf"(?<={_H}) (?=\**{_H})|(?<={_H}\*) (?={_H})|(?<={_H}\*\*) (?={_H})"),
+        "去掉汉字之间的空格",
+    ),
+    # English glued to Chinese: the texts put a space between a Chinese character and a Latin letter
+    # (a link's text counts: 与[ZeRO 对比](…); a finding's code does not: 错误[DS101])
+    (
+        "spacing",
+        re.compile(rf"(?<={_H})(?:\[(?=[A-Za-z][^\[\]\n]*\x00))?[A-Za-z]|[A-Za-z](?={_H})"),
+        "汉字与英文之间空一格",
+    ),
     ("count", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[KMBT](?![\w\-\x00])"), "以万、亿计：5亿"),
     ("bytes", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?(?:GiB|MiB|KiB|TiB|G|M|K|T|GB|MB|KB|TB)\b"), "16 GB"),
 )
@@ -152,11 +180,34 @@ def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
 
 
 def _kept(words: str) -> bool:
-    """Whether English words are ones Chinese running text keeps: names (capitalised), the glossary's list, or an
-    option's key or value (written bare)."""
+    """Whether English words are ones Chinese running text keeps: names, the glossary's list (a hyphenated spelling
+    whole: all-to-all, not "to"), or an option's key or value (written bare)."""
     if words.lower() in KEEP_IN_ENGLISH:
         return True
-    return all(w[0].isupper() or w.lower() in KEEP_IN_ENGLISH or w in _option_words() for w in re.split(r"[ -]", words))
+    return all(
+        w.lower() in KEEP_IN_ENGLISH or w in _option_words() or w in _names() or _kept_parts(w) for w in words.split()
+    )
+
+
+def _kept_parts(word: str) -> bool:
+    """A hyphenated word not listed whole (layer-token, micro-step): kept if each part is."""
+    return "-" in word and all(p.lower() in KEEP_IN_ENGLISH or p in _names() for p in word.split("-"))
+
+
+@functools.cache
+def _names() -> frozenset[str]:
+    """Capitalised words that are names: the ones dsref's English texts (the catalog template) use inside a sentence,
+    after a lower-case word (Adam, Llama, Comet, Hugging Face), and the glossary's spellings. A capitalised word is
+    not a name by its capital alone: an English sentence left in a Chinese text starts with one (Note, Whether).
+    Words with a second capital or a digit (DeepSpeed, GPU, GH200) are never matched as words, so they need no list."""
+    from .catalog import pot_path
+
+    lines = pot_path().read_text(encoding="utf-8").splitlines()
+    english = "".join(line[line.index('"') + 1 : -1] for line in lines if line.startswith(('msgid "', '"')))
+    english = english.replace("\\n", " ")
+    found = {m.group(1) for m in re.finditer(r"(?<=[a-z,;(] )([A-Z][a-z]+)\b", english)}
+    found |= {w for term in TERMS for s in (*term.english, *term.chinese) for w in s.split() if w[:1].isupper()}
+    return frozenset(found | {w for _, group in NAMES for w in group.split()})
 
 
 @functools.cache
