@@ -9,7 +9,8 @@
   language and dsref itself (:mod:`dsref.site.buildcache`).
 * ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
   language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
-  in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
+  in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line;
+  so does a byte figure outside the site's one convention (GB = 2^30 bytes, :mod:`dsref.site.units`).
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * A line break in a page's prose that still shows as a space where Chinese needs none (between two Chinese
@@ -279,15 +280,18 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     return html
 
 
-def figure_problems(markdown: str) -> list[str]:
+def figure_problems(markdown: str, lang: str = "en") -> list[str]:
     """What is wrong with the figures of a page's source (``line N: …``): macros that name no declared case,
-    figures a hand-written page writes itself, and batch arithmetic that does not hold."""
+    figures a hand-written page writes itself, batch arithmetic that does not hold, and byte figures outside the
+    site's one convention once the macros are filled in the page's language (:mod:`dsref.site.units`)."""
     from dsref.site import is_generated
     from dsref.site.figures import fill, hand_written, wrong_arithmetic
+    from dsref.site.units import problems as unit_problems
 
-    problems = fill(markdown, "en")[1]
+    filled, problems = fill(markdown, lang)  # type: ignore[arg-type]
     if not is_generated(markdown):
         problems += hand_written(markdown)
+    problems += unit_problems(filled)
     return sorted(problems + wrong_arithmetic(markdown), key=lambda p: int(p.split(":")[0].split()[1]))
 
 
@@ -295,7 +299,7 @@ def _figures(markdown: str, src: str) -> str:
     """The page with its figure macros filled in its language; each problem a warning with the page and line."""
     from dsref.site.figures import fill
 
-    for problem in figure_problems(markdown):
+    for problem in figure_problems(markdown, page_language(src)):
         line, _, text = problem.partition(": ")
         _warn_once(f"docs/{src}:{line.removeprefix('line ')}: {text}")
     if "{{" not in markdown:
