@@ -7,6 +7,8 @@
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
 * What dsref answers about a block (its check, output, diff) is kept between builds, keyed by the block, the
   language and dsref itself (:mod:`dsref.site.buildcache`).
+* Each ```json example highlights the key it documents: the lines its expected codes are reported at, what a
+  repair changed, or the option its section's heading names (:mod:`dsref.site.keylines`).
 * ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
   language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
   in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line;
@@ -196,9 +198,27 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         markdown = with_ids(markdown, twin)
     cache = _build_cache()
     if "```json" in markdown:
+        from dsref.site.keylines import documented_lines, expected_lines, with_highlight
+
+        checked: dict[int, Any] = {}
+
+        def checked_block(block: Any) -> Any:
+            if block.line not in checked:
+                checked[block.line] = check(block)
+            return checked[block.line]
+
+        fences = markdown.split("\n")
+        previous = None
         for block in blocks(markdown, src):
-            for problem in cache.lines("problems", block, "en", lambda b=block: check(b).problems):
+            for problem in cache.lines("problems", block, "en", lambda b=block: checked_block(b).problems):
                 _warn_once(f"docs/{src}:{block.line}: {problem}")
+            expected = cache.lines(
+                "expected-lines", block, "en", lambda b=block: [str(n) for n in expected_lines(checked_block(b))]
+            )
+            highlighted = documented_lines(markdown, block, tuple(int(n) for n in expected), previous)
+            fences[block.line - 1] = with_highlight(fences[block.line - 1], highlighted)
+            previous = block
+        markdown = "\n".join(fences)
     if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
         return markdown
     for line in stray_markers(markdown):
