@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -35,3 +36,24 @@ def test_the_rule_page_states_the_fixed_severity(lang: str) -> None:
         said = M.text(kind.severity.value, lang)  # type: ignore[union-attr, arg-type]
         assert f"**{colon(lang)}{said}\n" in written[f"{kind.code}.md"], kind  # type: ignore[arg-type]
     assert M.text("severity_varies", lang) in written["DS101.md"]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_ds003s_page_gives_its_severity_for_each_reader_as_check_reports_it(lang: str) -> None:
+    """A key written twice: an error for the launcher, a warning for Hugging Face, and the page says which is which."""
+    config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "gradient_clipping": 1.0,\n  "gradient_clipping": 2.0\n}\n'
+    got = {}
+    for profile in ("deepspeed", "hf"):
+        report = check_text(config, "ds_config.json", profile=profile)  # type: ignore[arg-type]
+        got[profile] = {f.severity for f in report.findings if f.kind is Kind.duplicate_key}
+    assert got == {profile: {severity} for profile, severity in Kind.duplicate_key.severity_by_profile.items()}  # type: ignore[union-attr]
+    assert got["deepspeed"] != got["hf"]
+    line = next(line for line in pages(lang)["DS003.md"].splitlines() if line.startswith("- **"))  # type: ignore[arg-type]
+    for profile, (severity,) in got.items():
+        said = M.text(severity.value, lang)  # type: ignore[arg-type]
+        # each severity stands beside its own reader's --profile
+        assert re.search(rf"{said}[^`；;,，、]*`--profile {profile}`|`--profile {profile}`[^`；;,，、]*{said}", line), (
+            profile,
+            line,
+        )
+    assert M.text("severity_varies", lang) not in line  # type: ignore[arg-type]

@@ -112,6 +112,9 @@ def _report(loaded: LoadedConfig | LoadError, path: str, world_size: int | None,
     return check_loaded(loaded, path, world_size=world_size, deepspeed_version=deepspeed_version)
 
 
+_DUPLICATE_SEVERITY = Kind.duplicate_key.severity_by_profile or {}
+
+
 def check_loaded(
     loaded: LoadedConfig, path: str, *, world_size: int | None = None, deepspeed_version: str = DEEPSPEED_VERSION
 ) -> FileReport:
@@ -128,7 +131,7 @@ def check_loaded(
         findings.append(
             Finding(
                 Kind.duplicate_key,
-                Severity.error if loaded.profile == "deepspeed" else Severity.warning,
+                _DUPLICATE_SEVERITY[loaded.profile],
                 duplicate.location,
                 None,
                 {"profile": loaded.profile, "other_line": duplicate.first.line},

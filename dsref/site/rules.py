@@ -45,6 +45,9 @@ M = messages(
     varies="varies",
     severity_varies="depends on where the key is: error where DeepSpeed refuses the config, warning where it "
     "ignores the value",
+    severity_by_profile="depends on who reads the file, as `--profile` says: {deepspeed} for the deepspeed launcher "
+    "(`--profile deepspeed`), {hf} for Hugging Face (`--profile hf`); without `--profile`, dsref takes the reader "
+    'the file is written for: Hugging Face for strict JSON that writes "auto", the launcher otherwise',
     message="message",
     error="error",
     warning="warning",
@@ -71,6 +74,16 @@ M = messages(
 )
 
 _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`")
+
+
+def _varies(code_: str, lang: Lang) -> str:
+    """What a code's severity depends on, for a schema kind with no fixed severity: the reader (``--profile``,
+    from :attr:`dsref.check.findings.Kind.severity_by_profile`) or where the key is."""
+    by_profile = Kind(code_).severity_by_profile
+    if by_profile is None:
+        return M.text("severity_varies", lang)
+    said = {profile: M.text(severity.value, lang) for profile, severity in by_profile.items()}
+    return M.text("severity_by_profile", lang, deepspeed=said["deepspeed"], hf=said["hf"])
 
 
 def codes() -> list[tuple[str, str, str | None, str, str]]:
@@ -265,9 +278,7 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         message = _message(code_, lang)
         groups[group].append([f"[{code_}]({code_}.md)", code(name), shown, cell(message)])
         lines = [generated_header(SOURCE), f"# {code_} {code(name)}", ""]
-        lines += [
-            f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else M.text('severity_varies', lang)}"
-        ]
+        lines += [f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else _varies(code_, lang)}"]
         if message:
             lines.append(f"- **{M.text('message', lang)}**{colon(lang)}{cell(message)}")
         lines.append("")
