@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -57,3 +58,30 @@ def test_ds003s_page_gives_its_severity_for_each_reader_as_check_reports_it(lang
             line,
         )
     assert M.text("severity_varies", lang) not in line  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_rule_pages_output_is_what_its_command_prints_in_a_terminal_first_line_included(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Run the command each rule page writes out, on its example, and find the page's output: the line saying what
+    was checked for first (the release "as asked", whatever DeepSpeed is installed here), then the findings."""
+    from dsref.cli.main import main
+    from dsref.site.doccheck import RUN_MARKER, blocks, output
+
+    monkeypatch.chdir(tmp_path)
+    compared = 0
+    for name, page in sorted(pages(lang).items()):  # type: ignore[arg-type]
+        runs = [b for b in blocks(page) if b.run]
+        if not runs:
+            continue
+        command = re.search(r"`dsref check ds_config\.json([^`]*)`", page)
+        assert command, name
+        (tmp_path / "ds_config.json").write_text(runs[0].text, encoding="utf-8")
+        main(["check", "ds_config.json", *command[1].split(), "--lang", lang])
+        printed = capsys.readouterr().out
+        shown = output(runs[0], lang)  # type: ignore[arg-type]
+        assert printed == shown, (name, printed, shown)
+        assert printed.splitlines()[0].startswith(("Checked for DeepSpeed", "检查")), printed
+        compared += 1
+    assert compared == sum(RUN_MARKER in page for page in pages(lang).values()) > 80  # type: ignore[arg-type]

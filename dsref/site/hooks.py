@@ -3,7 +3,8 @@
 * Every ```json block is checked as its ``dsref-check`` comment says (:mod:`dsref.site.doccheck`); one that
   fails fails the build, with its page and line.
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
-  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
+  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block (``<!-- dsref-check-output: run -->``:
+  as the terminal prints it for the command the page shows, its first line included); ``<!-- dsref-fix-diff -->`` what
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
 * What dsref answers about a block (its check, output, diff) is kept between builds, keyed by the block, the
   language and dsref itself (:mod:`dsref.site.buildcache`).
@@ -177,6 +178,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     from dsref.site.doccheck import (
         DIFF_MARKERS,
         OUTPUT_MARKER,
+        OUTPUT_MARKERS,
         blocks,
         check,
         fix_diff,
@@ -219,7 +221,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             fences[block.line - 1] = with_highlight(fences[block.line - 1], highlighted)
             previous = block
         markdown = "\n".join(fences)
-    if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
+    if not any(marker in markdown for marker in (*OUTPUT_MARKERS, *DIFF_MARKERS)):
         return markdown
     for line in stray_markers(markdown):
         _warn_once(f"docs/{src}:{line}: a dsref-check comment or {OUTPUT_MARKER} that follows no ```json block")
@@ -232,7 +234,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
         shown: list[str] = []
         if block.wants_output:
-            shown += _fenced(cache.text("output", block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
+            question = "run-output" if block.run else "output"  # the first line or not: two answers
+            shown += _fenced(cache.text(question, block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
             diff = cache.text("diff", block, lang, lambda b=block: fix_diff(b, lang))  # type: ignore[arg-type]
             if not diff:

@@ -179,7 +179,7 @@ def repairing_fix(code_: str, example: Example) -> str | None:
 def _example(code_: str, lang: Lang) -> list[str]:
     """The page's example: the config, what ``dsref check`` prints (at build time), and the fix or the repaired
     config; the build checks all of them (:mod:`dsref.site.doccheck`)."""
-    from .doccheck import OUTPUT_MARKER
+    from .doccheck import RUN_MARKER, command_options, parse_marker
 
     example = example_of(code_)
     if example is None:
@@ -190,12 +190,8 @@ def _example(code_: str, lang: Lang) -> list[str]:
         *([f"deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
     ]
     # What the example needs to be read as shown, for the check and for the fix alike (DS502's fix needs the
-    # world size as much as its check does).
-    options = [
-        *(["--profile hf"] if example.hf else []),
-        *([f"--world-size {example.world_size}"] if example.world_size else []),
-        *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
-    ]
+    # world size as much as its check does), and the release, which the output's first line names.
+    options = command_options(example.text, parse_marker(" ".join(words)))
     command = " ".join(["dsref check ds_config.json", *options])
     fix = repairing_fix(code_, example)
     lines = [f"## {M.text('example', lang)}", ""]
@@ -206,7 +202,7 @@ def _example(code_: str, lang: Lang) -> list[str]:
         lines += [M.text("example_intro", lang, code=code_, command=command), ""]
     expect = " ".join(["expect", code_, *example.also])
     lines += [f"<!-- dsref-check: {' '.join([*words, expect])} -->", "```json", example.text.rstrip("\n")]
-    lines += ["```", OUTPUT_MARKER]
+    lines += ["```", RUN_MARKER]
     if fix is not None:
         lines.append("<!-- dsref-fix-diff -->" if fix == "--fix" else "<!-- dsref-fix-diff: unsafe -->")
     lines.append("")
