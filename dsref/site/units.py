@@ -56,6 +56,8 @@ _COUNT = re.compile(
 _WORDS = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "万": 10**4, "亿": 10**8}
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
+_UNIT = re.compile(r"[kKmMgGtTpP]i?[bB](?!\w)")
+"""What every figure and definition holds: a line without it is passed over at once."""
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _HIDDEN = re.compile(r"`[^`\n]*`|<!--.*?-->|\]\([^)\s]*\)|\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」")
 """Code spans, comments, link targets and quotations: text a page shows as written, not figures it states."""
@@ -144,6 +146,8 @@ def problems(markdown: str) -> list[str]:
     order of the page (the module's docstring says what counts)."""
     found = []
     for number, line, shown in _lines(markdown):
+        if not _UNIT.search(shown):
+            continue
         counts = _counts(line)
         defined = []
         for match in _DEFINITION.finditer(shown):
