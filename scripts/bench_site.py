@@ -1,7 +1,7 @@
 """How long the site takes: generating its pages, the two-language MkDocs build, the doc checks, the link check.
 
     python scripts/bench_site.py            # one build
-    python scripts/bench_site.py --runs 3   # one build from an empty cache, then the best of two with it filled
+    python scripts/bench_site.py --runs 3   # three builds from an empty cache, then three with it filled
     python scripts/bench_site.py --weight [--site DIR]   # what a first visit loads (needs playwright, Chromium)
 
 ``--weight`` opens the home page and the heaviest page of each language (the largest HTML file) in Chromium, on a
@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,7 +37,7 @@ def _timed(fn):  # type: ignore[no-untyped-def]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--runs", type=int, default=1, help="builds (the first uncached)")
+    parser.add_argument("--runs", type=int, default=1, help="builds with an empty cache, and as many with it filled")
     parser.add_argument("--weight", action="store_true", help="measure a first visit instead of the build")
     parser.add_argument("--site", type=Path, help="with --weight: a built site to measure (default: build one)")
     args = parser.parse_args(argv)
@@ -56,50 +57,72 @@ def main(argv: list[str] | None = None) -> int:
     print(f"check json blocks:   {seconds:6.2f} s  ({len(found)} blocks in {len(pages)} pages)")
 
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONPATH": os.pathsep.join([str(ROOT), *sys.path])}
-    best = None
     with tempfile.TemporaryDirectory() as tmp:
         site = Path(tmp) / "site"
-        # The first build starts from an empty cache of dsref's answers (dsref/site/buildcache.py), the others
-        # find it filled, as a rebuild after editing a page does.
-        env["DSREF_SITE_CACHE"] = str(Path(tmp) / "cache")
-        cold = None
-        cpu: list[float] = []
-        for _ in range(args.runs):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            start = time.perf_counter()
-            proc = subprocess.run(
-                [sys.executable, "-m", "mkdocs", "build", "--no-strict", "--site-dir", str(site)],
-                cwd=ROOT,
-                env=env,
-                capture_output=True,
-                text=True,
-            )
-            elapsed = time.perf_counter() - start
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
-            if cold is None:
-                cold = elapsed
-            else:
-                best = elapsed if best is None else min(best, elapsed)
-            if proc.returncode != 0:
-                print(proc.stdout + proc.stderr, file=sys.stderr)
+        # Builds from an empty cache of dsref's answers (dsref/site/buildcache.py), each with a cache of its own;
+        # then builds that find the last one filled, as a rebuild after editing a page does.
+        runs: dict[str, list[Run]] = {"empty": [], "filled": []}
+        for number in range(args.runs):
+            env["DSREF_SITE_CACHE"] = str(Path(tmp) / f"cache{number}")
+            run = _build(env, site)
+            if run is None:
                 return 1
-        warnings = sum(1 for line in (proc.stdout + proc.stderr).splitlines() if line.startswith("WARNING"))
+            runs["empty"].append(run)
+        for _ in range(args.runs):
+            run = _build(env, site)
+            if run is None:
+                return 1
+            runs["filled"].append(run)
         html = list(site.rglob("*.html"))
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        print(
-            f"mkdocs build, cold:  {cold:6.2f} s  ({cpu[0]:.2f} s CPU; en + zh, {len(html)} HTML pages, "
-            f"{size / 2**20:.0f} MiB, {warnings} warnings; an empty cache)"
-        )
-        if best is not None:
+        print(f"mkdocs build --strict, en + zh: {len(html)} HTML pages, {size / 2**20:.0f} MiB")
+        for cache, done in runs.items():
+            for run in done:
+                print(
+                    f"  cache {cache:6}  {run.wall:6.2f} s wall  {run.cpu:6.2f} s CPU  "
+                    f"(load average {run.load_before:.1f} before, {run.load_after:.1f} after)"
+                )
+            walls, cpus = [r.wall for r in done], [r.cpu for r in done]
             print(
-                f"mkdocs build, warm:  {best:6.2f} s  ({min(cpu[1:]):.2f} s CPU; the cache filled by the build before; "
-                "target < 15 s)"
+                f"  cache {cache:6}  median {sorted(walls)[len(walls) // 2]:6.2f} s wall, "
+                f"{sorted(cpus)[len(cpus) // 2]:6.2f} s CPU (target < 15 s with the cache filled, idle)"
             )
-        print(f"load average while measuring: {os.getloadavg()[0]:.1f} (on {os.cpu_count()} cores: wall times grow)")
+        print(f"on {os.cpu_count()} cores: wall times grow with the load, CPU times much less")
         seconds, broken = _timed(lambda: check_site(site, "/dsref/"))
         print(f"link check:          {seconds:6.2f} s  ({len(broken)} broken)")
     return 0
+
+
+@dataclass(frozen=True)
+class Run:
+    """One build: seconds of wall-clock and of CPU (the build process and its children), and the one-minute load
+    average before and after it."""
+
+    wall: float
+    cpu: float
+    load_before: float
+    load_after: float
+
+
+def _build(env: dict[str, str], site: Path) -> Run | None:
+    """One strict build of both languages into ``site``; None (the log printed) when it fails."""
+    load_before = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if proc.returncode != 0:
+        print(proc.stdout + proc.stderr, file=sys.stderr)
+        return None
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return Run(wall, cpu, load_before, os.getloadavg()[0])
 
 
 def _weight(built: Path | None) -> int:

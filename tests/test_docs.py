@@ -307,7 +307,7 @@ def test_each_example_sets_off_its_code_and_its_repair_clears_it(code: str) -> N
 def test_rule_pages_show_their_example_in_both_languages() -> None:
     for lang, title in (("en", "## Example"), ("zh", "## 示例")):
         page = rules.pages(lang)["DS510.md"]  # type: ignore[arg-type]
-        assert title in page and "<!-- dsref-check: expect DS510 -->" in page and "<!-- dsref-check-output -->" in page
+        assert title in page and "<!-- dsref-check: expect DS510 -->" in page and doccheck.RUN_MARKER in page
         assert "<!-- dsref-fix-diff" in rules.pages(lang)["DS524.md"]  # type: ignore[arg-type]
 
 

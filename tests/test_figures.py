@@ -92,7 +92,7 @@ def _all_statements() -> list[Statement]:
 
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(DOCS).as_posix() for p in PAGES])
 def test_every_figure_of_a_page_comes_from_the_estimator(page: Path) -> None:
-    problems = figure_problems(page.read_text(encoding="utf-8"))
+    problems = figure_problems(page.read_text(encoding="utf-8"), page.relative_to(DOCS).parts[0])
     assert not problems, "\n".join(f"{page.relative_to(ROOT)}: {p}" for p in problems)
 
 

@@ -99,6 +99,7 @@ ALLOWED_CHINESE = {
     "dsref/text/glossary.py": "the glossary is the table of Chinese terms",
     "dsref/text/zhlint.py": "the linter's advice to the developer who broke a rule",
     "dsref/text/punctuation.py": "the marks themselves",
+    "dsref/site/units.py": "the words a Chinese page counts in or equates a byte unit with (亿, 等于, 字节)",
 }
 """Modules that may hold Chinese in a string literal (other than a docstring), with the reason."""
 

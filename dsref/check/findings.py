@@ -90,8 +90,18 @@ class Kind(str, Enum):
     @property
     def severity(self) -> Severity | None:
         """The severity every finding of this kind has, or None where it depends on the key (strict sections
-        refuse, others ignore) or on the reader (``--profile``)."""
+        refuse, others ignore) or on the reader (``--profile``: :attr:`severity_by_profile`)."""
         return _FIXED_SEVERITY.get(self)
+
+    @property
+    def severity_by_profile(self) -> Mapping[str, Severity] | None:
+        """For a kind whose severity depends only on who reads the file, the severity under each ``--profile``
+        (``deepspeed``, ``hf``); None for any other kind.
+
+        >>> {profile: severity.value for profile, severity in Kind.duplicate_key.severity_by_profile.items()}
+        {'deepspeed': 'error', 'hf': 'warning'}
+        """
+        return _PROFILE_SEVERITY.get(self)
 
 
 _FIXED_SEVERITY = {
@@ -102,6 +112,11 @@ _FIXED_SEVERITY = {
     Kind.deprecated: Severity.warning,
     Kind.auto_dropped: Severity.warning,
     Kind.auto_unfilled: Severity.error,
+}
+
+_PROFILE_SEVERITY: dict[Kind, Mapping[str, Severity]] = {
+    # The launcher's loader raises on a key written twice; Hugging Face's json.load keeps the later value.
+    Kind.duplicate_key: {"deepspeed": Severity.error, "hf": Severity.warning},
 }
 
 

@@ -123,6 +123,9 @@ def _report(
     )
 
 
+_DUPLICATE_SEVERITY = Kind.duplicate_key.severity_by_profile or {}
+
+
 def check_loaded(
     loaded: LoadedConfig,
     path: str,
@@ -145,7 +148,7 @@ def check_loaded(
         findings.append(
             Finding(
                 Kind.duplicate_key,
-                Severity.error if loaded.profile == "deepspeed" else Severity.warning,
+                _DUPLICATE_SEVERITY[loaded.profile],
                 duplicate.location,
                 None,
                 {"profile": loaded.profile, "other_line": duplicate.first.line},

@@ -22,8 +22,8 @@ class AioConfig(DictSection):
         1048576,
         unit="bytes",
         description="Size in bytes of each I/O request a large read or write is split into. It also sets the smallest "
-        "tensor worth swapping: NVMe offload keeps tensors under max(1 MiB, `block_size`) in memory. The 1 MiB "
-        "default suits most drives; `ds_nvme_tune` compares it with 8 MiB.",
+        "tensor worth swapping: NVMe offload keeps tensors under max(1 MB, `block_size`) in memory. The 1 MB "
+        "default suits most drives; `ds_nvme_tune` compares it with 8 MB.",
         ds_constant=f"{_CONSTANTS}.AIO_BLOCK_SIZE_DEFAULT",
         example=1048576,
     )

@@ -66,7 +66,7 @@ class CheckpointWriterConfig(DictSection):
         unit="bytes",
         description="Size in bytes of the staging buffer the FAST writer copies tensors through, allocated once as "
         "pinned CPU memory (in GPU memory with `aio.use_gds`). Larger buffers mean fewer, bigger writes at the cost "
-        "of that memory on every writing rank; the default is 64 MiB. With `io_buffer_double` the two halves are used "
+        "of that memory on every writing rank; the default is 64 MB. With `io_buffer_double` the two halves are used "
         "in turn.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_BUFFER_SIZE_DEFAULT",
     )

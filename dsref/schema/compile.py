@@ -56,7 +56,7 @@ class CompileConfig(StrictSection):
         False,
         description="DeepCompile with ZeRO-3: move activations saved for the backward pass to host memory and bring "
         "each back shortly before the backward pass reads it, for models whose activations exhaust device memory. "
-        "Only fixed-shape tensors of at least 5 MiB are candidates, and only as many as the device-memory budget "
+        "Only fixed-shape tensors of at least 5 MB are candidates, and only as many as the device-memory budget "
         "requires; it replaces the prefetch and selective-gather passes. It is an error together with "
         "`offload_parameters` or `offload_opt_states`, and ZeRO stages 1 and 2 ignore it.",
     )

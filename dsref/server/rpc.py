@@ -88,7 +88,7 @@ class Protocol(LanguageServerProtocol):
             if item is END:
                 self._end(0 if self._shutdown else 1)
             elif isinstance(item, Damage):
-                self._error(None, _CODES.ParseError, item.key, limit=f"{MAX_BODY // 2**20} MiB")
+                self._error(None, _CODES.ParseError, item.key, limit=f"{MAX_BODY // 2**20} MB")
             else:
                 self._dispatch(item)
         except OSError:  # the client is gone: nobody to answer

@@ -16,7 +16,9 @@ config and checked for what it can say alone, its keys, types and values: the cr
 whole config, are not run on it. ``<!-- dsref-check-output -->`` right after a block is replaced at build time by
 :func:`output` (the ``dsref check`` text for that block, in the page's language), and ``<!-- dsref-fix-diff -->``
 (or ``<!-- dsref-fix-diff: unsafe -->``) by :func:`fix_diff`, what ``dsref check --diff`` prints for it; both may
-follow one block, the output first.
+follow one block, the output first. ``<!-- dsref-check-output: run -->`` is the output as the terminal prints it
+for the command :func:`command_options` writes out (a rule page's), starting with the line that says what the check
+was for.
 
 >>> [b.marker.profile for b in blocks('<!-- dsref-check: hf -->\\n```json\\n{"fp16": {"enabled": "auto"}}\\n```\\n')]
 ['hf']
@@ -46,12 +48,16 @@ if TYPE_CHECKING:
     from ..tree.profiles import Profile
 
 __all__ = [
+    "OUTPUT_MARKERS",
+    "RUN_MARKER",
     "Block",
     "BlockCheck",
     "Marker",
     "MarkerError",
+    "asked_profile",
     "blocks",
     "check",
+    "command_options",
     "fix_diff",
     "markdown_files",
     "output",
@@ -59,6 +65,10 @@ __all__ = [
 ]
 
 OUTPUT_MARKER = "<!-- dsref-check-output -->"
+RUN_MARKER = "<!-- dsref-check-output: run -->"
+"""The output as the terminal shows it for the command :func:`command_options` gives, its first line (what the check
+was for: :class:`dsref.check.report.CheckedFor`) included; what a page that writes that command out uses."""
+OUTPUT_MARKERS = (OUTPUT_MARKER, RUN_MARKER)
 DIFF_MARKERS = {"<!-- dsref-fix-diff -->": "safe", "<!-- dsref-fix-diff: unsafe -->": "unsafe"}
 _MARKER = re.compile(r"^\s*<!--\s*dsref-check:(?P<words>.*?)-->\s*$")
 _FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})\s*(?P<info>[^\s`{]*)")
@@ -143,19 +153,21 @@ class Block:
     marker: Marker
     marker_error: str | None = None
     wants_output: bool = False
-    """A ``<!-- dsref-check-output -->`` line follows the closing fence."""
+    """A ``<!-- dsref-check-output -->`` line (or :data:`RUN_MARKER`) follows the closing fence."""
     path: str = ""
     wants_diff: str | None = None
     """``safe`` or ``unsafe`` when a ``<!-- dsref-fix-diff -->`` line follows the closing fence."""
     markers: int = 0
     """How many output and diff marker lines follow the closing fence (an output marker may precede a diff one)."""
+    run: bool = False
+    """The output marker is :data:`RUN_MARKER`: the output starts with the line that says what was checked for."""
 
 
 def _following_markers(lines: list[str], start: int) -> list[str]:
     """The output and diff markers on the lines from ``start`` on, until a line that is none (two at most)."""
     found: list[str] = []
     for line in lines[start : start + 2]:
-        if line.strip() != OUTPUT_MARKER and line.strip() not in DIFF_MARKERS:
+        if line.strip() not in OUTPUT_MARKERS and line.strip() not in DIFF_MARKERS:
             break
         found.append(line.strip())
     return found
@@ -200,10 +212,11 @@ def blocks(markdown: str, path: str = "") -> list[Block]:
                     end + 1,
                     marker,
                     error,
-                    OUTPUT_MARKER in following,
+                    any(m in OUTPUT_MARKERS for m in following),
                     path,
                     next((DIFF_MARKERS[m] for m in following if m in DIFF_MARKERS), None),
                     len(following),
+                    RUN_MARKER in following,
                 )
             )
         i = end + 1
@@ -223,7 +236,7 @@ def stray_markers(markdown: str) -> list[int]:
     stray.extend(
         i + 1
         for i, line in enumerate(lines)
-        if (line.strip() == OUTPUT_MARKER or line.strip() in DIFF_MARKERS) and i not in ends
+        if (line.strip() in OUTPUT_MARKERS or line.strip() in DIFF_MARKERS) and i not in ends
     )
     return sorted(stray)
 
@@ -306,14 +319,48 @@ def _describe(finding: Finding) -> str:
     return f"{finding.code} {finding.severity.value} at {finding.where}: {text}"
 
 
+def asked_profile(text: str, marker: Marker) -> Profile | None:
+    """The ``--profile`` a shown ``dsref check`` command must name for ``text`` to be read as ``marker`` says: none
+    where dsref, left to itself, reads the file so (:mod:`dsref.tree.profiles`); ``hf`` always for a block marked
+    ``hf``, which a reader of the page copies into a file of their own."""
+    from ..check.loader import load_text
+
+    if marker.profile == "hf":
+        return "hf"
+    return None if load_text(text, None).profile == marker.profile else marker.profile
+
+
+def command_options(text: str, marker: Marker) -> list[str]:
+    """The options of the ``dsref check`` command a page shows for a block whose output is :data:`RUN_MARKER`:
+    ``--profile`` where :func:`asked_profile` needs it, the world size, and always the release, so that the line
+    the output starts with is the same in every reader's terminal, whatever DeepSpeed they have installed.
+
+    >>> command_options('{"gradient_clipping": "auto"}', Marker())
+    ['--profile deepspeed', '--deepspeed-version 0.19.8']
+    """
+    profile = asked_profile(text, marker)
+    return [
+        *([f"--profile {profile}"] if profile else []),
+        *([f"--world-size {marker.world_size}"] if marker.world_size else []),
+        f"--deepspeed-version {marker.deepspeed_version or DEEPSPEED_VERSION}",
+    ]
+
+
 def output(block: Block, lang: Lang) -> str:
-    """The ``dsref check`` text output for a block, in ``lang`` (what replaces ``<!-- dsref-check-output -->``)."""
-    from ..check.report import render_text
+    """The ``dsref check`` text output for a block, in ``lang`` (what replaces ``<!-- dsref-check-output -->``); for
+    :data:`RUN_MARKER`, as the command of :func:`command_options` prints it, starting with what it checked for."""
+    from ..check.report import CheckedFor, render_text
+    from ..check.target import Release, ReleaseSource
 
     result = check(block)
     if result.report is None:
         return ""
-    return render_text([result.report], lang, target=block.marker.deepspeed_version or DEEPSPEED_VERSION)
+    version = block.marker.deepspeed_version or DEEPSPEED_VERSION
+    checked_for = None
+    if block.run:
+        profile = asked_profile(block.text, block.marker)
+        checked_for = CheckedFor(Release(version, ReleaseSource.given), profile, 1)
+    return render_text([result.report], lang, target=version, checked_for=checked_for)
 
 
 def markdown_files(docs: Path) -> Iterator[Path]:

@@ -3,13 +3,17 @@
 * Every ```json block is checked as its ``dsref-check`` comment says (:mod:`dsref.site.doccheck`); one that
   fails fails the build, with its page and line.
 * ``<!-- dsref-check-output -->`` after a ```json block becomes the real ``dsref check`` output for that block, in
-  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block; ``<!-- dsref-fix-diff -->`` what
+  the page's language (:func:`dsref.site.doccheck.output`), as a ```text block (``<!-- dsref-check-output: run -->``:
+  as the terminal prints it for the command the page shows, its first line included); ``<!-- dsref-fix-diff -->`` what
   ``dsref check --diff`` prints for it, and a code the fix repairs that is still reported after it fails the build.
 * What dsref answers about a block (its check, output, diff) is kept between builds, keyed by the block, the
   language and dsref itself (:mod:`dsref.site.buildcache`).
+* Each ```json example highlights the key it documents: the lines its expected codes are reported at, what a
+  repair changed, or the option its section's heading names (:mod:`dsref.site.keylines`).
 * ``{{ figure … }}`` in a page becomes the figure the estimator gives for a declared worked example, in the page's
   language (:mod:`dsref.site.figures`); a macro naming no declared case, a memory figure or saving written by hand
-  in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line.
+  in a hand-written page, and written-out batch arithmetic that does not hold fail the build with the page and line;
+  so does a byte figure outside the site's one convention (GB = 2^30 bytes, :mod:`dsref.site.units`).
 * The build fails (a warning, and ``mkdocs build --strict``) when a page exists in one language and not the
   other, when an option has no description in English or Chinese, or when a check-output marker follows no block.
 * A line break in a page's prose that still shows as a space where Chinese needs none (between two Chinese
@@ -174,6 +178,7 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
     from dsref.site.doccheck import (
         DIFF_MARKERS,
         OUTPUT_MARKER,
+        OUTPUT_MARKERS,
         blocks,
         check,
         fix_diff,
@@ -195,10 +200,28 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         markdown = with_ids(markdown, twin)
     cache = _build_cache()
     if "```json" in markdown:
+        from dsref.site.keylines import documented_lines, expected_lines, with_highlight
+
+        checked: dict[int, Any] = {}
+
+        def checked_block(block: Any) -> Any:
+            if block.line not in checked:
+                checked[block.line] = check(block)
+            return checked[block.line]
+
+        fences = markdown.split("\n")
+        previous = None
         for block in blocks(markdown, src):
-            for problem in cache.lines("problems", block, "en", lambda b=block: check(b).problems):
+            for problem in cache.lines("problems", block, "en", lambda b=block: checked_block(b).problems):
                 _warn_once(f"docs/{src}:{block.line}: {problem}")
-    if OUTPUT_MARKER not in markdown and not any(marker in markdown for marker in DIFF_MARKERS):
+            expected = cache.lines(
+                "expected-lines", block, "en", lambda b=block: [str(n) for n in expected_lines(checked_block(b))]
+            )
+            highlighted = documented_lines(markdown, block, tuple(int(n) for n in expected), previous)
+            fences[block.line - 1] = with_highlight(fences[block.line - 1], highlighted)
+            previous = block
+        markdown = "\n".join(fences)
+    if not any(marker in markdown for marker in (*OUTPUT_MARKERS, *DIFF_MARKERS)):
         return markdown
     for line in stray_markers(markdown):
         _warn_once(f"docs/{src}:{line}: a dsref-check comment or {OUTPUT_MARKER} that follows no ```json block")
@@ -211,7 +234,8 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         indent = marker_line[: len(marker_line) - len(marker_line.lstrip())]
         shown: list[str] = []
         if block.wants_output:
-            shown += _fenced(cache.text("output", block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
+            question = "run-output" if block.run else "output"  # the first line or not: two answers
+            shown += _fenced(cache.text(question, block, lang, lambda b=block: output(b, lang)), "text", indent)  # type: ignore[arg-type]
         if block.wants_diff:
             diff = cache.text("diff", block, lang, lambda b=block: fix_diff(b, lang))  # type: ignore[arg-type]
             if not diff:
@@ -279,15 +303,18 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     return html
 
 
-def figure_problems(markdown: str) -> list[str]:
+def figure_problems(markdown: str, lang: str = "en") -> list[str]:
     """What is wrong with the figures of a page's source (``line N: …``): macros that name no declared case,
-    figures a hand-written page writes itself, and batch arithmetic that does not hold."""
+    figures a hand-written page writes itself, batch arithmetic that does not hold, and byte figures outside the
+    site's one convention once the macros are filled in the page's language (:mod:`dsref.site.units`)."""
     from dsref.site import is_generated
     from dsref.site.figures import fill, hand_written, wrong_arithmetic
+    from dsref.site.units import problems as unit_problems
 
-    problems = fill(markdown, "en")[1]
+    filled, problems = fill(markdown, lang)  # type: ignore[arg-type]
     if not is_generated(markdown):
         problems += hand_written(markdown)
+    problems += unit_problems(filled)
     return sorted(problems + wrong_arithmetic(markdown), key=lambda p: int(p.split(":")[0].split()[1]))
 
 
@@ -295,7 +322,7 @@ def _figures(markdown: str, src: str) -> str:
     """The page with its figure macros filled in its language; each problem a warning with the page and line."""
     from dsref.site.figures import fill
 
-    for problem in figure_problems(markdown):
+    for problem in figure_problems(markdown, page_language(src)):
         line, _, text = problem.partition(": ")
         _warn_once(f"docs/{src}:{line.removeprefix('line ')}: {text}")
     if "{{" not in markdown:

@@ -45,6 +45,9 @@ M = messages(
     varies="varies",
     severity_varies="depends on where the key is: error where DeepSpeed refuses the config, warning where it "
     "ignores the value",
+    severity_by_profile="depends on who reads the file, as `--profile` says: {deepspeed} for the deepspeed launcher "
+    "(`--profile deepspeed`), {hf} for Hugging Face (`--profile hf`); without `--profile`, dsref takes the reader "
+    'the file is written for: Hugging Face for strict JSON that writes "auto", the launcher otherwise',
     message="message",
     error="error",
     warning="warning",
@@ -71,6 +74,16 @@ M = messages(
 )
 
 _OPTION_SPAN = re.compile(r"`([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_<>\[\]]+)+)`")
+
+
+def _varies(code_: str, lang: Lang) -> str:
+    """What a code's severity depends on, for a schema kind with no fixed severity: the reader (``--profile``,
+    from :attr:`dsref.check.findings.Kind.severity_by_profile`) or where the key is."""
+    by_profile = Kind(code_).severity_by_profile
+    if by_profile is None:
+        return M.text("severity_varies", lang)
+    said = {profile: M.text(severity.value, lang) for profile, severity in by_profile.items()}
+    return M.text("severity_by_profile", lang, deepspeed=said["deepspeed"], hf=said["hf"])
 
 
 def codes() -> list[tuple[str, str, str | None, str, str]]:
@@ -166,7 +179,7 @@ def repairing_fix(code_: str, example: Example) -> str | None:
 def _example(code_: str, lang: Lang) -> list[str]:
     """The page's example: the config, what ``dsref check`` prints (at build time), and the fix or the repaired
     config; the build checks all of them (:mod:`dsref.site.doccheck`)."""
-    from .doccheck import OUTPUT_MARKER
+    from .doccheck import RUN_MARKER, command_options, parse_marker
 
     example = example_of(code_)
     if example is None:
@@ -177,12 +190,8 @@ def _example(code_: str, lang: Lang) -> list[str]:
         *([f"deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
     ]
     # What the example needs to be read as shown, for the check and for the fix alike (DS502's fix needs the
-    # world size as much as its check does).
-    options = [
-        *(["--profile hf"] if example.hf else []),
-        *([f"--world-size {example.world_size}"] if example.world_size else []),
-        *([f"--deepspeed-version {example.deepspeed_version}"] if example.deepspeed_version else []),
-    ]
+    # world size as much as its check does), and the release, which the output's first line names.
+    options = command_options(example.text, parse_marker(" ".join(words)))
     command = " ".join(["dsref check ds_config.json", *options])
     fix = repairing_fix(code_, example)
     lines = [f"## {M.text('example', lang)}", ""]
@@ -193,7 +202,7 @@ def _example(code_: str, lang: Lang) -> list[str]:
         lines += [M.text("example_intro", lang, code=code_, command=command), ""]
     expect = " ".join(["expect", code_, *example.also])
     lines += [f"<!-- dsref-check: {' '.join([*words, expect])} -->", "```json", example.text.rstrip("\n")]
-    lines += ["```", OUTPUT_MARKER]
+    lines += ["```", RUN_MARKER]
     if fix is not None:
         lines.append("<!-- dsref-fix-diff -->" if fix == "--fix" else "<!-- dsref-fix-diff: unsafe -->")
     lines.append("")
@@ -265,9 +274,7 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         message = _message(code_, lang)
         groups[group].append([f"[{code_}]({code_}.md)", code(name), shown, cell(message)])
         lines = [generated_header(SOURCE), f"# {code_} {code(name)}", ""]
-        lines += [
-            f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else M.text('severity_varies', lang)}"
-        ]
+        lines += [f"- **{M.text('severity', lang)}**{colon(lang)}{shown if severity else _varies(code_, lang)}"]
         if message:
             lines.append(f"- **{M.text('message', lang)}**{colon(lang)}{cell(message)}")
         lines.append("")

@@ -78,7 +78,7 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
     "memory at 2 bytes per element",
     explanation=(
         "Bucket sizes in ZeRO count elements, not bytes: 5e8 is 500 million gradients, 0.9 GB in fp16 or bf16, not "
-        "500 MB. With `contiguous_gradients` (on by default, and always with optimizer offload at stages 1-2) "
+        '"500 MB". With `contiguous_gradients` (on by default, and always with optimizer offload at stages 1-2) '
         "DeepSpeed allocates the gradient bucket up front: once at stage 3, and at stages 1-2 twice when "
         "`overlap_comm` is on (a double buffer). At stage 1 with an fp32 `data_types.grad_accum_dtype` on an fp16 "
         "model the bucket is fp32, which doubles the figure. If memory "
