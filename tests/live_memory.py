@@ -17,7 +17,7 @@ from torch.multiprocessing.reductions import StorageWeakRef
 # PyTorch documents its dispatch modes under this module only
 from torch.utils._python_dispatch import TorchDispatchMode  # noqa: PLC2701
 
-__all__ = ["LiveTensors"]
+__all__ = ["LiveTensors", "training_peaks"]
 
 
 def _tensors(value: Any) -> list[Any]:
@@ -59,3 +59,18 @@ class LiveTensors(TorchDispatchMode):  # type: ignore[misc]
                 self.storages[pointer] = (StorageWeakRef(storage), storage.nbytes())
         self.peak = max(self.peak, self.live())
         return out
+
+
+def training_peaks(model: Any, ids: Any) -> tuple[int, int]:
+    """The peak bytes alive (parameters aside) during one forward pass of a Hugging Face causal language model with
+    labels, and during its backward; each parameter's gradient is freed as soon as it is accumulated, as ZeRO 2 and 3
+    hand it to a bucket, so that what is measured is the activations and the working memory of the layer being run."""
+    for parameter in model.parameters():
+        parameter.register_post_accumulate_grad_hook(lambda p: setattr(p, "grad", None))
+    tracker = LiveTensors({p.untyped_storage().data_ptr() for p in model.parameters()})
+    with tracker:
+        loss = model(input_ids=ids, labels=ids, use_cache=False).loss
+        forward = tracker.reset()
+        loss.backward()
+        backward = tracker.reset()
+    return forward, backward

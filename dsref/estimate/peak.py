@@ -25,7 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .activations import ATTENTIONS, FP32, Attention, SavedActivations, saved_activations
+from .activations import (
+    ATTENTIONS,
+    FP32,
+    Attention,
+    ComputeDevice,
+    SavedActivations,
+    running_layer,
+    saved_activations,
+)
 from .model import Architecture
 from .model_states import (
     BUFFER_FACTOR,
@@ -433,8 +441,9 @@ def _cpu(arch: Architecture, run: Run) -> tuple[int, int | None]:
     return zero3_model_states(p, layer, gpn, nodes, opt_cpu or par_cpu, par_cpu, run.zero_init, BUFFER_FACTOR)[0], None
 
 
-def peak_memory(arch: Architecture, run: Run) -> Peak:
-    """The peak GPU memory of ``run`` training ``arch``, per GPU, and when it happens."""
+def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda") -> Peak:
+    """The peak GPU memory of ``run`` training ``arch``, per GPU, and when it happens. ``device``: where the model
+    runs, for the few kernels whose memory differs (``"cpu"`` for the measurements on the CPU)."""
     check_run(run)
     act = 4 if run.precision == "fp32" else 2
     saved = saved_activations(
@@ -444,6 +453,7 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
         attention=run.attention,
         checkpointing=run.checkpointing,
         dtype_bytes=act,
+        device=device,
         padded=run.padded,
     )
     tokens = run.seq_len * run.micro_batch
@@ -477,8 +487,12 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
     if states.backward_end > sum(backward):  # the gradients flattened once the activations are gone
         backward = (0, 0)
         backward_states = replace(backward_states, buckets=backward_states.buckets + states.backward_end)
+    forward = (layers_kept, saved.loss + forward_logits)
+    if run.checkpointing:  # or, earlier, the last layer running without autograd on every layer's input
+        running = running_layer(arch, run.seq_len, run.micro_batch, run.attention, act, device)
+        forward = max(forward, (saved.layers + saved.embedding + running, 0), key=sum)
     split: dict[Phase, tuple[int, int]] = {
-        "forward": (layers_kept, saved.loss + forward_logits),
+        "forward": forward,
         "backward": backward,
         "step": (0, 0),
     }
