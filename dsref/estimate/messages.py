@@ -247,7 +247,8 @@ M = messages(
     peak_assume_activations=(
         "activations: what Hugging Face's {family} layers keep for backward, counted operation by operation (norms "
         "in 32-bit, q/k/v, {attention} attention, the MLP, dropout masks as one byte each on CUDA); with gradient "
-        "checkpointing each layer keeps its input and one layer is recomputed at a time; checked against real "
+        "checkpointing each layer keeps its input, forward may peak while the last layer runs on them (its "
+        "attention scores under eager attention), and one layer is recomputed at a time; checked against real "
         "models within 5 %"
     ),
     peak_assume_logits=(
