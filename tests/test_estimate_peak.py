@@ -73,8 +73,10 @@ def test_parts_add_up_to_the_peak_of_its_phase(stage: int, checkpointing: bool) 
 
 
 def test_model_states_are_deepspeeds_figures() -> None:
-    """Stage 2: DeepSpeed's GPU figure to the byte or two of rounding; stage 3: DeepSpeed's less its allowance of
-    4 bytes per largest-layer parameter, which the peak replaces with the gathered module and the prefetch."""
+    """With offload, the peak's model states are DeepSpeed's estimators' figures (stage 2: to the byte or two of
+    rounding; stage 3: less its allowance of 4 bytes per largest-layer parameter, which the peak replaces with the
+    gathered module and the prefetch). Without, they follow DeepSpeed's code phase by phase, and its estimators'
+    single figure lies above the states held between steps (stage 2: not above those at the step's peak)."""
     require_deepspeed()
     from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs
     from deepspeed.runtime.zero.stage_1_and_2 import estimate_zero2_model_states_mem_needs
@@ -86,9 +88,12 @@ def test_model_states_are_deepspeeds_figures() -> None:
                                          else "none"))  # fmt: skip
             states = peak.parts["params"] + peak.parts["gradients"] + peak.parts["optimizer"]
             ds_cpu, ds_gpu = estimate_zero2_model_states_mem_needs(arch.params, gpus, nodes, offload, 1.5)
-            assert abs(states - ds_gpu) <= 2 and (ds_cpu, ds_gpu) == zero2_model_states(
-                arch.params, gpus, nodes, offload
-            )
+            assert (ds_cpu, ds_gpu) == zero2_model_states(arch.params, gpus, nodes, offload)
+            if offload:
+                assert abs(states - ds_gpu) <= 2
+            else:
+                step = peak.phases["step"] - peak.parts["context"]
+                assert peak.steady_bytes < ds_gpu <= step, (peak.steady_bytes, ds_gpu, step)
             assert peak.cpu_bytes == int(ds_cpu)
         for opt, par in ((False, False), (True, False), (True, True)):
             run = Run(stage=3, gpus_per_node=gpus, nodes=nodes, offload_optimizer="cpu" if opt else "none",
@@ -98,7 +103,11 @@ def test_model_states_are_deepspeeds_figures() -> None:
             ds = estimate_zero3_model_states_mem_needs(
                 arch.params, arch.largest_layer, gpus, nodes, opt, par, True, 1.5
             )
-            assert abs(states - (ds[1] - 4 * arch.largest_layer)) <= 3
+            if opt or par:
+                assert abs(states - (ds[1] - 4 * arch.largest_layer)) <= 3
+            else:
+                # DeepSpeed's figure counts 18 bytes per parameter at once; the step converts one sub-group at a time
+                assert peak.steady_bytes - run.reduce_bucket_size * 2 < ds[1] - 4 * arch.largest_layer
             assert ds == zero3_model_states(arch.params, arch.largest_layer, gpus, nodes, opt, par, True)
             assert peak.cpu_bytes == int(ds[0])
 

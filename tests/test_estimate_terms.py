@@ -152,42 +152,10 @@ def test_the_mask_terms_are_what_the_padded_points_add() -> None:
 
 
 def _live_tracker(skip: set[int]) -> Any:
-    """A dispatch mode that follows every storage an operation creates (parameters' aside) until it is freed: the
-    bytes live after each operation, and their peak. It sees what autograd keeps outside Python, since it asks the
-    storage itself whether it is gone."""
-    from torch.multiprocessing.reductions import StorageWeakRef
+    """Live-tensor tracking (:mod:`tests.live_memory`), the model's parameters left out."""
+    from .live_memory import LiveTensors
 
-    # PyTorch documents its dispatch modes under this module only
-    from torch.utils._python_dispatch import TorchDispatchMode  # noqa: PLC2701
-
-    def tensors(value: Any) -> list[Any]:
-        if isinstance(value, (tuple, list)):
-            return [tensor for item in value for tensor in tensors(item)]
-        return [value] if isinstance(value, torch.Tensor) else []
-
-    class Live(TorchDispatchMode):  # type: ignore[misc]
-        def __init__(self) -> None:
-            super().__init__()
-            self.storages: dict[int, tuple[Any, int]] = {}
-            self.peak = 0
-
-        def live(self) -> int:
-            for pointer in [p for p, (ref, _) in self.storages.items() if ref.expired()]:
-                del self.storages[pointer]
-            return sum(size for _, size in self.storages.values())
-
-        def __torch_dispatch__(self, func: Any, types: Any, args: Any = (), kwargs: Any = None) -> Any:
-            out = func(*args, **(kwargs or {}))
-            self.live()  # a freed storage's address may be handed out again
-            for tensor in tensors(out):
-                storage = tensor.untyped_storage()
-                pointer = storage.data_ptr()
-                if storage.nbytes() and pointer not in skip and pointer not in self.storages:
-                    self.storages[pointer] = (StorageWeakRef(storage), storage.nbytes())
-            self.peak = max(self.peak, self.live())
-            return out
-
-    return Live()
+    return LiveTensors(skip)
 
 
 LOGITS_SHAPE = {"hidden_size": 64, "intermediate_size": 176, "num_hidden_layers": 2, "num_attention_heads": 4,
@@ -221,8 +189,7 @@ def _estimated(dtype: str, keep_outputs: bool) -> dict[str, int]:
     arch = architecture_from_hf({"model_type": "llama", **LOGITS_SHAPE})
     run = Run(precision="fp32" if dtype == "float32" else "bf16", seq_len=128, micro_batch=2, keep_outputs=keep_outputs)
     peak = peak_memory(arch, run)
-    states = sum(peak.parts[key] for key in ("params", "gradients", "optimizer", "buckets", "gathered", "context"))
-    return {phase: peak.phases[phase] - states for phase in ("forward", "backward")}
+    return {phase: peak.phases[phase] - peak.states_bytes[phase] for phase in ("forward", "backward")}
 
 
 @pytest.mark.parametrize("dtype", ["float32", "bfloat16"])

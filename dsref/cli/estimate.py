@@ -121,6 +121,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="the training loop keeps the model's outputs (the logits) until backward, as hand-written loops do",
     )
+    act.add_argument(
+        "--optimizer",
+        choices=("fused", "foreach", "single"),
+        help="how Adam steps: fused (DeepSpeed's FusedAdam, the default), foreach (torch's AdamW on CUDA, as Hugging "
+        "Face's Trainer makes it: 4 bytes more per parameter stepped at once), single (torch's default on the CPU)",
+    )
     parser.add_argument("--suggest", action="store_true", help="with --gpu-memory: the fastest choice that fits")
     parser.add_argument(
         "--reserve", metavar="PERCENT", help="GPU memory kept back for fragmentation (default 10, 20 at stage 3)"
@@ -238,6 +244,7 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             checkpointing=args.checkpointing,
             padded=args.padded,
             keep_outputs=args.keep_outputs,
+            optimizer=args.optimizer or "fused",
             gpus_per_node=gpus,
             nodes=nodes,
         )
@@ -535,6 +542,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
             checkpointing=args.checkpointing or None,
             padded=args.padded or None,
             keep_outputs=args.keep_outputs or None,
+            optimizer=args.optimizer,
         )
     except EstimateError as exc:
         if exc.field is None or config.loaded is None:

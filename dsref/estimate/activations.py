@@ -12,10 +12,12 @@ from .quantities import MAX_MICRO_BATCH, MAX_SEQ_LEN, Param, check_int
 __all__ = [
     "ATTENTIONS",
     "Attention",
+    "ComputeDevice",
     "LayerBasis",
     "SavedActivations",
     "largest_layer_estimate",
     "masked",
+    "running_layer",
     "saved_activations",
 ]
 
@@ -237,3 +239,32 @@ def saved_activations(
     else:
         layers, recompute = arch.layers * per_layer, 0
     return SavedActivations(per_layer, layers, embedding, final_norm, loss, recompute)
+
+
+def running_layer(
+    arch: Architecture, seq: int, batch: int, attention: Attention, dtype_bytes: int, device: ComputeDevice = "cuda"
+) -> int:
+    """The working memory of one Llama-family layer run without autograd, as a checkpointed layer runs in forward:
+    what lives only while it runs, the larger of its attention and its MLP (its input is counted where it is kept).
+
+    Attention: the norm's output, q and the rotated q and k, v, and K and V repeated to every query head; under
+    eager attention also the model's causal mask (batch × sequence², built once), and at the softmax the masked
+    scores, their 32-bit probabilities and then the copy in the model's precision; on the CPU a 16-bit model's
+    scores are first converted to 32-bit as a tensor of their own (CUDA's softmax converts as it reads). MLP: the
+    residual sum and the norm's output, and at the product the activation's output, the up projection's and the
+    product itself. Other families: 0 (not measured).
+    """
+    if arch.family != "llama":
+        return 0
+    act = dtype_bytes
+    tokens = seq * batch
+    h = arch.hidden
+    attention_part = (tokens * h + 3 * tokens * arch.q_width + 2 * tokens * arch.kv_width) * act
+    if attention == "eager":
+        scores = arch.heads * batch * seq * seq
+        cast = FP32 if device == "cpu" and act != FP32 else 0
+        copy = act if act != FP32 else 0  # .to() of a 32-bit model's probabilities is the same tensor
+        # the cast is freed once the softmax has read it, before the copy is made
+        attention_part += batch * seq * seq * act + scores * (act + FP32 + max(cast, copy))
+    mlp_part = 2 * tokens * h * act + 3 * tokens * arch.intermediate * act
+    return max(attention_part, mlp_part)

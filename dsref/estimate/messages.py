@@ -241,12 +241,14 @@ M = messages(
     peak_assume_states=(
         "model states: DeepSpeed's accounting for mixed precision with Adam (bytes per parameter: 2 for 16-bit "
         "weights, 2 for 16-bit gradients, 4 for 32-bit gradients, 4 for master weights, 8 for Adam's moments), "
-        "partitioned as the stage does, over {gpus} GPU(s)"
+        "partitioned as the stage does, over {gpus} GPU(s); without offload, held and freed phase by phase as "
+        "DeepSpeed's code does (Adam's moments from the first step on, the 32-bit gradients at the step only)"
     ),
     peak_assume_activations=(
         "activations: what Hugging Face's {family} layers keep for backward, counted operation by operation (norms "
         "in 32-bit, q/k/v, {attention} attention, the MLP, dropout masks as one byte each on CUDA); with gradient "
-        "checkpointing each layer keeps its input and one layer is recomputed at a time; checked against real "
+        "checkpointing each layer keeps its input, forward may peak while the last layer runs on them (its "
+        "attention scores under eager attention), and one layer is recomputed at a time; checked against real "
         "models within 5 %"
     ),
     peak_assume_logits=(
@@ -260,10 +262,20 @@ M = messages(
         "the outputs until backward)"
     ),
     peak_assume_buffers=(
-        "DeepSpeed {version}'s buffers: stage 1 and 2 keep one 16-bit bucket of reduce_bucket_size elements, two "
-        "with overlap_comm, and all-gather allgather_bucket_size elements at the step; stage 3 keeps one bucket, "
-        "gathers the largest module ({layer} parameters) with stage3_prefetch_bucket_size more, and steps one "
-        "sub_group_size group at a time"
+        "DeepSpeed {version}'s buffers, phase by phase as its code allocates them: stage 1 and 2 keep one 16-bit "
+        "bucket of reduce_bucket_size elements through backward, two with overlap_comm, and convert the gradients "
+        "to 32-bit at the step; stage 3 keeps one bucket, gathers the largest module ({layer} parameters) with "
+        "stage3_prefetch_bucket_size more on more than one GPU, and steps one sub_group_size group at a time"
+    ),
+    peak_assume_optimizer_fused=(
+        "Adam steps in place, as DeepSpeed's FusedAdam does (--optimizer foreach for torch's AdamW)"
+    ),
+    peak_assume_optimizer_foreach=(
+        "Adam as torch's AdamW steps on CUDA (--optimizer foreach): a 32-bit temporary of every parameter it steps at "
+        "once"
+    ),
+    peak_assume_optimizer_single=(
+        "Adam as torch steps on the CPU (--optimizer single): two 32-bit temporaries of the largest tensor it steps"
     ),
     peak_assume_context=(
         "CUDA context and libraries: {context} per GPU, and {comm} of NCCL buffers with more than one GPU; this "

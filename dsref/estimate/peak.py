@@ -1,14 +1,16 @@
 """The peak GPU memory of one training run: a model, a DeepSpeed config and a batch, part by part and phase by phase.
 
-Model states follow DeepSpeed's byte accounting (:mod:`.model_states`); activations follow the model's own layers
-(:func:`.activations.saved_activations`); the buffers are the ones DeepSpeed 0.19.8 allocates from the config:
+Model states follow DeepSpeed 0.19.8's code phase by phase (:mod:`.phases`: what ``deepspeed.initialize`` makes,
+what backward and the optimizer step add and free); activations follow the model's own layers
+(:func:`.activations.saved_activations`); the buffers are the ones DeepSpeed allocates from the config:
 
-* ZeRO 1 and 2 (``stage_1_and_2.py``, ``setup_buckets``): a contiguous 16-bit gradient bucket of
-  ``reduce_bucket_size`` elements, two of them with ``overlap_comm``; the optimizer step all-gathers the updated
-  parameters ``allgather_bucket_size`` elements at a time.
-* ZeRO 3 (``stage3.py``): one ``reduce_bucket_size`` bucket; in forward and backward the module being run is
-  gathered whole and the next modules are fetched ahead, up to ``stage3_prefetch_bucket_size`` elements, all of it
-  bounded by ``stage3_max_live_parameters``; the optimizer steps one ``sub_group_size`` group at a time.
+* ZeRO 1 and 2 (``stage_1_and_2.py``): through backward, a contiguous 16-bit gradient bucket of
+  ``reduce_bucket_size`` elements, two of them with ``overlap_comm``; the step gathers the updated parameters
+  straight into the flat 16-bit buffer.
+* ZeRO 3 (``stage3.py``): one ``reduce_bucket_size`` bucket; in forward and backward on more than one GPU the module
+  being run is gathered whole and the next modules are fetched ahead, up to ``stage3_prefetch_bucket_size``
+  elements, all of it bounded by ``stage3_max_live_parameters``; the optimizer steps one ``sub_group_size`` group
+  at a time.
 
 The peak is the largest of three moments: the end of the forward pass (everything kept for backward, plus the
 32-bit copy of the logits the loss makes), backward (the loss's gradients, or with checkpointing the layer being
@@ -23,7 +25,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from .activations import ATTENTIONS, FP32, Attention, SavedActivations, saved_activations
+from .activations import (
+    ATTENTIONS,
+    FP32,
+    Attention,
+    ComputeDevice,
+    SavedActivations,
+    running_layer,
+    saved_activations,
+)
 from .model import Architecture
 from .model_states import (
     BUFFER_FACTOR,
@@ -35,6 +45,7 @@ from .model_states import (
     zero3_model_states,
     zero3_nvme_model_states,
 )
+from .phases import Holding, OptimizerKind, StatePhases, state_phases
 from .quantities import (
     GIB,
     MAX_GPUS_PER_NODE,
@@ -138,6 +149,8 @@ class Run:
     attention: Attention = "sdpa"
     checkpointing: bool = False
     keep_outputs: bool = False
+    optimizer: OptimizerKind = "fused"
+    """How Adam steps (:data:`.phases.OPTIMIZERS`): DeepSpeed's FusedAdam for an Adam ``optimizer`` section."""
     """The training loop keeps the model's outputs until backward (``outputs = model(**batch)``,
     ``outputs.loss.backward()``), so the logits in the model's precision stay live through the loss's backward;
     Hugging Face's Trainer keeps the loss alone."""
@@ -178,6 +191,7 @@ class Run:
             "gradient_checkpointing": self.checkpointing,
             "padded": self.padded,
             "keep_outputs": self.keep_outputs,
+            "optimizer": self.optimizer,
             "reduce_bucket_size": self.reduce_bucket_size,
             "allgather_bucket_size": self.allgather_bucket_size,
             "overlap_comm": self.overlap,
@@ -338,6 +352,12 @@ class Peak:
     cpu_bytes: int
     """CPU memory per node: what DeepSpeed's estimators count, plus offloaded states."""
     nvme_bytes: int | None
+    init_bytes: int = 0
+    """Model states per GPU after ``deepspeed.initialize`` (no context, no activations)."""
+    steady_bytes: int = 0
+    """Model states per GPU between steps (no context, no activations)."""
+    states_bytes: Mapping[Phase, int] = field(default_factory=dict)
+    """Each phase less its activations and logits: model states, buffers, gathered parameters, context."""
 
     @property
     def bytes(self) -> int:
@@ -354,6 +374,9 @@ class Peak:
             "activations": self.activations.to_json(),
             "cpu_bytes_per_node": self.cpu_bytes,
             "nvme_bytes_per_node": self.nvme_bytes,
+            "states_after_init_bytes": self.init_bytes,
+            "states_between_steps_bytes": self.steady_bytes,
+            "states_by_phase_bytes": dict(self.states_bytes),
         }
 
 
@@ -378,6 +401,29 @@ def _model_states(params: int, run: Run) -> tuple[int, int, int]:
     return params_here, grad32 * params // n if grad32 else grad16 * params // n, state * params // n
 
 
+def _state_phases(arch: Architecture, run: Run, buckets: int) -> StatePhases:
+    """Model states per GPU by phase: as DeepSpeed allocates them without offload (:mod:`.phases`); with offload,
+    DeepSpeed's accounting held alike through every phase, the step adding its sub-group at stage 3."""
+    act = 4 if run.precision == "fp32" else 2
+    if run.offload_optimizer == "none" and run.offload_param == "none":
+        return state_phases(
+            arch.params,
+            arch.largest_layer,
+            stage=run.stage,
+            gpus=run.total_gpus,
+            weight_bytes=act,
+            reduce_buckets=buckets,
+            sub_group_size=run.sub_group_size,
+            optimizer=run.optimizer,
+        )
+    params, grads, optim = _model_states(arch.params, run)
+    held = Holding(params, grads, optim, buckets)
+    step = 0
+    if run.stage == 3 and run.offload_optimizer == "none":
+        step = min(run.sub_group_size, -(-arch.params // run.total_gpus)) * act
+    return StatePhases(held, held, held, 0, replace(held, temporaries=step))
+
+
 def _cpu(arch: Architecture, run: Run) -> tuple[int, int | None]:
     """CPU bytes per node (and NVMe bytes per node) from DeepSpeed's estimators for the nearest row."""
     p, layer, gpn, nodes = arch.params, arch.largest_layer, run.gpus_per_node, run.nodes
@@ -395,8 +441,9 @@ def _cpu(arch: Architecture, run: Run) -> tuple[int, int | None]:
     return zero3_model_states(p, layer, gpn, nodes, opt_cpu or par_cpu, par_cpu, run.zero_init, BUFFER_FACTOR)[0], None
 
 
-def peak_memory(arch: Architecture, run: Run) -> Peak:
-    """The peak GPU memory of ``run`` training ``arch``, per GPU, and when it happens."""
+def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda") -> Peak:
+    """The peak GPU memory of ``run`` training ``arch``, per GPU, and when it happens. ``device``: where the model
+    runs, for the few kernels whose memory differs (``"cpu"`` for the measurements on the CPU)."""
     check_run(run)
     act = 4 if run.precision == "fp32" else 2
     saved = saved_activations(
@@ -406,9 +453,9 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
         attention=run.attention,
         checkpointing=run.checkpointing,
         dtype_bytes=act,
+        device=device,
         padded=run.padded,
     )
-    params, grads, optim = _model_states(arch.params, run)
     tokens = run.seq_len * run.micro_batch
     logits = tokens * arch.vocab
     # forward's end: the logits in the model's precision and the loss's 32-bit copy of them, besides what is kept;
@@ -424,47 +471,50 @@ def peak_memory(arch: Architecture, run: Run) -> Peak:
         buckets = run.reduce_bucket_size * act * (2 if run.overlap else 1)
     elif run.stage == 3 and run.contiguous_gradients:
         buckets = run.reduce_bucket_size * act
+    n = run.total_gpus
     gathered = 0
-    if run.stage == 3:
+    if run.stage == 3 and n > 1:  # on one GPU the partitions are the whole parameters: nothing is gathered
         gathered = min(arch.largest_layer + run.prefetch_bucket_size, max(run.max_live_parameters, arch.largest_layer))
         gathered *= act
-    n = run.total_gpus
-    if run.stage in (1, 2):
-        step = run.allgather_bucket_size * act if run.offload_optimizer == "none" else 0
-    elif run.stage == 3:
-        step = 0 if run.offload_optimizer != "none" else min(run.sub_group_size, -(-arch.params // n)) * act
-    else:
-        step = 0
     context = CUDA_CONTEXT + (COMMUNICATION if n > 1 else 0)
-    states = params + grads + optim + buckets + context
+    states = _state_phases(arch, run, buckets)
     layers_kept = saved.total - saved.loss
     # backward: the loss's gradients while everything is still kept, or, later, a recomputed layer
     loss_spike = (layers_kept, saved.loss + backward_logits)
     recompute = (layers_kept + saved.recompute + layer_grads, 0)
     backward = max(loss_spike, recompute, key=sum) if run.checkpointing else loss_spike
+    backward_states = states.backward
+    if states.backward_end > sum(backward):  # the gradients flattened once the activations are gone
+        backward = (0, 0)
+        backward_states = replace(backward_states, buckets=backward_states.buckets + states.backward_end)
+    forward = (layers_kept, saved.loss + forward_logits)
+    if run.checkpointing:  # or, earlier, the last layer running without autograd on every layer's input
+        running = running_layer(arch, run.seq_len, run.micro_batch, run.attention, act, device)
+        forward = max(forward, (saved.layers + saved.embedding + running, 0), key=sum)
     split: dict[Phase, tuple[int, int]] = {
-        "forward": (layers_kept, saved.loss + forward_logits),
+        "forward": forward,
         "backward": backward,
         "step": (0, 0),
     }
-    phases: dict[Phase, int] = {
-        "forward": states + gathered + sum(split["forward"]),
-        "backward": states + gathered + sum(split["backward"]),
-        "step": states + step,
+    held: dict[Phase, Holding] = {"forward": states.steady, "backward": backward_states, "step": states.step}
+    without: dict[Phase, int] = {
+        name: context + held[name].total + (gathered if name != "step" else 0) for name in PHASES
     }
+    phases: dict[Phase, int] = {name: without[name] + sum(split[name]) for name in PHASES}
     phase: Phase = max(PHASES, key=lambda name: phases[name])
     activations_part, logits_part = split[phase]
+    at = held[phase]
     parts = {
-        "params": params,
-        "gradients": grads,
-        "optimizer": optim,
+        "params": at.params,
+        "gradients": at.gradients,
+        "optimizer": at.optimizer,
         "activations": activations_part,
         "logits": logits_part,
-        "buckets": buckets,
+        "buckets": at.buckets,
         "gathered": gathered if phase != "step" else 0,
-        "step_temporaries": step if phase == "step" else 0,
+        "step_temporaries": at.temporaries,
         "context": context,
     }
     assert sum(parts.values()) == phases[phase]
     cpu, nvme = _cpu(arch, run)
-    return Peak(arch, run, parts, phases, phase, saved, cpu, nvme)
+    return Peak(arch, run, parts, phases, phase, saved, cpu, nvme, states.init.total, states.steady.total, without)

@@ -474,6 +474,7 @@ def render_peak(
         M.text("peak_assume_activations", lang, family=arch.family, attention=run.attention),
         M.text("peak_assume_logits", lang, kept=M.text("logits_kept" if run.keep_outputs else "logits_freed", lang)),
         M.text("peak_assume_buffers", lang, version=DEEPSPEED_VERSION, layer=format_count(arch.largest_layer, lang)),
+        M.text(f"peak_assume_optimizer_{run.optimizer}", lang),
         M.text(
             "peak_assume_context",
             lang,
