@@ -30,6 +30,7 @@ from ..estimate.peak import Run, peak_memory
 from ..estimate.quantities import OffloadDevice, format_bytes, format_number
 from ..estimate.table import Estimate, Row, estimate
 from ..text.numbers import grouped, human_count
+from .markdown import outside_fences
 
 if TYPE_CHECKING:
     from ..text.i18n import Lang
@@ -466,7 +467,6 @@ def disagreements(found: Iterable[Statement]) -> list[str]:
     return problems
 
 
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”")
 """A figure in quotes is one the page quotes to correct ("4×", “500 MB”), not one it states."""
@@ -477,20 +477,10 @@ _MEMORY = re.compile(rf"{_NUM}\s?[KMGT]i?B\b|{_NUM}×|{_NUM}\s?倍")
 def _prose_lines(markdown: str) -> list[tuple[int, str]]:
     """The lines outside fenced code, with inline code, macros, HTML comments and quotations blanked."""
     found = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.split("\n"), 1):
-        opening = _FENCE.match(line)
-        if opening:
-            mark = opening[1]
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
-            continue
-        if fence is None:
-            text = _MACRO.sub(" ", line)
-            text = re.sub(r"<!--.*?-->", " ", text)
-            found.append((number, _QUOTED.sub(" ", _INLINE_CODE.sub(" ", text))))
+    for number, line in outside_fences(markdown):
+        text = _MACRO.sub(" ", line)
+        text = re.sub(r"<!--.*?-->", " ", text)
+        found.append((number, _QUOTED.sub(" ", _INLINE_CODE.sub(" ", text))))
     return found
 
 

@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 from ..tree.links import reference_page
 from .cjk import joins
 
-__all__ = ["anchor", "cell", "code", "json_value", "option_link", "paragraph", "table"]
+__all__ = ["anchor", "cell", "code", "json_value", "option_link", "outside_fences", "paragraph", "table"]
 
 _CODE_SPAN = re.compile(r"(`+)(.+?)\1", re.S)
 
@@ -83,3 +84,23 @@ def table(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines.extend("| " + " | ".join(row) + " |" for row in rows)
     return lines
+
+
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+
+
+def outside_fences(markdown: str) -> Iterator[tuple[int, str]]:
+    """Each line of ``markdown`` outside fenced code blocks (```` ``` ```` or ``~~~``, closed by a fence of the same
+    character at least as long), with its 1-based number."""
+    fence: str | None = None
+    for number, line in enumerate(markdown.split("\n"), 1):
+        opening = _FENCE.match(line)
+        if opening:
+            mark = opening[1]
+            if fence is None:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
+                fence = None
+            continue
+        if fence is None:
+            yield number, line

@@ -36,6 +36,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from .markdown import outside_fences
+
 __all__ = ["BINARY", "problems"]
 
 BINARY = {"KB": 2**10, "MB": 2**20, "GB": 2**30}
@@ -58,7 +60,6 @@ _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 _UNIT = re.compile(r"[kKmMgGtTpP]i?[bB](?!\w)")
 """What every figure and definition holds: a line without it is passed over at once."""
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 _HIDDEN = re.compile(r"`[^`\n]*`|<!--.*?-->|\]\([^)\s]*\)|\"[^\"\n]*\"|“[^”\n]*”|「[^」\n]*」")
 """Code spans, comments, link targets and quotations: text a page shows as written, not figures it states."""
 
@@ -66,20 +67,7 @@ _HIDDEN = re.compile(r"`[^`\n]*`|<!--.*?-->|\]\([^)\s]*\)|\"[^\"\n]*\"|“[^”\
 def _lines(markdown: str) -> list[tuple[int, str, str]]:
     """Each line outside fenced code: its number, its text and its text with code, comments, links and
     quotations blanked."""
-    found = []
-    fence: str | None = None
-    for number, line in enumerate(markdown.split("\n"), 1):
-        opening = _FENCE.match(line)
-        if opening:
-            mark = opening[1]
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
-            continue
-        if fence is None:
-            found.append((number, line, _HIDDEN.sub(lambda m: " " * len(m[0]), line)))
-    return found
+    return [(number, line, _HIDDEN.sub(lambda m: " " * len(m[0]), line)) for number, line in outside_fences(markdown)]
 
 
 def _value(text: str) -> Fraction:
