@@ -159,6 +159,7 @@ def _meta(record: dict[str, Any]) -> Meta:
             values[name] = tuple(values[name])
     values["enum_docs"] = tuple(tuple(pair) for pair in values.get("enum_docs", ()))
     values["replacement"] = tuple(tuple(pair) for pair in values.get("replacement", ()))
+    values["former_values"] = tuple(tuple(pair) for pair in values.get("former_values", ()))
     values["requires"] = tuple(tuple(pair) for pair in values.get("requires", ()))
     if values.get("hf_auto") is not None:
         hf = values["hf_auto"]

@@ -56,6 +56,7 @@ MESSAGES = messages(
     help_delete_same="delete it: DeepSpeed behaves the same without it",
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
+    help_former='"{value}" is how DeepSpeed {last} and earlier wrote "{new}": write "{new}", it means the same',
     help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
     help_hf_no_longer='{library} {installed} no longer fills "auto" here (releases before {release} did); write the '
     "value",
@@ -419,6 +420,10 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
             lines.append(MESSAGES.text("help_rename", lang, json=f'"{args["key"]}" → "{new_key}"'))
         else:
             lines.append(MESSAGES.text("help_use_instead", lang, use_instead=args["use_instead"]))
+    if finding.kind is Kind.not_allowed and args.get("former_last"):
+        value = str(args.get("value", "")).strip('"')
+        new = args["former_new"]
+        lines.append(MESSAGES.text("help_former", lang, value=value, new=new, last=args["former_last"]))
     if finding.kind in (Kind.removed, Kind.docs_only) and not args.get("use_instead"):
         lines.append(MESSAGES.text("help_remove", lang))
     if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):

@@ -26,7 +26,7 @@ from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
-from ..tree.releases import ReleaseFacts, missing_in, release_facts
+from ..tree.releases import COVERED, ReleaseFacts, missing_in, release_facts
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -464,7 +464,14 @@ class _Walker:
                 self.add(kind, severity, loc, opt, value=short_repr(value), bounds=bounds)
             elif kind is Kind.not_allowed:
                 allowed = None if opt.allowed is None else [_plain(a) for a in opt.allowed]
-                self.add(kind, severity, loc, opt, value=short_repr(value), allowed=allowed)
+                former = former_spelling(opt, value)
+                if former is not None:  # an earlier release's spelling of an allowed value: carry it forward
+                    new, last = former
+                    repair = repairs.coerced(loc, new)
+                    extra = {"former_new": new, "former_last": last}
+                    self.add(kind, severity, loc, opt, repair=repair, value=short_repr(value), allowed=allowed, **extra)
+                else:
+                    self.add(kind, severity, loc, opt, value=short_repr(value), allowed=allowed)
             else:
                 self.wrong_type(opt, value, loc)
             return
@@ -529,6 +536,27 @@ def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
     if len(memo) >= _REMEMBERED:
         memo.clear()
     memo[key] = value
+
+
+def former_spelling(opt: Option, value: Any) -> tuple[Any, str] | None:
+    """``value`` as an earlier DeepSpeed release wrote an allowed value (the schema's ``former_values``): what to
+    write now, and the last covered release recorded accepting the old spelling; None for any other value."""
+    for written, now in opt.meta.former_values:
+        same = written == value or (
+            opt.meta.case_insensitive and isinstance(value, str) and written.lower() == value.lower()
+        )
+        if same:
+            last = _last_accepting(opt.path, written)
+            return (now, last) if last is not None else None
+    return None
+
+
+@lru_cache(maxsize=64)
+def _last_accepting(path: str, written: Any) -> str | None:
+    """The newest covered release recorded accepting ``path`` written as ``written``."""
+    label = f"{path}={written}"
+    accepting = [release for release in COVERED if (facts := release_facts(release)) and facts.accepts_probe(label)]
+    return accepting[-1] if accepting else None
 
 
 def successor(opt: Option, value: Any) -> str | None:

@@ -140,6 +140,10 @@ class Meta:
     replacement: tuple[tuple[Any, str], ...] = ()
     """For a deprecated option whose successor has another shape: (written value, what to write instead, as JSON
     text placed in the same section; ``""``: delete the key, DeepSpeed behaves the same without it) pairs."""
+    former_values: tuple[tuple[Any, Any], ...] = ()
+    """Values earlier DeepSpeed releases accepted with the meaning of another one: (as they wrote it, what to write
+    now) pairs. Which releases accepted the old spelling is recorded from the releases (``dsref/generated/releases``);
+    a config written for them is carried to the target release by a safe fix."""
     deprecated_forms: tuple[Literal["bool", "int", "str", "list", "null"], ...] = ()
     """JSON kinds of value DeepSpeed still accepts here in an old, deprecated form (e.g. a bool for a section)."""
     docs_only: bool = False

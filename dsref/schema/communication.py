@@ -24,6 +24,7 @@ class CommunicationOptions(Section):
         enforced=True,
         since="0.5.8",
         case_insensitive=True,
+        former_values=(("bfp16", "bf16"),),
         description="Data type that gradients are converted to for the reduction across data-parallel ranks; null uses "
         "the training precision. fp32 while training in fp16 or bf16 gives a more accurate sum over many ranks at "
         "twice the traffic, and fp16 or bf16 while training in fp32 halves the traffic at some cost in precision. "
