@@ -331,3 +331,13 @@ def test_the_memo_of_valid_values_stays_bounded() -> None:
         validation.remember(validation._STRICTLY_VALID, ("probe", int, n), True)
     assert len(validation._STRICTLY_VALID) <= validation._REMEMBERED
     assert not check_text('{"train_batch_size": 8}', "ds_config.json").findings  # still right after starting again
+
+
+def test_a_value_remembered_as_valid_for_0_19_8_is_still_judged_by_the_release_checked_for() -> None:
+    """``"bf16"`` is valid for 0.19.8 and remembered so; DeepSpeed 0.13.5 spelled it ``"bfp16"`` and refuses it."""
+    from dsref.check.pipeline import check_text
+
+    text = '{"train_batch_size": 8, "communication_data_type": "bf16"}'
+    assert not check_text(text, "ds_config.json").findings  # remembered as valid here
+    codes = [f.code for f in check_text(text, "ds_config.json", deepspeed_version="0.13.5").findings]
+    assert "DS204" in codes

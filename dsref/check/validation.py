@@ -420,18 +420,18 @@ class _Walker:
         self.wrong_type(opt, value, loc)
 
     def leaf(self, opt: Option, value: Any, loc: Location) -> None:
-        key = scalar_key(opt, value)
-        if key is not None and key in _STRICTLY_VALID:
-            return
-        adapter = value_validator(opt)
-        assert adapter is not None  # every leaf has a type
-        strict = self.refuses(opt)
         verdict = None if self.release is None else self.release.accepts_value(opt.path, value)
         if verdict is not None and self.release is not None:  # a spelling the release checked for judges otherwise
             if not verdict:
                 spellings = self.release.spellings(opt.path, opt.allowed or ())
                 self.add(Kind.not_allowed, Severity.error, loc, opt, value=short_repr(value), allowed=spellings)
             return
+        key = scalar_key(opt, value)  # from here on the value is judged by 0.19.8's type, whatever the release
+        if key is not None and key in _STRICTLY_VALID:
+            return
+        adapter = value_validator(opt)
+        assert adapter is not None  # every leaf has a type
+        strict = self.refuses(opt)
         try:
             text = json.dumps(value, allow_nan=True)
         except (TypeError, ValueError, RecursionError):
