@@ -327,7 +327,12 @@ def test_hf_reads_strict_json() -> None:
 
 def test_hf_comments_break_the_run() -> None:
     error = failed('{\n  "a": 1 // one\n}', "hf")
-    assert (error.kind, error.reason, error.line, error.col) == (LoadErrorKind.syntax, "syntax_json", 2, 10)
+    assert (error.kind, error.reason, error.line, error.col) == (
+        LoadErrorKind.syntax,
+        "json_comment",
+        2,
+        10,
+    )  # said as a comment
     assert error.hint == "hint_hjson_only"
 
 

@@ -40,8 +40,9 @@ HF = '{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 
         ('{"train_batch_size": 8}', "deepspeed"),
         ('{"train_batch_size": 8, "note": "set to auto later"}', "deepspeed"),  # "auto" inside a string is not one
         ('{"auto": 1, "train_batch_size": 8}', "deepspeed"),  # nor is a key named auto
-        ('// comment\n{"train_batch_size": "auto"}', "deepspeed"),  # Hugging Face cannot read it: the launcher's
-        ('{"train_batch_size": "auto",}', "deepspeed"),
+        ('// comment\n{"train_batch_size": "auto"}', "hf"),  # meant for Hugging Face, whose json.load fails on it
+        ('{"train_batch_size": "auto",}', "hf"),
+        ('// "auto" nowhere but here\n{"train_batch_size": 8}', "deepspeed"),
         ('{"optimizer": {"params": {"betas": ["auto", 0.999]}}}', "hf"),
     ],
 )
@@ -208,3 +209,12 @@ def test_an_uncovered_release_is_one_line_and_exit_2(lang: str, capsys: pytest.C
     assert main(["check", "x.json", "--deepspeed-version", "0.8.3", "--lang", lang]) == 2
     err = capsys.readouterr().err
     assert len(err.splitlines()) == 1 and "0.8.3" in err and OLDEST_COVERED in err and DEEPSPEED_VERSION in err
+
+
+def test_a_hugging_face_file_with_comments_is_told_the_error_its_launch_meets() -> None:
+    """Seed 000 writes "auto" and comments: Hugging Face's json.load stops at the first comment, which is the one
+    finding, with the fix that rewrites it as strict JSON; not six errors about "auto" that Hugging Face fills."""
+    seed = next(shared_path("seeds").glob("000_*.txt")).read_text("utf-8")
+    report = check_text(seed, "ds_config.json", profile=None)
+    assert report.error is not None and report.error.profile == "hf" and report.error.reason == "json_comment"
+    assert [f.code for f in report.findings] == ["DS000"] and report.findings[0].fix is not None

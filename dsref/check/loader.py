@@ -107,6 +107,7 @@ M = messages(
     ),
     syntax_hjson="DeepSpeed's Hjson parser cannot read this file: {detail}",
     syntax_json="not valid JSON, so Hugging Face Trainer and Accelerate (json.load) cannot read this file: {detail}",
+    json_comment="a comment, which JSON does not allow: Hugging Face Trainer and Accelerate (json.load) stop here",
     unterminated_comment="this /* comment is never closed with */; DeepSpeed's Hjson parser crashes on it (IndexError)",
     unterminated_multiline="this ''' string is never closed; DeepSpeed's Hjson parser crashes on it (IndexError)",
     multiline_one_line=(
@@ -550,6 +551,8 @@ class _Failure(Exception):
         self.kind, self.reason, self.pos, self.args_ = kind, reason, pos, args
         self.hint: str | None = None
         self.hint_pos: int | None = None
+        self.reader: Profile | None = None
+        """The reader that failed, when the file chose it (:func:`_read_as_written`)."""
 
 
 def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
@@ -560,7 +563,7 @@ def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
         else:
             data, scan = _read_hjson(text, index) if profile == "deepspeed" else _read_json(text, index)
     except _Failure as failure:
-        profile = profile or "deepspeed"
+        profile = failure.reader or profile or "deepspeed"
         kind = failure.kind
         if kind is LoadErrorKind.syntax and "\x00" in text:
             return LoadError(LoadErrorKind.binary, "binary", profile, where)
@@ -607,16 +610,22 @@ def _scan_failure(scan: Scan) -> _Failure | None:
 
 
 def _read_as_written(text: str, index: LineIndex) -> tuple[Any, Scan, Profile]:
-    """The file read by the reader it is written for (:mod:`dsref.tree.profiles`): Hugging Face's when strict JSON
-    with an ``"auto"`` value, the ``deepspeed`` launcher's otherwise."""
-    if might_write_auto(text):
-        try:
-            data, scan = _read_json(text, index)
-        except _Failure:
-            pass
-        else:
-            if writes_auto(data):
-                return data, scan, "hf"
+    """The file read by the reader it is written for (:mod:`dsref.tree.profiles`): Hugging Face's when it writes an
+    ``"auto"`` value, the ``deepspeed`` launcher's otherwise. A file that writes ``"auto"`` but is not strict JSON
+    (comments, trailing commas) fails as Hugging Face's ``json.load`` fails on it: that is what its launch meets."""
+    if not might_write_auto(text):
+        data, scan = _read_hjson(text, index)
+        return data, scan, "deepspeed"
+    try:
+        data, scan = _read_json(text, index)
+    except _Failure as strict:
+        data, scan = _read_hjson(text, index)  # a file the launcher cannot read either fails as the launcher's
+        if writes_auto(data):
+            strict.reader = "hf"
+            raise strict from None
+        return data, scan, "deepspeed"
+    if writes_auto(data):
+        return data, scan, "hf"
     data, scan = _read_hjson(text, index)
     return data, scan, "deepspeed"
 
@@ -694,6 +703,8 @@ def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
         elif _hjson_accepts(text):
             failure.hint = "hint_hjson_only"
             _first_mistake(failure, index, strict=True)
+            if failure.pos is not None and text.startswith(("#", "//", "/*"), failure.pos):
+                failure.reason, failure.args_ = "json_comment", {}  # said as what it is, not as json's guess
         else:
             _first_mistake(failure, index, strict=True)
         raise failure from None

@@ -34,9 +34,10 @@ Profile = Literal["deepspeed", "hf"]
 PROFILES: tuple[Profile, ...] = ("deepspeed", "hf")
 
 # Which reader a file is meant for, when nobody says (``--profile`` left out, the server's ``profile`` unset): the
-# one rule that ``dsref check``, ``--fix`` and the language server follow. A file that strict ``json.load`` reads
-# and that writes the value ``"auto"`` somewhere is read as Hugging Face Trainer/Accelerate read and fill it: only
-# they understand ``"auto"``, and they read JSON. Any other file is read as the ``deepspeed`` launcher reads it.
+# one rule that ``dsref check``, ``--fix`` and the language server follow. A file that writes the value ``"auto"``
+# somewhere is read as Hugging Face Trainer/Accelerate read and fill it: only they understand ``"auto"``. They read
+# strict JSON, so such a file with comments fails where their ``json.load`` would. Any other file is read as the
+# ``deepspeed`` launcher reads it.
 
 
 def might_write_auto(text: str) -> bool:
