@@ -9,6 +9,7 @@ peaks of the last step's forward, backward and optimizer step, and what is alive
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import sys
@@ -53,6 +54,7 @@ def measure(stage: int, optimizer: str, zero: dict[str, Any] | None = None) -> d
         engine, *_ = deepspeed.initialize(model=model, model_parameters=model.parameters(), config=config)
         del model
         ids = torch.randint(0, MODEL["vocab_size"], (BATCH, SEQ))
+        gc.collect()  # what only reference cycles keep alive is gone before it is counted, whenever Python collects
         figures: dict[str, Any] = {"params": params, "init": tracker.live()}
         for _ in range(STEPS):
             tracker.reset()
