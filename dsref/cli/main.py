@@ -119,6 +119,9 @@ def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import gc
+
+    gc.disable()  # as python -m dsref starts (see __main__.py); the `dsref` script comes here with it on
     if sys.stdout is None:  # started with stdout closed (`>&-`)
         _say("stdout_closed")
         return 2
@@ -129,10 +132,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     args = quick_explain_args(args_list)
     if args is None:
-        import gc
-
         first = next((a for a in args_list if not a.startswith("-")), None)
-        if first != "server":  # the server turns it on once its imports are done (cli/server.py)
+        # The server and check turn it on once their imports are done (cli/server.py, cli/check.py): collections
+        # during imports free nothing and cost a tenth of checking one file.
+        if first not in ("server", "check"):
             gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
         args = _parser(first if first in COMMANDS else None, args_list).parse_args(args_list)
     try:
