@@ -32,6 +32,7 @@ from typing import Any
 
 from ..schema import UNSET, HfAuto, HfChange, Meta
 from ..tree.options import Option, OptionTree
+from .plain_types import PlainType, plain_type
 
 __all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "option_from_record"]
 
@@ -58,6 +59,14 @@ class ValidatorSpec:
 
     schema: Any
     _built: Any = field(default=None, repr=False)
+    _plain: PlainType | None = field(default=None, repr=False)
+
+    @property
+    def plain(self) -> PlainType:
+        """What can be said of a value without building the validator (:mod:`dsref.check.plain_types`)."""
+        if self._plain is None:
+            self._plain = plain_type(self.schema)
+        return self._plain
 
     def build(self) -> SchemaValidator | None:
         if self.schema is None:

@@ -18,12 +18,11 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from pydantic_core import ValidationError
-
 from ..schema import UNSET
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..tree.releases import ReleaseFacts
+from .plain_types import UNSURE
 from .positions import Location
 
 __all__ = ["Effective", "effective"]
@@ -136,12 +135,20 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
         from .validation import remember, scalar_key, value_validator
 
+        spec = opt.validator_spec
+        if spec is not None:  # a plain value is kept as pydantic-core would keep it, without asking it
+            plain = spec.plain
+            kept = plain.kept(value) if plain.strict(value) is True else plain.integral(value)
+            if kept is not UNSURE:
+                return kept
         key = scalar_key(opt, value)
         if key is not None and key in _KEPT:
             return _KEPT[key]
         adapter = value_validator(opt)
         if adapter is None:
             return value
+        from pydantic_core import ValidationError
+
         try:
             coerced = adapter.validate_python(value)
         except (ValidationError, RecursionError, TypeError, ValueError):

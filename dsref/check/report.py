@@ -346,20 +346,35 @@ def _json_file(report: FileReport, lang: Lang, target: str) -> dict[str, Any]:
     }
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False).encode
+"""``json.dumps(value, ensure_ascii=False)``, with one encoder for all calls (``json.dumps`` given any option builds
+a new one each time)."""
+
+_KEYS: dict[str, str] = {}
+"""Object keys as JSON, encoded once (the same few keys recur in every file's object)."""
+
+
 def json_lines(value: object, depth: int, indent: str = "") -> str:
     """JSON indented by two spaces down to ``depth`` levels of nesting, and each value below that on one line
     (here: one finding per line). Only ``json.dumps`` without ``indent`` runs at C speed; with ``indent``, writing
     the findings of a few hundred files took longer than checking them."""
     if depth == 0 or not isinstance(value, (dict, list)) or not value:
-        return json.dumps(value, ensure_ascii=False)
+        return _ENCODE(value)
     inner = indent + "  "
     if isinstance(value, dict):
-        items = [
-            f"{inner}{json.dumps(str(key), ensure_ascii=False)}: {json_lines(item, depth - 1, inner)}"
-            for key, item in value.items()
-        ]
+        items = [f"{inner}{_key(key)}: {json_lines(item, depth - 1, inner)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{indent}}}"
     return "[\n" + ",\n".join(inner + json_lines(item, depth - 1, inner) for item in value) + f"\n{indent}]"
+
+
+def _key(key: object) -> str:
+    text = str(key)
+    encoded = _KEYS.get(text)
+    if encoded is None:
+        encoded = _ENCODE(text)
+        if len(_KEYS) < 256:
+            _KEYS[text] = encoded
+    return encoded
 
 
 def _escape_data(text: str) -> str:

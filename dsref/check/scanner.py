@@ -385,7 +385,10 @@ def scan_json(text: str) -> Scan:
 
 # --- text json has already read ------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r'[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\],:])|([^ \t\n\r{}\[\],:"]+))')
+_TOKEN = re.compile(r'[ \t\n\r,:]*(?:("(?:[^"\\]|\\.)*")|([{\[])|([}\]])|([^ \t\n\r{}\[\],:"]+))')
+"""One token of a text ``json.loads`` has accepted, with the separators before it (a key is known by where it
+stands, so ``,`` and ``:`` need no turn of their own): group 1 a string, 2 an opening bracket, 3 a closing one, 4 a
+bare word (number, ``true``, ``false``, ``null``)."""
 _BARE_FORMS = {"true": "boolean", "false": "boolean", "null": "null"}
 
 
@@ -416,24 +419,24 @@ def scan_valid_json(text: str) -> Scan:
     duplicates: list[tuple[Location, tuple[int, int], tuple[int, int]]] = []
     stack: list[_Frame] = []
     max_depth = deepest = 0
+    top: _Frame | None = None
     for match in _TOKEN.finditer(text):
-        string, punct, bare = match.groups()
-        top = stack[-1] if stack else None
-        if string is not None and top is not None and top.is_object and top.key is None:
+        group = match.lastindex
+        if group == 1 and top is not None and top.is_object and top.key is None:
+            string = match.group(1)
             top.key = json.loads(string) if "\\" in string else string[1:-1]
-            top.kspan = (match.start(1), match.end(1))
+            top.kspan = match.span(1)
             continue
-        if punct == ":" or punct == ",":
-            continue
-        if punct == "}" or punct == "]":
+        if group == 3:
             assert top is not None
             stack.pop()
             form, ks, ke, vs, _ = entries[top.loc]
-            entries[top.loc] = (form, ks, ke, vs, match.end(2))
+            entries[top.loc] = (form, ks, ke, vs, match.end(3))
             if top.duplicate is not None:
                 duplicates.append(top.duplicate)
-            if stack:
-                stack[-1].key = None
+            top = stack[-1] if stack else None
+            if top is not None:
+                top.key = None
             continue
         # a value starts: where it sits, and whether its key was written before in the same object
         ks, ke, duplicate = -1, -1, None
@@ -452,17 +455,19 @@ def scan_valid_json(text: str) -> Scan:
         else:
             loc = (*top.loc, top.count)
             top.count += 1
-        if punct is not None:  # an object or an array opens
+        if group == 2:  # an object or an array opens
             start = match.start(2)
-            entries[loc] = ("object" if punct == "{" else "array", ks, ke, start, -1)
-            stack.append(_Frame(loc, punct == "{", duplicate))
+            is_object = text[start] == "{"
+            entries[loc] = ("object" if is_object else "array", ks, ke, start, -1)
+            top = _Frame(loc, is_object, duplicate)
+            stack.append(top)
             if len(stack) > max_depth:
                 max_depth, deepest = len(stack), start
             continue
-        if string is not None:
-            entries[loc] = ("string", ks, ke, match.start(1), match.end(1))
+        if group == 1:
+            entries[loc] = ("string", ks, ke, *match.span(1))
         else:
-            entries[loc] = (_BARE_FORMS.get(bare, "number"), ks, ke, match.start(3), match.end(3))
+            entries[loc] = (_BARE_FORMS.get(match.group(4), "number"), ks, ke, *match.span(4))
         if duplicate is not None:
             duplicates.append(duplicate)
         if top is not None and top.is_object:

@@ -20,8 +20,6 @@ from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Annotated, Any, Protocol
 
-from pydantic_core import ValidationError
-
 from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
@@ -32,10 +30,15 @@ from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
 from . import schema_repairs as repairs
 from .findings import Finding, Kind, Severity
+from .plain_types import UNSURE, PlainType
 from .positions import Location
 from .repairs import Repair
 
 __all__ = ["validate", "value_validator"]
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pydantic_core import ValidationError
 
 
 _RANGE_ERRORS = frozenset(
@@ -426,10 +429,16 @@ class _Walker:
                 spellings = self.release.spellings(opt.path, opt.allowed or ())
                 self.add(Kind.not_allowed, Severity.error, loc, opt, value=short_repr(value), allowed=spellings)
             return
-        key = scalar_key(opt, value)  # from here on the value is judged by 0.19.8's type, whatever the release
+        # from here on the value is judged by 0.19.8's type, whatever the release
+        plain = _plain_type(opt)
+        if plain.strict(value) is True or plain.integral(value) is not UNSURE:
+            return  # as written, or a float written for an int, which DeepSpeed takes (as below)
+        key = scalar_key(opt, value)
         if key is not None and key in _STRICTLY_VALID:
             return
         adapter = value_validator(opt)
+        from pydantic_core import ValidationError
+
         assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
         try:
@@ -633,6 +642,8 @@ def coerce(opt: Option, value: Any) -> Any:
     adapter = value_validator(opt)
     if adapter is None:
         raise ValueError(f"{opt.path} has no validator")
+    from pydantic_core import ValidationError
+
     try:
         return _plain(adapter.validate_python(value))
     except ValidationError as exc:
@@ -656,14 +667,29 @@ def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
     """
     if opt.kind == "section" and not scalar:
         return False
+    verdict = _plain_type(opt).strict(value)
+    if verdict is not UNSURE:
+        return bool(verdict)
     adapter = value_validator(opt)
     if adapter is None:
         return False
+    from pydantic_core import ValidationError
+
     try:
         adapter.validate_json(json.dumps(value), strict=True)
     except (ValidationError, RecursionError, TypeError, ValueError):
         return False
     return True
+
+
+def _plain_type(opt: Option) -> PlainType:
+    """What can be said of the option's values without pydantic-core (:mod:`dsref.check.plain_types`): an option of
+    the check tree, of a plain type; anything else is left to its validator."""
+    spec = opt.validator_spec
+    return spec.plain if spec is not None else _UNKNOWN
+
+
+_UNKNOWN = PlainType()
 
 
 def _integral_float(value: Any, coerced: Any) -> bool:
