@@ -46,6 +46,9 @@ def _is_release(name: str) -> bool:
 COVERED: tuple[str, ...] = _covered()
 """The releases whose differences are recorded, oldest first, ending with the schema's own."""
 
+OLDEST_COVERED: str = COVERED[0]
+"""The oldest release ``--deepspeed-version`` takes: the oldest recorded (what came before it was never compared)."""
+
 _NONE = "<none>"  # a key looked up with [] or `in`: no default passed
 
 
@@ -154,14 +157,23 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     )
 
 
+def recorded_release(release: str) -> str:
+    """The recorded release whose facts stand for ``release``: itself when recorded, else the next one recorded
+    after it (the table holds the releases on either side of every change it knows of), the newest after them all.
+
+    >>> recorded_release("0.15.2"), recorded_release("0.15.4"), recorded_release("0.20.0")
+    ('0.15.4', '0.15.4', '0.19.8')
+    """
+    version = parse_version(release)
+    return next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
+
+
 @cache
 def release_facts(release: str) -> ReleaseFacts | None:
     """The recorded differences of ``release`` (one of :data:`COVERED`); None for the schema's own release.
 
-    A release outside the table is read as the nearest covered release after it (the table holds each release on
-    either side of every change it knows of), the newest for one after them all."""
-    version = parse_version(release)
-    nearest = next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
+    A release outside the table is read as :func:`recorded_release` says."""
+    nearest = recorded_release(release)
     if nearest == DEEPSPEED_VERSION:
         return None
     with open(os.path.join(RELEASES_DIR, f"{nearest}.json"), encoding="utf-8") as handle:
