@@ -199,7 +199,7 @@ def test_no_stale_generated_page_is_left(generated: dict[Path, bytes]) -> None:
 def test_fix_diff_is_replaced_by_what_check_diff_prints() -> None:
     markdown = (
         "# Page\n\n"
-        '```json\n{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": true},\n  "amp": {"enabled": false}\n}\n```\n'
+        '```json\n{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": true},\n  "amp": {"enabled": true}\n}\n```\n'
         "<!-- dsref-fix-diff: unsafe -->\n\nafter\n"
     )
     english = on_page_markdown(markdown, page=_page("en/guides/x.md"))
@@ -208,7 +208,7 @@ def test_fix_diff_is_replaced_by_what_check_diff_prints() -> None:
         assert "dsref-fix-diff" not in out and out.endswith("after\n")
         assert "```diff\n--- a/ds_config.json\n+++ b/ds_config.json\n" in out
         assert '\n-  "bfloat16": {"enabled": true},\n' in out and '\n+  "bf16": {"enabled": true}\n' in out
-        assert '-  "amp": {"enabled": false}\n' in out
+        assert '-  "amp": {"enabled": true}\n' in out
     assert "would fix 2 findings in 1 file" in english and "可修复 2 个问题，涉及 1 个文件" in chinese
     safe_only = on_page_markdown(markdown.replace("dsref-fix-diff: unsafe", "dsref-fix-diff"), page=_page("en/x.md"))
     assert '-  "amp"' not in safe_only and "would fix 1 finding in 1 file" in safe_only

@@ -15,6 +15,7 @@ type, at any depth, is either matched to an option or reported.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
@@ -26,7 +27,7 @@ from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
-from ..tree.releases import COVERED, ReleaseFacts, missing_in, release_facts
+from ..tree.releases import COVERED, ReleaseFacts, last_before, last_lenient, missing_in, release_facts
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -81,7 +82,23 @@ def validate(
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
     walker.section(None, config, (), strict=False, policy="ignore")
-    return walker.findings
+    return written_for(walker.findings, walker.release_name)
+
+
+def written_for(findings: list[Finding], target: str) -> list[Finding]:
+    """``findings`` with the release the file was written for added to each that carries it forward (an upgrade:
+    ``former_last``, the newest release that read what it writes as written): the oldest of those releases, and
+    where the file says so. A file with no such finding is returned as it is."""
+    evidence = [(parse_version(f.args["former_last"]), f) for f in findings if f.args.get("former_last")]
+    if not evidence:
+        return findings
+    _, oldest = min(evidence, key=lambda item: item[0])
+    said = {
+        "written_for": oldest.args["former_last"],
+        "written_for_by": ".".join(str(step) for step in oldest.location),
+        "written_for_target": target,
+    }
+    return [dataclasses.replace(f, args={**f.args, **said}) if f.args.get("former_last") else f for f in findings]
 
 
 parse_version = lru_cache(maxsize=256)(_parse_version)
@@ -285,17 +302,26 @@ class _Walker:
             severity = Severity.info
         else:
             severity = Severity.warning
+        upgrade: dict[str, Any] = {}
+        repair = repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root)
+        lenient = None if parent is None or severity is not Severity.error else last_lenient(parent)
+        if lenient is not None and parse_version(lenient) < self.version and not suggestions and repair is None:
+            # an earlier release read this section key by key and never looked this one up: without it, the file
+            # does there what it did; the release checked for refuses it
+            repair = repairs.removed(loc, self.release_name, safe=True)
+            upgrade = {"former_last": lenient, "former_lenient": True}
         self.add(
             Kind.unknown_key,
             severity,
             loc,
             None,
-            repair=repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root),
+            repair=repair,
             key=key,
             policy=policy,
             suggestions=list(suggestions),
             elsewhere=list(elsewhere),
             section=parent,
+            **upgrade,
         )
 
     # -- one option ---------------------------------------------------------
@@ -306,14 +332,17 @@ class _Walker:
             self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
             return
         if opt.removed_in is not None and self.version >= parse_version(opt.removed_in):
+            unused = self.did_nothing(opt, value)
+            upgrade = {"former_last": last_before(opt.removed_in)} if unused else {}
             self.add(
                 Kind.removed,
                 Severity.error,
                 loc,
                 opt,
-                repair=repairs.removed(loc, opt.removed_in),
+                repair=repairs.removed(loc, opt.removed_in, safe=unused),
                 removed_in=opt.removed_in,
                 use_instead=_removal_target(self.tree, opt),
+                **upgrade,
             )
             return
         since = self.too_new(opt)
@@ -337,6 +366,19 @@ class _Walker:
             self.section_value(opt, value, loc)
         else:
             self.leaf(opt, value, loc)
+
+    def did_nothing(self, opt: Option, value: Any) -> bool:
+        """Whether ``value``, written for a removed option, made the releases that still read it do nothing: a
+        section switched off (its ``enabled`` false as those releases read it, with ``dict.get`` and the default
+        recorded in the schema) or a value equal to the default. Removing it then keeps what the file did there."""
+        if opt.kind == "section":
+            switch = f"{opt.path}.enabled"
+            if not isinstance(value, Mapping) or switch not in self.tree:
+                return False
+            default = self.tree.get(switch).default
+            return value.get("enabled", default) is False
+        default = opt.default
+        return default is not UNSET and type(value) is type(default) and value == default
 
     def auto(self, opt: Option, loc: Location) -> None:
         filled = hugging_face_fills(self.tree, loc, self.hugging_face)

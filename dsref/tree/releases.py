@@ -215,3 +215,16 @@ def in_release(
     there = default if facts is None else facts.default(path, default)
     reads = appears is None and gone is None
     return {"reads": reads, "appears_in": appears, "removed_in": gone, "default": there if reads else None}
+
+
+def last_before(release: str) -> str | None:
+    """The newest covered release before ``release`` (one that removed something: the last that still had it)."""
+    earlier = [r for r in COVERED if parse_version(r) < parse_version(release)]
+    return earlier[-1] if earlier else None
+
+
+def last_lenient(section: str) -> str | None:
+    """The newest covered release that read ``section`` with ``dict.get``, ignoring keys it did not look up (fp16 and
+    bf16 up to 0.17.0); None when every covered release reads it as 0.19.8 does."""
+    lenient = [r for r in COVERED if (facts := release_facts(r)) is not None and facts.reads_leniently(section)]
+    return lenient[-1] if lenient else None
