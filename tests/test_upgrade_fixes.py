@@ -88,6 +88,8 @@ def _finding(config: dict[str, Any], release: str, code: str, option: str | None
         ({"amp": {"enabled": "false"}}, False),  # a string: dict.get handed it on, and a non-empty string is true
         ({"zero_optimization": {"stage": 3, "mics_shard_size": -1}}, True),  # the default
         ({"zero_optimization": {"stage": 3, "mics_shard_size": 8}}, False),
+        # optimizer params reach the constructor as written: with Adam, the key itself was the old release's error
+        ({"optimizer": {"type": "Adam", "params": {"lr": 1e-3, "cuda_aware": False}}}, False),
     ],
 )
 def test_a_removed_key_that_did_nothing_is_removed_safely(written: dict[str, Any], safe: bool) -> None:
@@ -106,6 +108,10 @@ def test_a_key_an_earlier_release_ignored_in_a_section_read_key_by_key_is_remove
     assert found.args["former_last"] == "0.17.0"  # bf16 became a model in 0.17.1, recorded from the releases
     old = _finding(config, "0.17.0", "DS101", None)  # that release ignores it: a warning, nothing to carry
     assert old.severity.value == "warning" and "former_last" not in old.args
+    # compile.enabled was a field of 0.13.5's compile model: removing it is not what every release did
+    compiled = {"train_batch_size": 8, "compile": {"enabled": True}}
+    found = _finding(compiled, "0.19.8", "DS101", None)
+    assert "former_last" not in found.args and (found.fix is None or not found.fix.safe)
     typo = {"train_batch_size": 8, "bf16": {"enabeld": True}}  # a misspelling keeps its rename, unsafe
     found = _finding(typo, "0.19.8", "DS101", None)
     assert found.fix is not None and not found.fix.safe and "former_last" not in found.args
@@ -186,3 +192,26 @@ def test_deepspeed_0_19_8_refuses_the_real_0_12_config_and_builds_the_fixed_one(
     # what 0.12's reading meant: bf16 on, gradients reduced in bf16, no loss scaling in bf16
     assert built.bfloat16_config.enabled and not built.float16_config.enabled
     assert built.communication_data_type == torch.bfloat16
+
+
+@pytest.mark.parametrize(
+    ("key", "section", "last"),
+    [("seq_parallel_comm_data_type", None, "0.16.4"), ("thread_count", "aio", "0.15.4")],
+)
+def test_a_key_renamed_between_releases_is_read_by_the_releases_that_had_it(
+    key: str, section: str | None, last: str
+) -> None:
+    """Recorded from the releases: 0.11.2-0.16.4 read seq_parallel_comm_data_type, 0.10.3-0.15.4 aio.thread_count;
+    later ones read the new names and ignore the old ones."""
+    value: Any = "bf16" if section is None else 2
+    config: dict[str, Any] = {"train_batch_size": 8, **({key: value} if section is None else {section: {key: value}})}
+    then = check_text(json.dumps(config), "c.json", deepspeed_version=last).findings
+    assert not [f for f in then if f.code == "DS101"]
+    found = _finding(config, "0.19.8", "DS101", None if section is None else f"{section}.intra_op_parallelism")
+    assert found.severity.value == "warning" and found.args["former_last"] == last
+    assert found.args["written_for"] == last
+    assert found.fix is not None and not found.fix.safe  # 0.19.8 ignores the old key: renaming changes what it does
+    from dsref.check.messages import help_lines
+
+    assert any(f"DeepSpeed {last} and earlier read this key as" in line for line in help_lines(found, "en"))
+    assert any(f"DeepSpeed {last} 及更早的版本" in line for line in help_lines(found, "zh"))

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from pydantic_core import SchemaValidator
 
 _TUPLE_FIELDS = ("aliases", "deprecated_aliases", "stages")
-_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "deprecated_forms")
+_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "former_names", "deprecated_forms")
 _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 

@@ -61,6 +61,8 @@ MESSAGES = messages(
     "keeps what the file did there",
     help_upgrade_lenient="DeepSpeed {last} and earlier read {section} key by key and never looked this key up: "
     "removing it keeps what the file did there",
+    help_former_name="DeepSpeed {last} and earlier read this key as {new}: renaming it keeps what the file did "
+    "there, and changes what DeepSpeed {target} does, which ignores the key",
     help_written_for="the file was written for DeepSpeed {release} or earlier ({path} says so): the fixes carry it "
     "to {target}",
     help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
@@ -435,6 +437,9 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
     if finding.kind is Kind.unknown_key and args.get("former_lenient"):
         section = args.get("section") or ""
         lines.append(MESSAGES.text("help_upgrade_lenient", lang, last=args["former_last"], section=section))
+    if finding.kind is Kind.unknown_key and args.get("former_new"):
+        new, target = args["former_new"], args.get("written_for_target", "")
+        lines.append(MESSAGES.text("help_former_name", lang, last=args["former_last"], new=new, target=target))
     if args.get("written_for"):
         release, path, target = args["written_for"], args["written_for_by"], args["written_for_target"]
         lines.append(MESSAGES.text("help_written_for", lang, release=release, path=path, target=target))

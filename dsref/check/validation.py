@@ -27,7 +27,15 @@ from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
-from ..tree.releases import COVERED, ReleaseFacts, last_before, last_lenient, missing_in, release_facts
+from ..tree.releases import (
+    COVERED,
+    ReleaseFacts,
+    ignored_until,
+    last_before,
+    last_reading,
+    missing_in,
+    release_facts,
+)
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -257,8 +265,12 @@ class _Walker:
             if parent is None and key == EDITOR_SCHEMA_KEY:
                 continue  # the editor's schema pointer; DeepSpeed ignores it, and dsref's docs recommend it
             hit = self.tree.lookup_key(parent, key)
+            former = self.former_name(parent, key)
+            if former is not None and former[1] is None:
+                continue  # the release checked for reads this key: it is the option there, under its old name
+            upgrade = {} if former is None else {"former_last": former[1], "former_new": former[0]}
             if hit is None:
-                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy)
+                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy, upgrade=upgrade)
                 continue
             opt, via = hit
             if via == "docs_name":
@@ -273,6 +285,7 @@ class _Walker:
                     suggestions=[opt.key],
                     elsewhere=[],
                     docs_name=True,
+                    **upgrade,
                 )
                 continue
             seen.setdefault(opt.path, []).append(key)
@@ -294,7 +307,33 @@ class _Walker:
                     used=opt.key if not strict else None,
                 )
 
-    def unknown(self, parent: str | None, key: str, loc: Location, *, strict: bool, policy: str) -> None:
+    def former_name(self, parent: str | None, key: str) -> tuple[str, str | None] | None:
+        """When ``key`` under ``parent`` is what earlier releases called an option (the schema's ``former_names``)
+        and a covered release read it: the option's key now, and the newest release that read the old one (None
+        when the release checked for reads it itself). None for any other key, and for a release older than every
+        one that read it."""
+        old = key if parent is None else f"{parent}.{key}"
+        for opt in self.tree.under(parent):
+            if key not in opt.meta.former_names:
+                continue
+            last = last_reading(old)
+            if last is None:
+                return None
+            if self.release is not None and old in self.release.dict_only_here:
+                return opt.key, None
+            return (opt.key, last) if self.version > parse_version(last) else None
+        return None
+
+    def unknown(
+        self,
+        parent: str | None,
+        key: str,
+        loc: Location,
+        *,
+        strict: bool,
+        policy: str,
+        upgrade: Mapping[str, Any] | None = None,
+    ) -> None:
         suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
         if policy == "reject":
             severity = Severity.error
@@ -302,10 +341,12 @@ class _Walker:
             severity = Severity.info
         else:
             severity = Severity.warning
-        upgrade: dict[str, Any] = {}
+        upgrade = dict(upgrade or {})
         repair = repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root)
-        lenient = None if parent is None or severity is not Severity.error else last_lenient(parent)
-        if lenient is not None and parse_version(lenient) < self.version and not suggestions and repair is None:
+        lenient = None
+        if parent is not None and severity is Severity.error and not suggestions and repair is None:
+            lenient = ignored_until(parent, f"{parent}.{key}", self.release_name)
+        if lenient is not None:
             # an earlier release read this section key by key and never looked this one up: without it, the file
             # does there what it did; the release checked for refuses it
             repair = repairs.removed(loc, self.release_name, safe=True)
@@ -377,6 +418,9 @@ class _Walker:
                 return False
             default = self.tree.get(switch).default
             return value.get("enabled", default) is False
+        parent = self.tree.get(opt.parent) if opt.parent is not None and opt.parent in self.tree else None
+        if parent is not None and parent.unknown_keys == "passthrough":
+            return False  # handed to a constructor as written (optimizer params): the key itself matters there
         default = opt.default
         return default is not UNSET and type(value) is type(default) and value == default
 

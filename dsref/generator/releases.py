@@ -47,6 +47,15 @@ PROBES: dict[str, dict[str, Any]] = {
     "gradient_clipping=auto": {**_BASE, "gradient_clipping": "auto"},
     "zero_optimization.stage=auto": {**_BASE, "zero_optimization": {"stage": "auto"}},
     "zero_optimization.reduce_bucket_size=auto": {**_BASE, "zero_optimization": {"reduce_bucket_size": "auto"}},
+    # the ZeRO stages DeepSpeedConfig's own error check allows 16-bit master weights at (DS511)
+    **{
+        f"fp16.fp16_master_weights_and_grads=true,zero_optimization.stage={stage}": {
+            **_BASE,
+            "fp16": {"enabled": True, "fp16_master_weights_and_grads": True},
+            "zero_optimization": {"stage": stage},
+        }
+        for stage in range(4)
+    },
 }
 _UNKNOWN = "dsref_unknown_key"
 _LOOKUPS = {"{}", "null", '"<none>"'}

@@ -68,6 +68,8 @@ class ReleaseFacts:
     """Options whose default differs here: model fields, ``dict.get`` defaults, scheduler constructor defaults."""
     unknown_keys: Mapping[str, str]
     """Sections that treat unknown keys otherwise than 0.19.8: ``forbid``, ``ignore`` or ``allow``."""
+    model_only_here: frozenset[str] = frozenset()
+    """Fields of this release's pydantic models that 0.19.8's models no longer have."""
     probes: Mapping[str, str | None] = field(default_factory=dict)
     """The release's verdict on a probe config where it differs from 0.19.8's (None: accepted)."""
 
@@ -151,6 +153,7 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
         model_absent=frozenset(data.get("model_absent", ())),
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
+        model_only_here=frozenset(data.get("removed_later", ())),
         defaults=MappingProxyType(defaults),
         unknown_keys=MappingProxyType(dict(data.get("unknown_keys", {}))),
         probes=MappingProxyType(dict(data.get("probes", {}))),
@@ -223,8 +226,29 @@ def last_before(release: str) -> str | None:
     return earlier[-1] if earlier else None
 
 
-def last_lenient(section: str) -> str | None:
-    """The newest covered release that read ``section`` with ``dict.get``, ignoring keys it did not look up (fp16 and
-    bf16 up to 0.17.0); None when every covered release reads it as 0.19.8 does."""
-    lenient = [r for r in COVERED if (facts := release_facts(r)) is not None and facts.reads_leniently(section)]
-    return lenient[-1] if lenient else None
+def last_reading(path: str) -> str | None:
+    """The newest covered release that reads ``path``, a key 0.19.8 does not read (``seq_parallel_comm_data_type``,
+    ``aio.thread_count``), as recorded; None when none does."""
+    reading = [r for r in COVERED if (facts := release_facts(r)) is not None and path in facts.dict_only_here]
+    return reading[-1] if reading else None
+
+
+def ignored_until(section: str, path: str, release: str) -> str | None:
+    """The newest covered release that read ``section`` key by key and so ignored ``path`` (an unknown key there),
+    when every covered release before ``release`` either ignored it so or refused it: removing the key then keeps
+    what the file did on each release that took it. None otherwise (``compile.enabled``: 0.13.5's model read it)."""
+    version = parse_version(release)
+    ignoring: list[str] = []
+    for covered_release in COVERED:
+        if parse_version(covered_release) >= version:
+            break
+        facts = release_facts(covered_release)
+        if facts is None:
+            return None
+        if path in facts.model_only_here or path in facts.dict_only_here:
+            return None  # that release read the key itself
+        if facts.reads_leniently(section):
+            ignoring.append(covered_release)
+        elif facts.refuses_unknown(section) is False:
+            return None  # it took the section's unknown keys some other way
+    return ignoring[-1] if ignoring else None
