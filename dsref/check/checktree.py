@@ -163,7 +163,7 @@ def _meta(record: dict[str, Any]) -> Meta:
     values["requires"] = tuple(tuple(pair) for pair in values.get("requires", ()))
     if values.get("hf_auto") is not None:
         hf = values["hf_auto"]
-        changes = tuple(HfChange(by, release, before) for by, release, before in hf.get("changes", ()))
+        changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
         values["hf_auto"] = HfAuto(by=tuple(hf["by"]), source=hf["source"], changes=changes)
     return Meta(**values)
 

@@ -80,6 +80,9 @@ class HfChange:
     """The first release of ``by`` that behaves as today, written ``"4.45.0"``."""
     before: str | None
     """The value its earlier releases put in, as a short formula; None: they left ``"auto"`` unfilled here."""
+    example: Any = UNSET
+    """A value those earlier releases put in for common inputs (a hidden size of 4096, the training arguments'
+    defaults), where a DeepSpeed release refuses it: ``dsref check`` tells a file filled by them (DS561)."""
 
 
 @dataclass(frozen=True, slots=True)
