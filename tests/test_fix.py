@@ -221,7 +221,7 @@ def _dsref(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[
 
 BROKEN = (
     '{\n  // mixed precision\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": "true"},\n'
-    '  "amp": {"enabled": false}\n}\n'
+    '  "amp": {"enabled": true}\n}\n'
 )
 
 
@@ -234,7 +234,7 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path) -> None:
     assert "would fix 2 findings in 1 file" in proc.stderr
     assert path.read_text(encoding="utf-8") == BROKEN
     unsafe = _dsref("check", "--diff", "--unsafe-fixes", str(path))
-    assert '-  "amp": {"enabled": false}\n' in unsafe.stdout
+    assert '-  "amp": {"enabled": true}\n' in unsafe.stdout
 
 
 def test_fix_writes_reports_what_remains_and_is_idempotent(tmp_path: Path) -> None:

@@ -324,3 +324,76 @@ def test_the_guide_table_of_keys_gives_the_schemas_values(tree: OptionTree, lang
             last = max(hf.changes, key=lambda c: release_number(c.release) or ())
             said = translate(f"{path}#hf_before:{last.by}:{last.release}", last.before or "", lang)
         assert value.startswith(said), path
+
+
+# -- a value an older release fills that DeepSpeed refuses (DS561) ----------------------------------------------------
+
+FILLED = {
+    "train_micro_batch_size_per_gpu": "auto",
+    "zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": "auto"},
+    "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": "auto"}},
+}
+
+
+def _refused_fills(releases: HfReleases, deepspeed: str) -> dict[str, str]:
+    report = check_text(json.dumps(FILLED), "c.json", profile="hf", deepspeed_version=deepspeed, hugging_face=releases)
+    return {f.option: f.args["library"] for f in report.findings if f.code == "DS561" and f.option is not None}
+
+
+def test_a_fill_deepspeed_refuses_is_said_with_the_release_that_fills_it() -> None:
+    prefetch, warmup = "zero_optimization.stage3_prefetch_bucket_size", "scheduler.params.warmup_num_steps"
+    assert _refused_fills(HfReleases(transformers="4.44.2"), "0.19.8") == {
+        prefetch: "transformers",
+        warmup: "transformers",
+    }
+    assert _refused_fills(HfReleases(transformers="4.45.0"), "0.19.8") == {warmup: "transformers"}
+    assert _refused_fills(HfReleases(transformers="5.18.0", accelerate="0.30.1"), "0.19.8") == {
+        prefetch: "accelerate",  # before 0.31
+        warmup: "accelerate",  # before 1.15
+    }
+    assert _refused_fills(HfReleases(transformers="5.18.0", accelerate="1.15.0"), "0.19.8") == {}
+    assert _refused_fills(HfReleases(), "0.19.8") == {}  # none installed: the newest, which fill what DeepSpeed takes
+    # WarmupLR raised 0 to 2 up to DeepSpeed 0.19.2 (recorded from the releases): nothing to say there
+    assert warmup not in _refused_fills(HfReleases(transformers="4.44.2"), "0.19.2")
+
+
+def test_the_refused_fill_is_what_the_formula_gives_and_deepspeed_0_19_8_refuses_it(tree: OptionTree) -> None:
+    from .conftest import require_deepspeed
+
+    hf = tree.get("zero_optimization.stage3_prefetch_bucket_size").meta.hf_auto
+    assert hf is not None
+    [example] = {change.example for change in hf.changes}
+    assert example == 0.9 * 4096 * 4096  # the formula of transformers < 4.45 for a hidden size of 4096
+    require_deepspeed()
+    import logging
+
+    from deepspeed.runtime.config import DeepSpeedConfig
+    from deepspeed.utils import logger
+
+    level = logger.level
+    logger.setLevel(logging.ERROR)
+    try:
+        with pytest.raises(Exception):  # noqa: B017 - pydantic's ValidationError, through DeepSpeed
+            DeepSpeedConfig(
+                {"train_batch_size": 8, "zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": example}}
+            )
+        DeepSpeedConfig(
+            {"train_batch_size": 8, "zero_optimization": {"stage": 3, "stage3_prefetch_bucket_size": int(example)}}
+        )
+    finally:
+        logger.setLevel(level)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_refused_fill_is_said_in_both_languages(lang: str) -> None:
+    from dsref.check.report import render_text
+
+    report = check_text(
+        json.dumps(FILLED),
+        "c.json",
+        profile="hf",
+        deepspeed_version="0.19.8",
+        hugging_face=HfReleases(transformers="4.44.2"),
+    )
+    text = render_text([report], lang)  # type: ignore[arg-type]
+    assert "DS561" in text and "transformers 4.44.2" in text and "15099494.4" in text and "4.45.0" in text

@@ -347,3 +347,27 @@ def test_the_option_dump_gives_each_option_in_the_release(capsys: pytest.Capture
     assert not same["amp"]["in_release"]["reads"]
     kept = [o for o in same.values() if not o["removed_in"]]
     assert all(o["in_release"]["reads"] and o["in_release"]["default"] == o["default"] for o in kept)
+
+
+@pytest.mark.parametrize("stage", [0, 1, 2, 3])
+def test_fp16_master_weights_follow_each_release_s_own_stage_check(stage: int) -> None:
+    """DeepSpeedConfig's error check allowed fp16 master weights at ZeRO stage 2 only up to 0.17.6 (stages 1-3 from
+    0.18.9): dsref's DS511 follows each release's verdict on the probe recorded from it."""
+    from dsref.tree.releases import release_facts
+
+    config = {
+        "train_batch_size": 8,
+        "fp16": {"enabled": True, "fp16_master_weights_and_grads": True},
+        "zero_optimization": {"stage": stage},
+    }
+    label = f"fp16.fp16_master_weights_and_grads=true,zero_optimization.stage={stage}"
+    for release in RELEASES:
+        facts = release_facts(release)
+        recorded = None if facts is None else facts.accepts_probe(label)
+        refused = ("DS511", "error", "fp16.fp16_master_weights_and_grads") in _findings(config, release)
+        if recorded is not None:
+            assert refused is not recorded, (release, stage)
+        else:  # judged as 0.19.8 judges it
+            assert refused is (stage == 0), (release, stage)
+    old = release_facts("0.17.6")
+    assert old is not None and old.accepts_probe(label) is (None if stage == 2 else False)  # recorded from 0.17.6

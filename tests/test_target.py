@@ -23,7 +23,8 @@ from dsref.check.target import (
     statement,
 )
 from dsref.cli.main import main
-from dsref.tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED
+from dsref.tree.releases import OLDEST_COVERED
+from dsref.tree.versions import DEEPSPEED_VERSION
 
 from .conftest import shared_path
 
@@ -92,12 +93,31 @@ def test_the_release_checked_for(given: str | None, installed: str | None, expec
     assert release_to_check(given, installed) == expected
 
 
-@pytest.mark.parametrize("given", ["0.9.9", "0.20.0", "1.0", "latest", "", "0.19.8.1"])
+@pytest.mark.parametrize("given", ["0.9.9", "0.9.1", "0.10.2", "0.20.0", "1.0", "abc", "latest", "", "0.19.8.1"])
 def test_a_release_dsref_does_not_cover_is_refused(given: str) -> None:
     with pytest.raises(UncoveredRelease) as refused:
         release_to_check(given, "0.19.8")
     assert f"from {OLDEST_COVERED} to {DEEPSPEED_VERSION}" in refused.value.text("en")
     assert f"{OLDEST_COVERED} 到 {DEEPSPEED_VERSION}" in refused.value.text("zh")
+    # the releases recorded are listed, each by name, in the order a user reads them
+    assert "0.10.3, 0.11.2, 0.12.6, 0.13.5, 0.14.5, 0.15.1, 0.15.4, 0.16.4" in refused.value.text("en")
+    assert "0.16.9、0.17.0、0.17.1" in refused.value.text("zh")
+
+
+def test_the_oldest_release_covered_is_the_oldest_recorded() -> None:
+    """Nothing before the first recorded release was compared with it: the claim stops where the data does."""
+    assert OLDEST_COVERED == "0.10.3"
+    assert release_to_check("0.10.3", None).version == "0.10.3"
+    assert release_to_check(None, "0.10.1") == Release("0.10.3", ReleaseSource.older, "0.10.1")
+
+
+@pytest.mark.parametrize(("given", "recorded"), [("0.15.2", "0.15.4"), ("0.17.3", "0.17.6"), ("0.11", "0.11.2")])
+def test_a_release_between_two_recorded_ones_says_which_it_is_read_as(given: str, recorded: str) -> None:
+    release = release_to_check(given, None)
+    english = statement(release, "deepspeed", "en", detected=True)
+    assert f"(as asked; read as {recorded}, the next release recorded)" in english
+    assert f"按其后最近的已记录版本 {recorded} 读取" in statement(release, "deepspeed", "zh", detected=True)
+    assert "next release recorded" not in statement(release_to_check(recorded, None), "deepspeed", "en", detected=True)
 
 
 def _dist_info(site: Path, name: str, metadata: str | None) -> None:
@@ -205,10 +225,16 @@ def test_fix_states_it_too_and_keeps_the_reader_of_the_original(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_an_uncovered_release_is_one_line_and_exit_2(lang: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["check", "x.json", "--deepspeed-version", "0.8.3", "--lang", lang]) == 2
-    err = capsys.readouterr().err
-    assert len(err.splitlines()) == 1 and "0.8.3" in err and OLDEST_COVERED in err and DEEPSPEED_VERSION in err
+@pytest.mark.parametrize("given", ["0.8.3", "0.9.1", "abc", "0.20.0"])
+@pytest.mark.parametrize("command", [["check", "x.json"], ["explain", "gradient_clipping"], ["options"]])
+def test_an_uncovered_release_is_one_line_and_exit_2(
+    lang: str, given: str, command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*command, "--deepspeed-version", given, "--lang", lang]) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert len(err.splitlines()) == 1 and given in err and OLDEST_COVERED in err and DEEPSPEED_VERSION in err
+    assert "0.15.4" in err and "0.16.9" in err and not captured.out
 
 
 def test_a_hugging_face_file_with_comments_is_told_the_error_its_launch_meets() -> None:

@@ -309,6 +309,8 @@ NO_INPUT = {
     "goes through visible() (report.Writer)",
     "target.source_older": "the installed DeepSpeed's version from its metadata, not the command line; the line "
     "goes through visible() (report.Writer)",
+    "target.source_between": "a release number made of digits (after --deepspeed-version is checked, or the "
+    "installed one's, brought into the table) and dsref's own texts",
     "target.reading_hf_installed": "target.libraries or target.library: dsref's own texts",
     "target.reading_hf_given_installed": "target.libraries or target.library: dsref's own texts",
     "target.libraries": "two target.library texts",

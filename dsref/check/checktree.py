@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from pydantic_core import SchemaValidator
 
 _TUPLE_FIELDS = ("aliases", "deprecated_aliases", "stages")
-_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "deprecated_forms")
+_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "former_names", "deprecated_forms")
 _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 
@@ -172,7 +172,7 @@ def _meta(record: dict[str, Any]) -> Meta:
     values["requires"] = tuple(tuple(pair) for pair in values.get("requires", ()))
     if values.get("hf_auto") is not None:
         hf = values["hf_auto"]
-        changes = tuple(HfChange(by, release, before) for by, release, before in hf.get("changes", ()))
+        changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
         values["hf_auto"] = HfAuto(by=tuple(hf["by"]), source=hf["source"], changes=changes)
     return Meta(**values)
 

@@ -26,7 +26,9 @@ NOTES = messages(
     DS101=(
         "A key DeepSpeed refuses that belongs in exactly one other written section is moved there (safe: the file "
         "could only mean that). A key DeepSpeed ignores is moved, and a key with exactly one close spelling renamed, "
-        "only with `--unsafe-fixes`: both change what DeepSpeed does."
+        "only with `--unsafe-fixes`: both change what DeepSpeed does. A key with no close spelling in a section an "
+        "earlier release read key by key (fp16, bf16), which that release ignored and the release checked for "
+        "refuses, is removed (safe: that release did nothing with it)."
     ),
     DS201=(
         'Unsafe fix: a string that reads as the expected type (`"1e-4"`, `True`) is written as that value. DeepSpeed '
@@ -37,7 +39,11 @@ NOTES = messages(
         "Safe fix: renames the key, or writes the form DeepSpeed maps the old one to, so that DeepSpeed builds the "
         "same config; nothing is done when the new key is written already (DS305)."
     ),
-    DS302="Unsafe fix: removes the key or section; what replaces it, if anything, is the user's call.",
+    DS302=(
+        "Safe fix where the key did nothing on the releases that still read it (a section switched off, its "
+        "`enabled` false or left out; a value equal to the default): removing it keeps what the file did there. "
+        "Otherwise unsafe: removes the key or section; what replaces it, if anything, is the user's call."
+    ),
     DS401=(
         'Unsafe fix: removes the key; DeepSpeed uses the default either way, but Hugging Face would have filled "auto".'
     ),

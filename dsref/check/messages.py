@@ -57,6 +57,14 @@ MESSAGES = messages(
     help_remove="remove it",
     help_hf_auto='Hugging Face fills this "auto"; check the file with --profile hf if you launch through it',
     help_former='"{value}" is how DeepSpeed {last} and earlier wrote "{new}": write "{new}", it means the same',
+    help_upgrade_unused="DeepSpeed {last} and earlier read it and did nothing with it as written here: removing it "
+    "keeps what the file did there",
+    help_upgrade_lenient="DeepSpeed {last} and earlier read {section} key by key and never looked this key up: "
+    "removing it keeps what the file did there",
+    help_former_name="DeepSpeed {last} and earlier read this key as {new}: renaming it keeps what the file did "
+    "there, and changes what DeepSpeed {target} does, which ignores the key",
+    help_written_for="the file was written for DeepSpeed {release} or earlier ({path} says so): the fixes carry it "
+    "to {target}",
     help_hf_name='Hugging Face fills "auto" only under the name {name}; write that name if you launch through it',
     help_hf_no_longer='{library} {installed} no longer fills "auto" here (releases before {release} did); write the '
     "value",
@@ -394,7 +402,7 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
     args = finding.args
     key = _last_key(finding)
     lines: list[str] = []
-    if finding.kind is Kind.unknown_key and not args.get("docs_name"):
+    if finding.kind is Kind.unknown_key and not args.get("docs_name") and not args.get("former_lenient"):
         if args.get("suggestions"):
             lines.append(
                 MESSAGES.text(
@@ -424,6 +432,17 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
         value = str(args.get("value", "")).strip('"')
         new = args["former_new"]
         lines.append(MESSAGES.text("help_former", lang, value=value, new=new, last=args["former_last"]))
+    if finding.kind is Kind.removed and args.get("former_last"):
+        lines.append(MESSAGES.text("help_upgrade_unused", lang, last=args["former_last"]))
+    if finding.kind is Kind.unknown_key and args.get("former_lenient"):
+        section = args.get("section") or ""
+        lines.append(MESSAGES.text("help_upgrade_lenient", lang, last=args["former_last"], section=section))
+    if finding.kind is Kind.unknown_key and args.get("former_new"):
+        new, target = args["former_new"], args.get("written_for_target", "")
+        lines.append(MESSAGES.text("help_former_name", lang, last=args["former_last"], new=new, target=target))
+    if args.get("written_for"):
+        release, path, target = args["written_for"], args["written_for_by"], args["written_for_target"]
+        lines.append(MESSAGES.text("help_written_for", lang, release=release, path=path, target=target))
     if finding.kind in (Kind.removed, Kind.docs_only) and not args.get("use_instead"):
         lines.append(MESSAGES.text("help_remove", lang))
     if finding.kind in (Kind.auto_dropped, Kind.auto_unfilled) and args.get("hf_fills"):

@@ -198,12 +198,13 @@ def auto_unfilled(opt: Option, location: Location) -> Repair | None:
     )
 
 
-def removed(location: Location, release: str) -> Repair | None:
-    """DS302: a section or option the release removed (unsafe: what replaces it, if anything, is the user's call)."""
+def removed(location: Location, release: str, *, safe: bool = False) -> Repair | None:
+    """DS302: a section or option the release removed (unsafe: what replaces it, if anything, is the user's call;
+    ``safe`` where the value did nothing on the releases that read it, a section switched off, a default)."""
     if not location:
         return None
     return RemoveMember(
-        location=location, applicability=Applicability.unsafe, title="remove_removed",
+        location=location, applicability=Applicability.safe if safe else Applicability.unsafe, title="remove_removed",
         args={"key": str(location[-1]), "release": release},
     )  # fmt: skip
 

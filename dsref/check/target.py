@@ -27,8 +27,10 @@ from functools import cache
 
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
+from ..text.punctuation import listed
 from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
-from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED, parse_version
+from ..tree.releases import COVERED, OLDEST_COVERED, recorded_release
+from ..tree.versions import DEEPSPEED_VERSION, parse_version
 
 __all__ = [
     "TEXTS",
@@ -62,7 +64,11 @@ TEXTS = messages(
     reading_by_file=(
         'each file read as Hugging Face fills it when it writes "auto", else as the deepspeed launcher reads it'
     ),
-    uncovered="{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest}",
+    source_between="{source}; read as {recorded}, the next release recorded",
+    uncovered=(
+        "{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest} (recorded from the "
+        "releases themselves: {recorded}; one between two of them is checked as the next recorded one)"
+    ),
 )
 
 _PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
@@ -107,7 +113,10 @@ class UncoveredRelease(ValueError):
 
     def text(self, lang: Lang) -> str:
         value = visible(self.value, name=True)
-        return TEXTS.text("uncovered", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION, value=value)
+        recorded = listed(COVERED, lang)
+        return TEXTS.text(
+            "uncovered", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION, value=value, recorded=recorded
+        )
 
 
 def covered(version: str) -> bool:
@@ -240,6 +249,9 @@ def statement(
     'Checked for DeepSpeed 0.19.8 (installed), read as Hugging Face fills it (transformers 4.46.0 installed).'
     """
     source = TEXTS.text(f"source_{release.source.value}", lang, installed=release.installed or "")
+    recorded = recorded_release(release.version)
+    if recorded != release.version:
+        source = TEXTS.text("source_between", lang, source=source, recorded=recorded)
     if reading is None:
         how = TEXTS.text("reading_by_file", lang)
     elif reading == "hf":

@@ -15,6 +15,7 @@ type, at any depth, is either matched to an option or reported.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
@@ -24,7 +25,15 @@ from ..schema import UNSET, Meta
 from ..text.spelling import Spellings
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
-from ..tree.releases import COVERED, ReleaseFacts, missing_in, release_facts
+from ..tree.releases import (
+    COVERED,
+    ReleaseFacts,
+    ignored_until,
+    last_before,
+    last_reading,
+    missing_in,
+    release_facts,
+)
 from ..tree.values import json_type
 from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
@@ -84,7 +93,23 @@ def validate(
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
     walker.section(None, config, (), strict=False, policy="ignore")
-    return walker.findings
+    return written_for(walker.findings, walker.release_name)
+
+
+def written_for(findings: list[Finding], target: str) -> list[Finding]:
+    """``findings`` with the release the file was written for added to each that carries it forward (an upgrade:
+    ``former_last``, the newest release that read what it writes as written): the oldest of those releases, and
+    where the file says so. A file with no such finding is returned as it is."""
+    evidence = [(parse_version(f.args["former_last"]), f) for f in findings if f.args.get("former_last")]
+    if not evidence:
+        return findings
+    _, oldest = min(evidence, key=lambda item: item[0])
+    said = {
+        "written_for": oldest.args["former_last"],
+        "written_for_by": ".".join(str(step) for step in oldest.location),
+        "written_for_target": target,
+    }
+    return [dataclasses.replace(f, args={**f.args, **said}) if f.args.get("former_last") else f for f in findings]
 
 
 parse_version = lru_cache(maxsize=256)(_parse_version)
@@ -243,8 +268,12 @@ class _Walker:
             if parent is None and key == EDITOR_SCHEMA_KEY:
                 continue  # the editor's schema pointer; DeepSpeed ignores it, and dsref's docs recommend it
             hit = self.tree.lookup_key(parent, key)
+            former = self.former_name(parent, key)
+            if former is not None and former[1] is None:
+                continue  # the release checked for reads this key: it is the option there, under its old name
+            upgrade = {} if former is None else {"former_last": former[1], "former_new": former[0]}
             if hit is None:
-                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy)
+                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy, upgrade=upgrade)
                 continue
             opt, via = hit
             if via == "docs_name":
@@ -259,6 +288,7 @@ class _Walker:
                     suggestions=[opt.key],
                     elsewhere=[],
                     docs_name=True,
+                    **upgrade,
                 )
                 continue
             seen.setdefault(opt.path, []).append(key)
@@ -280,7 +310,33 @@ class _Walker:
                     used=opt.key if not strict else None,
                 )
 
-    def unknown(self, parent: str | None, key: str, loc: Location, *, strict: bool, policy: str) -> None:
+    def former_name(self, parent: str | None, key: str) -> tuple[str, str | None] | None:
+        """When ``key`` under ``parent`` is what earlier releases called an option (the schema's ``former_names``)
+        and a covered release read it: the option's key now, and the newest release that read the old one (None
+        when the release checked for reads it itself). None for any other key, and for a release older than every
+        one that read it."""
+        old = key if parent is None else f"{parent}.{key}"
+        for opt in self.tree.under(parent):
+            if key not in opt.meta.former_names:
+                continue
+            last = last_reading(old)
+            if last is None:
+                return None
+            if self.release is not None and old in self.release.dict_only_here:
+                return opt.key, None
+            return (opt.key, last) if self.version > parse_version(last) else None
+        return None
+
+    def unknown(
+        self,
+        parent: str | None,
+        key: str,
+        loc: Location,
+        *,
+        strict: bool,
+        policy: str,
+        upgrade: Mapping[str, Any] | None = None,
+    ) -> None:
         suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
         if policy == "reject":
             severity = Severity.error
@@ -288,17 +344,28 @@ class _Walker:
             severity = Severity.info
         else:
             severity = Severity.warning
+        upgrade = dict(upgrade or {})
+        repair = repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root)
+        lenient = None
+        if parent is not None and severity is Severity.error and not suggestions and repair is None:
+            lenient = ignored_until(parent, f"{parent}.{key}", self.release_name)
+        if lenient is not None:
+            # an earlier release read this section key by key and never looked this one up: without it, the file
+            # does there what it did; the release checked for refuses it
+            repair = repairs.removed(loc, self.release_name, safe=True)
+            upgrade = {"former_last": lenient, "former_lenient": True}
         self.add(
             Kind.unknown_key,
             severity,
             loc,
             None,
-            repair=repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root),
+            repair=repair,
             key=key,
             policy=policy,
             suggestions=list(suggestions),
             elsewhere=list(elsewhere),
             section=parent,
+            **upgrade,
         )
 
     # -- one option ---------------------------------------------------------
@@ -309,14 +376,17 @@ class _Walker:
             self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
             return
         if opt.removed_in is not None and self.version >= parse_version(opt.removed_in):
+            unused = self.did_nothing(opt, value)
+            upgrade = {"former_last": last_before(opt.removed_in)} if unused else {}
             self.add(
                 Kind.removed,
                 Severity.error,
                 loc,
                 opt,
-                repair=repairs.removed(loc, opt.removed_in),
+                repair=repairs.removed(loc, opt.removed_in, safe=unused),
                 removed_in=opt.removed_in,
                 use_instead=_removal_target(self.tree, opt),
+                **upgrade,
             )
             return
         since = self.too_new(opt)
@@ -340,6 +410,22 @@ class _Walker:
             self.section_value(opt, value, loc)
         else:
             self.leaf(opt, value, loc)
+
+    def did_nothing(self, opt: Option, value: Any) -> bool:
+        """Whether ``value``, written for a removed option, made the releases that still read it do nothing: a
+        section switched off (its ``enabled`` false as those releases read it, with ``dict.get`` and the default
+        recorded in the schema) or a value equal to the default. Removing it then keeps what the file did there."""
+        if opt.kind == "section":
+            switch = f"{opt.path}.enabled"
+            if not isinstance(value, Mapping) or switch not in self.tree:
+                return False
+            default = self.tree.get(switch).default
+            return value.get("enabled", default) is False
+        parent = self.tree.get(opt.parent) if opt.parent is not None and opt.parent in self.tree else None
+        if parent is not None and parent.unknown_keys == "passthrough":
+            return False  # handed to a constructor as written (optimizer params): the key itself matters there
+        default = opt.default
+        return default is not UNSET and type(value) is type(default) and value == default
 
     def auto(self, opt: Option, loc: Location) -> None:
         filled = hugging_face_fills(self.tree, loc, self.hugging_face)

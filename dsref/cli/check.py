@@ -10,7 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED
+from ..tree.releases import OLDEST_COVERED
+from ..tree.versions import DEEPSPEED_VERSION
 from .lang import add_lang_option, language
 
 TYPE_CHECKING = False

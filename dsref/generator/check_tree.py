@@ -168,7 +168,9 @@ def _meta_record(meta: Meta) -> dict[str, Any]:
         elif name == "hf_auto" and value is not None:
             out[name] = {"by": list(value.by), "source": value.source}
             if value.changes:
-                out[name]["changes"] = [[c.by, c.release, c.before] for c in value.changes]
+                out[name]["changes"] = [
+                    [c.by, c.release, c.before] + ([] if c.example is UNSET else [c.example]) for c in value.changes
+                ]
         else:
             out[name] = value
     if unset:

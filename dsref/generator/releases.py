@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..schema import UNSET
 from ..tree.index import GENERATED_DIR
 from ..tree.options import OptionTree
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
@@ -47,6 +48,15 @@ PROBES: dict[str, dict[str, Any]] = {
     "gradient_clipping=auto": {**_BASE, "gradient_clipping": "auto"},
     "zero_optimization.stage=auto": {**_BASE, "zero_optimization": {"stage": "auto"}},
     "zero_optimization.reduce_bucket_size=auto": {**_BASE, "zero_optimization": {"reduce_bucket_size": "auto"}},
+    # the ZeRO stages DeepSpeedConfig's own error check allows 16-bit master weights at (DS511)
+    **{
+        f"fp16.fp16_master_weights_and_grads=true,zero_optimization.stage={stage}": {
+            **_BASE,
+            "fp16": {"enabled": True, "fp16_master_weights_and_grads": True},
+            "zero_optimization": {"stage": stage},
+        }
+        for stage in range(4)
+    },
 }
 _UNKNOWN = "dsref_unknown_key"
 _LOOKUPS = {"{}", "null", '"<none>"'}
@@ -59,6 +69,28 @@ def probes(tree: OptionTree) -> dict[str, dict[str, Any]]:
     for option in tree.top_level():
         if option.kind == "section":
             found[f"unknown:{option.path}"] = {**_BASE, option.path: {_UNKNOWN: 1}}
+    found.update(hf_example_probes(tree))
+    return found
+
+
+def hf_example_probes(tree: OptionTree) -> dict[str, dict[str, Any]]:
+    """A value an earlier Hugging Face release fills (the schema's ``HfChange.example``), written in its place:
+    whether each release takes it. Scheduler params are probed by building the scheduler (:func:`scheduler_values`)."""
+    found: dict[str, dict[str, Any]] = {}
+    for option in tree:
+        hf = option.meta.hf_auto
+        if hf is None or option.path.startswith("scheduler.params.") or "<" in option.path:
+            continue
+        for change in hf.changes:
+            if change.example is UNSET:
+                continue
+            config: dict[str, Any] = {**_BASE}
+            node = config
+            *sections, key = option.path.split(".")
+            for section in sections:
+                node = node.setdefault(section, {})
+            node[key] = change.example
+            found[f"{option.path}={json.dumps(change.example)}"] = config
     return found
 
 

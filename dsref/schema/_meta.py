@@ -80,6 +80,9 @@ class HfChange:
     """The first release of ``by`` that behaves as today, written ``"4.45.0"``."""
     before: str | None
     """The value its earlier releases put in, as a short formula; None: they left ``"auto"`` unfilled here."""
+    example: Any = UNSET
+    """A value those earlier releases put in for common inputs (a hidden size of 4096, the training arguments'
+    defaults), where a DeepSpeed release refuses it: ``dsref check`` tells a file filled by them (DS561)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,10 @@ class Meta:
     """Values earlier DeepSpeed releases accepted with the meaning of another one: (as they wrote it, what to write
     now) pairs. Which releases accepted the old spelling is recorded from the releases (``dsref/generated/releases``);
     a config written for them is carried to the target release by a safe fix."""
+    former_names: tuple[str, ...] = ()
+    """Keys, in the same section, that earlier DeepSpeed releases read with this option's meaning and later ones
+    ignore. Which releases read them is recorded from the releases (``dsref/generated/releases``); checked for a later
+    one, the old key is said to be this option's former name, and renaming it keeps what the file did there."""
     deprecated_forms: tuple[Literal["bool", "int", "str", "list", "null"], ...] = ()
     """JSON kinds of value DeepSpeed still accepts here in an old, deprecated form (e.g. a bool for a section)."""
     docs_only: bool = False

@@ -40,6 +40,7 @@ class AioConfig(DictSection):
         since="0.16.4",
         unit="count",
         docs_names=("thread_count",),
+        former_names=("thread_count",),
         description="Number of threads each I/O handle runs; every read or write is divided evenly among them, and "
         "each thread keeps its own queue of `queue_depth` requests. Raise it (`ds_nvme_tune` tries 1 to 8) when one "
         "thread cannot keep the drive busy; swap buffers are aligned to 1024 × this many bytes. The docs call it "

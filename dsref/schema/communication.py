@@ -73,6 +73,7 @@ class CommunicationOptions(Section):
     )
     seq_parallel_communication_data_type: CommDataType | None = option(
         "fp32",
+        former_names=("seq_parallel_comm_data_type",),
         enforced=True,
         since="0.11.2",
         case_insensitive=True,

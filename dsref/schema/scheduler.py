@@ -61,8 +61,10 @@ class SchedulerParams(PassthroughSection):
             source="max(1, TrainingArguments.get_warmup_steps(num_training_steps)) (transformers); max(1, the "
             "DummyScheduler warmup_num_steps) (accelerate)",
             changes=(
-                HfChange("transformers", "5.18.0", "TrainingArguments.get_warmup_steps(num_training_steps)"),
-                HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps"),
+                HfChange(
+                    "transformers", "5.18.0", "TrainingArguments.get_warmup_steps(num_training_steps)", example=0
+                ),  # 0 with the default TrainingArguments (no warmup_steps, no warmup_ratio)
+                HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps", example=0),  # its default
             ),
         ),
         example=1000,

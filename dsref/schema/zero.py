@@ -281,8 +281,9 @@ class ZeroConfig(StrictSection):
             by=("transformers", "accelerate"),
             source="int(0.9 * hidden_size * hidden_size)",
             changes=(
-                HfChange("transformers", "4.45.0", "0.9 * hidden_size * hidden_size, a float"),
-                HfChange("accelerate", "0.31.0", "0.9 * hidden_size * hidden_size, a float"),
+                # a hidden size of 4096 gives 15099494.4, and most others a fractional number too
+                HfChange("transformers", "4.45.0", "0.9 * hidden_size * hidden_size, a float", example=15099494.4),
+                HfChange("accelerate", "0.31.0", "0.9 * hidden_size * hidden_size, a float", example=15099494.4),
             ),
         ),
         description="At stage 3, how many parameter elements may be gathered ahead of the modules that will need "

@@ -17,7 +17,8 @@ from ..check.target import covered
 from ..text.i18n import Lang
 from ..text.language import UnknownLanguage, resolve_language
 from ..tree.profiles import PROFILES, Profile
-from ..tree.versions import DEEPSPEED_VERSION, OLDEST_COVERED
+from ..tree.releases import OLDEST_COVERED
+from ..tree.versions import DEEPSPEED_VERSION
 from .texts import TEXTS
 
 __all__ = ["Problem", "Settings", "read_settings"]

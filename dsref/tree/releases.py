@@ -46,6 +46,9 @@ def _is_release(name: str) -> bool:
 COVERED: tuple[str, ...] = _covered()
 """The releases whose differences are recorded, oldest first, ending with the schema's own."""
 
+OLDEST_COVERED: str = COVERED[0]
+"""The oldest release ``--deepspeed-version`` takes: the oldest recorded (what came before it was never compared)."""
+
 _NONE = "<none>"  # a key looked up with [] or `in`: no default passed
 
 
@@ -65,6 +68,8 @@ class ReleaseFacts:
     """Options whose default differs here: model fields, ``dict.get`` defaults, scheduler constructor defaults."""
     unknown_keys: Mapping[str, str]
     """Sections that treat unknown keys otherwise than 0.19.8: ``forbid``, ``ignore`` or ``allow``."""
+    model_only_here: frozenset[str] = frozenset()
+    """Fields of this release's pydantic models that 0.19.8's models no longer have."""
     probes: Mapping[str, str | None] = field(default_factory=dict)
     """The release's verdict on a probe config where it differs from 0.19.8's (None: accepted)."""
 
@@ -148,20 +153,30 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
         model_absent=frozenset(data.get("model_absent", ())),
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
+        model_only_here=frozenset(data.get("removed_later", ())),
         defaults=MappingProxyType(defaults),
         unknown_keys=MappingProxyType(dict(data.get("unknown_keys", {}))),
         probes=MappingProxyType(dict(data.get("probes", {}))),
     )
 
 
+def recorded_release(release: str) -> str:
+    """The recorded release whose facts stand for ``release``: itself when recorded, else the next one recorded
+    after it (the table holds the releases on either side of every change it knows of), the newest after them all.
+
+    >>> recorded_release("0.15.2"), recorded_release("0.15.4"), recorded_release("0.20.0")
+    ('0.15.4', '0.15.4', '0.19.8')
+    """
+    version = parse_version(release)
+    return next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
+
+
 @cache
 def release_facts(release: str) -> ReleaseFacts | None:
     """The recorded differences of ``release`` (one of :data:`COVERED`); None for the schema's own release.
 
-    A release outside the table is read as the nearest covered release after it (the table holds each release on
-    either side of every change it knows of), the newest for one after them all."""
-    version = parse_version(release)
-    nearest = next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
+    A release outside the table is read as :func:`recorded_release` says."""
+    nearest = recorded_release(release)
     if nearest == DEEPSPEED_VERSION:
         return None
     with open(os.path.join(RELEASES_DIR, f"{nearest}.json"), encoding="utf-8") as handle:
@@ -203,3 +218,37 @@ def in_release(
     there = default if facts is None else facts.default(path, default)
     reads = appears is None and gone is None
     return {"reads": reads, "appears_in": appears, "removed_in": gone, "default": there if reads else None}
+
+
+def last_before(release: str) -> str | None:
+    """The newest covered release before ``release`` (one that removed something: the last that still had it)."""
+    earlier = [r for r in COVERED if parse_version(r) < parse_version(release)]
+    return earlier[-1] if earlier else None
+
+
+def last_reading(path: str) -> str | None:
+    """The newest covered release that reads ``path``, a key 0.19.8 does not read (``seq_parallel_comm_data_type``,
+    ``aio.thread_count``), as recorded; None when none does."""
+    reading = [r for r in COVERED if (facts := release_facts(r)) is not None and path in facts.dict_only_here]
+    return reading[-1] if reading else None
+
+
+def ignored_until(section: str, path: str, release: str) -> str | None:
+    """The newest covered release that read ``section`` key by key and so ignored ``path`` (an unknown key there),
+    when every covered release before ``release`` either ignored it so or refused it: removing the key then keeps
+    what the file did on each release that took it. None otherwise (``compile.enabled``: 0.13.5's model read it)."""
+    version = parse_version(release)
+    ignoring: list[str] = []
+    for covered_release in COVERED:
+        if parse_version(covered_release) >= version:
+            break
+        facts = release_facts(covered_release)
+        if facts is None:
+            return None
+        if path in facts.model_only_here or path in facts.dict_only_here:
+            return None  # that release read the key itself
+        if facts.reads_leniently(section):
+            ignoring.append(covered_release)
+        elif facts.refuses_unknown(section) is False:
+            return None  # it took the section's unknown keys some other way
+    return ignoring[-1] if ignoring else None

@@ -14,9 +14,6 @@ DSREF_VERSION = "0.1.0.dev0"
 DEEPSPEED_VERSION = "0.19.8"
 """The DeepSpeed release whose config dsref's schema describes: the newest it covers."""
 
-OLDEST_COVERED = "0.10.0"
-"""The oldest DeepSpeed release ``dsref check --deepspeed-version`` takes (LLaMA-Factory, for one, runs 0.10-0.16)."""
-
 
 def parse_version(text: str) -> tuple[int, int, int]:
     """``"0.19.8"`` → ``(0, 19, 8)`` (``v`` prefix and missing patch allowed); ``ValueError`` for anything else."""

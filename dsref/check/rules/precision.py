@@ -143,10 +143,25 @@ def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
     if stage is None:
         return
     for opt in _stage_bound_precision_options(ctx):
-        allowed = opt.stages or ()
+        allowed = _allowed_stages(ctx, opt)
         if is_true(ctx, opt.path) and stage not in allowed:
-            stages = f"{min(allowed)}-{max(allowed)}"
+            stages = f"{min(allowed)}-{max(allowed)}" if max(allowed) > min(allowed) else str(min(allowed))
             yield Hit(ctx.where(opt.path), opt.path, {"option": opt.path, "stage": stage, "stages": stages})
+
+
+def _allowed_stages(ctx: Context, opt: Option) -> tuple[int, ...]:
+    """The ZeRO stages the release checked for allows ``opt`` at: the schema's (0.19.8's), unless that release's
+    own error check was recorded judging a stage otherwise (fp16 master weights: stage 2 only up to 0.17.6)."""
+    facts = ctx.release
+    schema = opt.stages or ()
+    if facts is None:
+        return schema
+    allowed = []
+    for stage in range(4):
+        verdict = facts.accepts_probe(f"{opt.path}=true,zero_optimization.stage={stage}")
+        if verdict or (verdict is None and stage in schema):
+            allowed.append(stage)
+    return tuple(allowed) or schema
 
 
 @rule(

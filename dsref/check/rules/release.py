@@ -21,8 +21,9 @@ from . import Context, Hit, rule
         "and the values the rules work with are that release's. The cross-field checks, however, were each "
         "verified against the code of DeepSpeed 0.19.8: a check an older release did not make, or made otherwise, "
         "is shown as DeepSpeed 0.19.8 would judge it, except the ones dsref knows to depend on the release (the "
-        'removed 1-bit optimizers, DS541; fp16 and bf16 both "auto" before 0.17.1, DS510). Verify those '
-        "against the release you run."
+        'removed 1-bit optimizers, DS541; fp16 and bf16 both "auto" before 0.17.1, DS510; the ZeRO stages '
+        "fp16 master weights need, DS511, recorded from each release's own check). Verify those against the "
+        "release you run."
     ),
 )
 def rules_follow_described_release(ctx: Context) -> Iterator[Hit]:
