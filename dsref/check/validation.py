@@ -315,17 +315,16 @@ class _Walker:
         and a covered release read it: the option's key now, and the newest release that read the old one (None
         when the release checked for reads it itself). None for any other key, and for a release older than every
         one that read it."""
+        opt = _former_names(self.tree).get((parent, key))
+        if opt is None:
+            return None
         old = key if parent is None else f"{parent}.{key}"
-        for opt in self.tree.under(parent):
-            if key not in opt.meta.former_names:
-                continue
-            last = last_reading(old)
-            if last is None:
-                return None
-            if self.release is not None and old in self.release.dict_only_here:
-                return opt.key, None
-            return (opt.key, last) if self.version > parse_version(last) else None
-        return None
+        last = last_reading(old)
+        if last is None:
+            return None
+        if self.release is not None and old in self.release.dict_only_here:
+            return opt.key, None
+        return (opt.key, last) if self.version > parse_version(last) else None
 
     def unknown(
         self,
@@ -703,6 +702,13 @@ def _siblings(tree: OptionTree, parent: str | None, version: tuple[int, int, int
         opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
     ]
     return Spellings(candidates), {c.lower().replace("-", "_"): c for c in candidates}
+
+
+@cache
+def _former_names(tree: OptionTree) -> dict[tuple[str | None, str], Option]:
+    """The options earlier releases called otherwise (the schema's ``former_names``), by where the old key stands
+    and the old key (worked out once: every key of every file is looked up)."""
+    return {(opt.parent, name): opt for opt in tree for name in opt.meta.former_names}
 
 
 def _removal_target(tree: OptionTree, opt: Option) -> str | None:
