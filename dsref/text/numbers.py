@@ -40,9 +40,29 @@ def human_forms(value: object, unit: str | None) -> dict[str, str] | None:
     {'en': '500M', 'zh': '5亿'}
     >>> human_forms(8, "elements") is None, human_forms(5e8, "steps") is None
     (True, True)
+    >>> human_forms(1_048_576, "bytes")
+    {'en': '1 MB', 'zh': '1 MB'}
     """
     if unit not in HUMAN_UNITS or isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     if abs(value) < 10_000:
         return None
+    if unit == "bytes":
+        size = byte_size(value)
+        return {lang: size for lang in LANGUAGES}
     return {lang: human_count(value, lang) for lang in LANGUAGES}
+
+
+_BYTE_UNITS = ((2**30, "GB"), (2**20, "MB"), (2**10, "KB"))
+
+
+def byte_size(value: int | float) -> str:
+    """A byte count as a size, 1 GB being 2^30 bytes as DeepSpeed prints it: the same in both languages (``16 GB``,
+    never 1677万 bytes), one decimal at most.
+
+    >>> byte_size(1_048_576), byte_size(67_108_864), byte_size(1.5 * 2**30), byte_size(65_536)
+    ('1 MB', '64 MB', '1.5 GB', '64 KB')
+    """
+    divisor, name = next(((d, n) for d, n in _BYTE_UNITS if abs(value) >= d), (1, "B"))
+    size = round(value / divisor, 1)
+    return f"{size:g} {name}"
