@@ -12,9 +12,12 @@ what backward and the optimizer step add and free); activations follow the model
   elements, all of it bounded by ``stage3_max_live_parameters``; the optimizer steps one ``sub_group_size`` group
   at a time.
 
-The peak is the largest of three moments: the end of the forward pass (everything kept for backward, plus the
-32-bit copy of the logits the loss makes), backward (the loss's gradients, or with checkpointing the layer being
-recomputed), and the optimizer step (activations gone, the step's temporaries).
+The peak is the largest of three phases: forward (its end, everything kept for backward plus the 32-bit copy of the
+logits the loss makes; or, earlier, the last layer running: under eager attention its scores' temporaries, with
+checkpointing every layer's input beside it), backward (the loss's gradients; the final norm's backward; or the last
+layer differentiated, recomputed first with checkpointing, at its own peak: its MLP's gradients, or eager attention's
+softmax backward, :func:`.activations.layer_peaks`), and the optimizer step (activations gone, the step's
+temporaries).
 """
 
 from __future__ import annotations
