@@ -112,6 +112,8 @@ class Point:
     attention: str
     checkpointing: bool
     dtype: str
+    seq: int = SEQ
+    batch: int = 1
 
     def hf_config(self) -> dict[str, Any]:
         if self.model_type == "gpt2":
@@ -120,7 +122,7 @@ class Point:
 
     def __str__(self) -> str:
         ckpt = "-ckpt" if self.checkpointing else ""
-        return f"{self.model_type}-{self.shape}-{self.attention}{ckpt}-{self.dtype}"
+        return f"{self.model_type}-{self.shape}-{self.attention}{ckpt}-{self.dtype}-s{self.seq}b{self.batch}"
 
 
 def _peaks(point: Point) -> tuple[int, int]:
@@ -137,14 +139,15 @@ def _peaks(point: Point) -> tuple[int, int]:
     model.train()
     if point.checkpointing:
         model.gradient_checkpointing_enable()
-    return training_peaks(model, torch.randint(0, config["vocab_size"], (1, SEQ)))
+    return training_peaks(model, torch.randint(0, config["vocab_size"], (point.batch, point.seq)))
 
 
 def _estimated_peaks(point: Point, attention: str | None = None) -> tuple[int, int]:
     arch = architecture_from_hf(point.hf_config())
     run = Run(
         precision="fp32" if point.dtype == "float32" else "bf16",
-        seq_len=SEQ,
+        seq_len=point.seq,
+        micro_batch=point.batch,
         attention=attention or point.attention,  # type: ignore[arg-type]
         checkpointing=point.checkpointing,
     )
@@ -166,6 +169,9 @@ BACKWARD_POINTS = [
         for checkpointing in (False, True)
     ),
     Point("llama", "logits-weigh-as-much", "eager", True, "float32"),
+    # two sequences: with checkpointing the mask and rotary tables each layer holds live through the loss's backward
+    Point("llama", "logits-weigh-as-much", "eager", True, "float32", seq=256, batch=2),
+    Point("qwen2", "logits-weigh-as-much", "sdpa", True, "bfloat16", seq=256, batch=2),
     # sdpa with small logits: the final norm's backward, or the recomputed layer's MLP, sets the backward peak
     *(
         Point("llama", "layers-outweigh-logits", "sdpa", checkpointing, dtype)

@@ -298,7 +298,8 @@ class LayerPeaks:
     when the vocabulary is about as small as the hidden size."""
     held: int
     """With checkpointing, what each checkpointed layer holds as an input beside its hidden states and is not saved
-    for backward: the mask and the rotary tables (0 without)."""
+    for backward: the mask and the rotary tables (0 without), live from the forward pass until that layer's
+    backward, so through the loss's backward too."""
 
 
 def layer_peaks(

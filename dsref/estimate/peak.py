@@ -499,6 +499,8 @@ def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda")
         others = saved.layers - saved.per_layer + saved.embedding
     # backward: the loss's gradients while everything is still kept, then the final norm's backward, or, later, the
     # last layer differentiated (recomputed first with checkpointing) at its own peak
+    # with checkpointing, what each checkpointed layer holds beside its input lives until its backward
+    layers_kept += work.held
     loss_spike = (layers_kept, saved.loss + backward_logits)
     final_norm = (layers_kept - saved.final_norm + work.final_norm_backward, 0)
     backward = max(loss_spike, final_norm, (others + work.backward, 0), key=sum)
