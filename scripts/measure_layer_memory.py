@@ -1,15 +1,16 @@
-"""Measure on the CPU the activation memory at the forward and backward peaks of small Hugging Face Llama models, and
+"""Measure on the CPU the activation memory at the forward and backward peaks of small Hugging Face models, and
 print it beside dsref's estimate: how much the working memory of the layer being run adds (issue 26, part 1).
 
-    python scripts/measure_layer_memory.py            # eager and sdpa, with and without checkpointing, fp32 and bf16
+    python scripts/measure_layer_memory.py        # Llama: eager and sdpa, with and without checkpointing, fp32, bf16
+    python scripts/measure_layer_memory.py --model-type gpt2  # or qwen2, mistral (GPT-2 untied, dropouts 0.1)
 
 Each point builds a small Llama with random weights, frees every parameter's gradient as soon as it is accumulated
 (as ZeRO 2 and 3 hand it to a bucket), and runs one training step with labels under live-tensor tracking
 (``tests/live_memory.py``): the peak bytes alive during forward and during backward, parameters aside. dsref's figure
 is the estimate's phase less its model states, buffers and context (``Peak.states_bytes``). A negative error means the
-estimate is short: what the layer being run allocates and frees (eager attention's scores before and after the mask
-and softmax, the MLP's intermediates in a checkpointed layer's forward, the gradients of both in backward) is not
-yet modelled. The bytes depend on the library versions, not on the weights or the machine.
+estimate is short of what the layer being run allocates and frees (eager attention's scores before and after the mask
+and softmax, the MLP's intermediates in a checkpointed layer's forward, the gradients of both in backward, the final
+norm's backward). The bytes depend on the library versions, not on the weights or the machine.
 """
 
 from __future__ import annotations
@@ -30,8 +31,18 @@ SHAPES: list[dict[str, Any]] = [
 ]  # fmt: skip
 """A model whose layers outweigh its logits, and one whose logits weigh as much as its layers."""
 
+GPT2_SHAPES: list[dict[str, Any]] = [
+    {"n_embd": 128, "n_layer": 2, "n_head": 8, "vocab_size": 128, "n_positions": 1024, "tie_word_embeddings": False},
+    {"n_embd": 128, "n_layer": 4, "n_head": 4, "vocab_size": 2000, "n_positions": 1024, "tie_word_embeddings": False},
+]
+"""The same two for GPT-2, untied (a tied embedding's gradient waits in autograd: a gradient, not an activation)."""
 
-def measure(shape: dict[str, Any], attention: str, checkpointing: bool, dtype: str, seq: int) -> tuple[int, int]:
+CLASSES = {"llama": "LlamaConfig", "qwen2": "Qwen2Config", "mistral": "MistralConfig", "gpt2": "GPT2Config"}
+
+
+def measure(
+    model_type: str, shape: dict[str, Any], attention: str, checkpointing: bool, dtype: str, seq: int
+) -> tuple[int, int]:
     """Peak bytes alive (parameters aside) during one forward pass with labels, and during its backward."""
     import torch
     import transformers
@@ -39,7 +50,7 @@ def measure(shape: dict[str, Any], attention: str, checkpointing: bool, dtype: s
     from tests.live_memory import training_peaks
 
     torch.manual_seed(0)
-    config = transformers.LlamaConfig(**shape)
+    config = getattr(transformers, CLASSES[model_type])(**shape)
     model = transformers.AutoModelForCausalLM.from_config(config, attn_implementation=attention)
     model = model.to(getattr(torch, dtype))
     model.train()
@@ -48,11 +59,13 @@ def measure(shape: dict[str, Any], attention: str, checkpointing: bool, dtype: s
     return training_peaks(model, torch.randint(0, shape["vocab_size"], (1, seq)))
 
 
-def estimate(shape: dict[str, Any], attention: str, checkpointing: bool, dtype: str, seq: int) -> tuple[int, int]:
+def estimate(
+    model_type: str, shape: dict[str, Any], attention: str, checkpointing: bool, dtype: str, seq: int
+) -> tuple[int, int]:
     from dsref.estimate.model import architecture_from_hf
     from dsref.estimate.peak import Run, peak_memory
 
-    arch = architecture_from_hf({"model_type": "llama", **shape})
+    arch = architecture_from_hf({"model_type": model_type, **shape})
     precision = "fp32" if dtype == "float32" else "bf16"
     run = Run(precision=precision, seq_len=seq, micro_batch=1, attention=attention, checkpointing=checkpointing)
     peak = peak_memory(arch, run, device="cpu")  # type: ignore[arg-type]
@@ -63,16 +76,23 @@ def estimate(shape: dict[str, Any], attention: str, checkpointing: bool, dtype: 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seq", type=int, default=512)
+    parser.add_argument("--model-type", choices=sorted(CLASSES), default="llama")
     args = parser.parse_args(argv)
     print("layers heads vocab attention checkpointing dtype | forward measured, dsref, error | backward ...")
-    for shape in SHAPES:
+    for shape in GPT2_SHAPES if args.model_type == "gpt2" else SHAPES:
+        layers, heads = (
+            shape[k]
+            for k in (
+                ("n_layer", "n_head") if args.model_type == "gpt2" else ("num_hidden_layers", "num_attention_heads")
+            )
+        )
         for attention in ("eager", "sdpa"):
             for checkpointing in (False, True):
                 for dtype in ("float32", "bfloat16"):
-                    fm, bm = measure(shape, attention, checkpointing, dtype, args.seq)
-                    fe, be = estimate(shape, attention, checkpointing, dtype, args.seq)
+                    fm, bm = measure(args.model_type, shape, attention, checkpointing, dtype, args.seq)
+                    fe, be = estimate(args.model_type, shape, attention, checkpointing, dtype, args.seq)
                     print(
-                        f"{shape['num_hidden_layers']} {shape['num_attention_heads']} {shape['vocab_size']} "
+                        f"{layers} {heads} {shape['vocab_size']} "
                         f"{attention} {checkpointing} {dtype} | {fm} {fe} {fe / fm - 1:+.1%} | {bm} {be} "
                         f"{be / bm - 1:+.1%}"
                     )

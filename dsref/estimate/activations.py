@@ -14,8 +14,10 @@ __all__ = [
     "Attention",
     "ComputeDevice",
     "LayerBasis",
+    "LayerPeaks",
     "SavedActivations",
     "largest_layer_estimate",
+    "layer_peaks",
     "masked",
     "running_layer",
     "saved_activations",
@@ -268,3 +270,93 @@ def running_layer(
         attention_part += batch * seq * seq * act + scores * (act + FP32 + max(cast, copy))
     mlp_part = 2 * tokens * h * act + 3 * tokens * arch.intermediate * act
     return max(attention_part, mlp_part)
+
+
+@dataclass(frozen=True)
+class LayerPeaks:
+    """The layer being run or differentiated at its own peak, beyond what the other layers keep, and what lives
+    beside the kept tensors while the layers run.
+
+    Measured on the CPU with live-tensor tracking (``tests/test_estimate_layer.py``): the bytes a layer allocates and
+    frees within itself, which the saved set of :func:`saved_activations` leaves out.
+    """
+
+    forward: int
+    """The last layer under autograd at its attention's peak (eager attention; 0 otherwise): what it has kept so
+    far (its first norm, q, k and v as multiplied) and the scores' temporaries."""
+    backward: int
+    """The layer being differentiated (recomputed first, with checkpointing) at its peak: the larger of its MLP's
+    backward (the whole layer still kept, and the MLP's gradients) and, under eager attention, its softmax's
+    backward (what the layer still keeps by then, the gradients of the probabilities and of the scores)."""
+    mask: int
+    """Eager attention's causal mask, batch × sequence² in the model's precision, built once by the model: live
+    through forward, and through backward too with checkpointing (each checkpointed layer holds it as an input)."""
+    final_norm_backward: int
+    """The final norm while it is differentiated: what it still keeps and its backward's temporaries (the Llama
+    family's RMSNorm, differentiated operation by operation, makes five 32-bit tensors of the hidden states' size;
+    LayerNorm's backward is one operation, nothing beyond what it keeps). It outweighs the logits' gradients only
+    when the vocabulary is about as small as the hidden size."""
+    held: int
+    """With checkpointing, what each checkpointed layer holds as an input beside its hidden states and is not saved
+    for backward: the mask and the rotary tables (0 without), live from the forward pass until that layer's
+    backward, so through the loss's backward too."""
+
+
+def layer_peaks(
+    arch: Architecture,
+    seq: int,
+    batch: int,
+    *,
+    attention: Attention = "sdpa",
+    checkpointing: bool = False,
+    dtype_bytes: int = 2,
+    device: ComputeDevice = "cuda",
+    padded: bool = False,
+) -> LayerPeaks:
+    """The working memory of one layer in forward and backward (see :class:`LayerPeaks`).
+
+    Eager attention computes its scores (batch × heads × sequence² elements) with a matrix product, scales them into
+    a second tensor, adds the mask into a third, and takes the softmax (the Llama family in 32-bit: on the CPU a
+    16-bit model's scores are first converted as a tensor of their own, CUDA converts as it reads); the forward peak
+    is the larger of the product beside its scaled copy and the masked scores beside the softmax. In backward, the
+    softmax's output is still kept when the gradient of the probabilities arrives, and the gradient of the scores
+    is made beside it: two tensors of the softmax's precision (32-bit in the Llama family, whose gradient is
+    converted to 32-bit first). By then the layer's MLP, second norm, attention output, repeated V and 16-bit copy of
+    the probabilities are freed, and the gradients of the residual stream and of V are live.
+
+    >>> arch = Architecture("llama", "llama", 4096, 11008, 32, 32, 32, 128, 32000, False)
+    >>> layer_peaks(arch, 4096, 1, attention="eager").backward // 2**20
+    6400
+    """
+    act = dtype_bytes
+    tokens = seq * batch
+    h = arch.hidden
+    saved = saved_activations(arch, seq, batch, attention=attention, dtype_bytes=act, device=device, padded=padded)
+    norm = _norm(arch, tokens, h, act)
+    residual_grad = tokens * h * act  # the gradient of the hidden states arriving at the layer
+    mlp_backward = saved.per_layer + 2 * tokens * max(h, arch.intermediate) * act + residual_grad
+    if checkpointing and (arch.family != "llama" or act == FP32):
+        # the recomputed layer's first norm keeps the layer's input itself, which its checkpoint holds already
+        # (the Llama family's RMSNorm keeps a 32-bit copy of a 16-bit input instead)
+        mlp_backward -= tokens * h * act
+    rotary = 2 * seq * round(arch.head_dim * arch.rotary_fraction) * act if arch.positions == 0 else 0
+    final_norm = tokens * h * FP32 + 5 * tokens * h * FP32 if arch.family == "llama" else norm
+    if attention != "eager":
+        return LayerPeaks(0, mlp_backward, 0, final_norm, rotary if checkpointing else 0)
+    q, kv = tokens * arch.q_width * act, tokens * arch.kv_width * act
+    scores = arch.heads * batch * seq * seq
+    mask = batch * seq * seq * act
+    softmax = FP32 if arch.family == "llama" else act
+    cast = FP32 if arch.family == "llama" and device == "cpu" and act != FP32 else 0
+    dropout = scores * (1 if device == "cuda" else act) if arch.attention_dropout > 0 else 0
+    if arch.family == "llama":  # q, the rotated k and v as projected, k and v repeated to every query head
+        before, still_kept = q + 2 * kv + 2 * q, q + q
+    else:  # the fused projection, of which q, k and v are views
+        before, still_kept = 3 * q, 3 * q
+    forward = norm + before + max(2 * scores * act, scores * act + scores * (cast + softmax))
+    softmax_backward = norm + still_kept + scores * softmax + dropout + residual_grad + q + 2 * scores * softmax
+    if checkpointing and (arch.family != "llama" or act == FP32):
+        softmax_backward -= tokens * h * act
+    # GPT-2 hands its mask to each checkpointed layer positionally: already counted with what is kept
+    held = (mask if arch.family == "llama" else 0) + rotary if checkpointing else 0
+    return LayerPeaks(forward, max(mlp_backward, softmax_backward), mask, final_norm, held)

@@ -12,9 +12,12 @@ what backward and the optimizer step add and free); activations follow the model
   elements, all of it bounded by ``stage3_max_live_parameters``; the optimizer steps one ``sub_group_size`` group
   at a time.
 
-The peak is the largest of three moments: the end of the forward pass (everything kept for backward, plus the
-32-bit copy of the logits the loss makes), backward (the loss's gradients, or with checkpointing the layer being
-recomputed), and the optimizer step (activations gone, the step's temporaries).
+The peak is the largest of three phases: forward (its end, everything kept for backward plus the 32-bit copy of the
+logits the loss makes; or, earlier, the last layer running: under eager attention its scores' temporaries, with
+checkpointing every layer's input beside it), backward (the loss's gradients; the final norm's backward; or the last
+layer differentiated, recomputed first with checkpointing, at its own peak: its MLP's gradients, or eager attention's
+softmax backward, :func:`.activations.layer_peaks`), and the optimizer step (activations gone, the step's
+temporaries).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from .activations import (
     Attention,
     ComputeDevice,
     SavedActivations,
+    layer_peaks,
     running_layer,
     saved_activations,
 )
@@ -464,8 +468,16 @@ def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda")
     # backward starts with the gradient of the log-probabilities and of the logits, both 32-bit; a loop that keeps
     # the outputs keeps the logits as well
     backward_logits = 2 * logits * FP32 + (logits * act if run.keep_outputs else 0)
-    # with checkpointing, the layer being recomputed and the gradients flowing through it
-    layer_grads = 2 * tokens * max(arch.hidden, arch.intermediate) * act
+    work = layer_peaks(
+        arch,
+        run.seq_len,
+        run.micro_batch,
+        attention=run.attention,
+        checkpointing=run.checkpointing,
+        dtype_bytes=act,
+        device=device,
+        padded=run.padded,
+    )
     buckets = 0
     if run.stage in (1, 2) and (run.contiguous_gradients or run.offload_optimizer != "none"):
         buckets = run.reduce_bucket_size * act * (2 if run.overlap else 1)
@@ -479,10 +491,19 @@ def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda")
     context = CUDA_CONTEXT + (COMMUNICATION if n > 1 else 0)
     states = _state_phases(arch, run, buckets)
     layers_kept = saved.total - saved.loss
-    # backward: the loss's gradients while everything is still kept, or, later, a recomputed layer
+    # what the other layers keep while the last one runs or is differentiated (the final norm and the loss not yet
+    # made, or already freed); with checkpointing every layer's input and what each holds beside it
+    if run.checkpointing:
+        others = saved.layers + saved.embedding + work.held
+    else:
+        others = saved.layers - saved.per_layer + saved.embedding
+    # backward: the loss's gradients while everything is still kept, then the final norm's backward, or, later, the
+    # last layer differentiated (recomputed first with checkpointing) at its own peak
+    # with checkpointing, what each checkpointed layer holds beside its input lives until its backward
+    layers_kept += work.held
     loss_spike = (layers_kept, saved.loss + backward_logits)
-    recompute = (layers_kept + saved.recompute + layer_grads, 0)
-    backward = max(loss_spike, recompute, key=sum) if run.checkpointing else loss_spike
+    final_norm = (layers_kept - saved.final_norm + work.final_norm_backward, 0)
+    backward = max(loss_spike, final_norm, (others + work.backward, 0), key=sum)
     backward_states = states.backward
     if states.backward_end > sum(backward):  # the gradients flattened once the activations are gone
         backward = (0, 0)
@@ -491,6 +512,8 @@ def peak_memory(arch: Architecture, run: Run, *, device: ComputeDevice = "cuda")
     if run.checkpointing:  # or, earlier, the last layer running without autograd on every layer's input
         running = running_layer(arch, run.seq_len, run.micro_batch, run.attention, act, device)
         forward = max(forward, (saved.layers + saved.embedding + running, 0), key=sum)
+    elif work.forward:  # or, earlier, the last layer's eager attention beside its scores' temporaries
+        forward = max(forward, (others + work.mask + work.forward, 0), key=sum)
     split: dict[Phase, tuple[int, int]] = {
         "forward": forward,
         "backward": backward,
