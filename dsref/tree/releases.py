@@ -23,10 +23,9 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .index import GENERATED_DIR
 from .versions import DEEPSPEED_VERSION, parse_version
 
-RELEASES_DIR = os.path.join(GENERATED_DIR, "releases")
+RELEASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "releases")
 
 
 def _covered() -> tuple[str, ...]:
