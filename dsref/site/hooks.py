@@ -51,6 +51,7 @@ log = logging.getLogger("mkdocs.plugins.dsref")
 
 NAV_ORDER = (
     "index.md",
+    "playground.md",
     "guides",
     "zero.md",
     "precision.md",
@@ -193,6 +194,13 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             page.meta["title"] = title
     src = page.file.src_uri
     markdown = _figures(markdown, src)
+    from dsref.site.playground import MARKER, page_html
+
+    if MARKER in markdown:
+        lang = page_language(src)
+        # English pages are served from the site's root, Chinese ones from zh/: the files are in playground/app/
+        app = "app" if lang == "en" else "../../playground/app"
+        markdown = markdown.replace(MARKER, page_html(lang, app))  # type: ignore[arg-type]
     twin = _HEADING_IDS.get(_twin_key(src))
     if page_language(src) != "en" and twin is not None:
         from dsref.site.headings import with_ids
@@ -426,6 +434,11 @@ def on_post_build(config: Any, **_: Any) -> None:
     """
     site = Path(config["site_dir"])
     _publish_search_worker(site)
+    from dsref.site.playground import BUILT, publish
+
+    if not publish(site, Path(config["config_file_path"]).parent / BUILT) and "playground" not in _reported:
+        _reported.add("playground")
+        log.info("the playground's files are not built (python scripts/playground.py): its page says so")
     merged = site / "search" / "search_index.json"
     if not merged.is_file():
         return

@@ -1,0 +1,255 @@
+// The playground page: CodeMirror 6 holding a ds_config.json, JSON syntax checked at once in the page, and dsref's
+// exact findings, fixes and texts from the worker (worker.js: Pyodide running dsref) as soon as it has started.
+// The texts come from dsref's catalogs, in the page's language (dsref/site/playground.py writes them into the page).
+import { EditorView, basicSetup } from "codemirror";
+import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { lintGutter, setDiagnostics } from "@codemirror/lint";
+
+const SAMPLE = `{
+  "train_batch_size": 32,
+  "train_micro_batch_size_per_gpu": 4,
+  "gradient_accumulation_steps": 4,
+  "fp16": {"enabled": "true"},
+  "zero_optimization": {
+    "stage": 3,
+    "offload_optimizer": {"device": "cpu"},
+    "stage3_prefetch_bucket_size": 5e8,
+    "overlap_comm": true,
+    "reduce_bucket_size": "auto"
+  }
+}
+`;
+
+const root = document.getElementById("dsref-playground");
+const data = JSON.parse(document.getElementById("dsref-pg-data").textContent);
+const T = data.texts;
+const status = document.getElementById("dsref-pg-status");
+const list = document.getElementById("dsref-pg-findings");
+const profile = document.getElementById("dsref-pg-profile");
+const release = document.getElementById("dsref-pg-release");
+
+function say(key, values = {}) {
+  return T[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
+}
+
+// -- positions: dsref counts lines and columns from 1, columns in code points; CodeMirror counts UTF-16 units --
+function offset(doc, line, column) {
+  const at = doc.line(Math.max(1, Math.min(line, doc.lines)));
+  let pos = at.from;
+  let left = column - 1;
+  for (const ch of at.text) {
+    if (left <= 0) break;
+    pos += ch.length;
+    left -= 1;
+  }
+  return Math.min(pos, at.to);
+}
+
+function changesOf(doc, edits) {
+  return edits.map((e) => ({
+    from: offset(doc, e.line, e.column),
+    to: offset(doc, e.end_line, e.end_column),
+    insert: e.replacement,
+  }));
+}
+
+// -- the editor ------------------------------------------------------------------------------------------------
+function fromFragment() {
+  const match = /^#config=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  if (!match) return null;
+  try {
+    const bytes = Uint8Array.from(atob(match[1].replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function toFragment(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const b of bytes) binary += String.fromCharCode(b);
+  return "#config=" + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+let timer = null;
+const view = new EditorView({
+  doc: fromFragment() ?? SAMPLE,
+  parent: document.getElementById("dsref-pg-editor"),
+  extensions: [
+    basicSetup,
+    json(),
+    lintGutter(),
+    EditorView.theme({
+      "&": { height: "26em", border: "1px solid var(--md-default-fg-color--lightest, #ccc)", fontSize: "0.8rem" },
+      ".cm-scroller": { overflow: "auto" },
+    }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) {
+        clearTimeout(timer);
+        timer = setTimeout(changed, 200);
+      }
+    }),
+  ],
+});
+
+// -- the worker ---------------------------------------------------------------------------------------------------
+let worker = null;
+let ready = false;
+let version = "";
+let asked = 0;
+const restarts = [];
+const waiting = new Map();
+const state = { report: null, checkedText: null, ready: false, fixes: 0 };
+window.dsrefPlayground = { view, state, setText, fixAll };
+
+function startWorker(notice) {
+  if (worker) worker.terminate();
+  for (const [, reject] of waiting.values()) reject(new Error("restarted"));
+  waiting.clear();
+  ready = false;
+  state.ready = false;
+  worker = new Worker(new URL(data.app + "/worker.js", location.href), { type: "module" });
+  status.textContent = notice ? T.restarted + " " + T.starting : T.starting;
+  worker.onmessage = (event) => {
+    const message = event.data;
+    if (message.kind === "ready") {
+      ready = true;
+      state.ready = true;
+      version = message.version;
+      status.textContent = say("ready", { version });
+      changed();
+    } else if (message.kind === "failed") {
+      status.textContent = message.error;
+    } else if (waiting.has(message.id)) {
+      const [resolve, reject] = waiting.get(message.id);
+      waiting.delete(message.id);
+      if (message.ok) resolve(message.result);
+      else {
+        reject(new Error(message.error));
+        startWorker(true);
+      }
+    }
+  };
+  worker.onerror = (event) => {
+    event.preventDefault();
+    restarts.push(Date.now());
+    if (restarts.length > 3 && Date.now() - restarts[restarts.length - 4] < 60000) {
+      status.textContent = event.message || T.restarted; // failing again and again: say why, stop trying
+      worker.terminate();
+      return;
+    }
+    startWorker(true);
+  };
+}
+
+function ask(kind, text, extra = {}) {
+  asked += 1;
+  const id = asked;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, [resolve, reject]);
+    worker.postMessage({
+      id,
+      kind,
+      text,
+      lang: data.lang,
+      profile: profile.value,
+      release: release.value,
+      ...extra,
+    });
+  });
+}
+
+// -- findings -----------------------------------------------------------------------------------------------------
+const SEVERITY = { error: "error", warning: "warning", info: "info" };
+
+function syntaxOnly() {
+  const found = jsonParseLinter()(view).map((d) => ({ ...d, message: say("syntax", { detail: d.message }) }));
+  view.dispatch(setDiagnostics(view.state, found));
+}
+
+function applyFix(fix) {
+  view.dispatch({ changes: changesOf(view.state.doc, fix.edits) });
+}
+
+function show(report, text) {
+  if (view.state.doc.toString() !== text) return; // an answer about an older text
+  const file = report.files[0];
+  state.report = report;
+  state.checkedText = text;
+  const doc = view.state.doc;
+  const diagnostics = file.findings.map((f) => ({
+    from: offset(doc, f.line, f.column),
+    to: offset(doc, f.end_line, f.end_column),
+    severity: SEVERITY[f.severity],
+    source: f.code,
+    message: [f.message, ...f.help].join("\n"),
+    actions: f.fix ? [{ name: say("fix_one", { title: f.fix.title }), apply: () => applyFix(f.fix) }] : [],
+  }));
+  view.dispatch(setDiagnostics(view.state, diagnostics));
+  list.replaceChildren(
+    ...file.findings.map((f) => {
+      const item = document.createElement("li");
+      item.dataset.code = f.code;
+      item.className = "dsref-pg-" + f.severity;
+      const where = document.createElement("code");
+      where.textContent = `${f.line}:${f.column} ${f.code}`;
+      item.append(where, " " + f.message);
+      if (f.fix) {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.textContent = say("fix_one", { title: f.fix.title });
+        button.onclick = () => applyFix(f.fix);
+        item.append(" ", button);
+      }
+      return item;
+    }),
+  );
+  const counts = say("findings", { errors: file.errors, warnings: file.warnings, infos: file.infos });
+  status.textContent = say("ready", { version }) + " " + (file.findings.length ? counts : T.no_findings);
+}
+
+async function changed() {
+  const text = view.state.doc.toString();
+  if (!ready) {
+    syntaxOnly();
+    return;
+  }
+  try {
+    show(await ask("check", text), text);
+  } catch {
+    /* restarted: the answer comes after the restart */
+  }
+}
+
+function setText(text) {
+  view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+async function fixAll(unsafe) {
+  if (!ready) return;
+  const text = view.state.doc.toString();
+  const answer = await ask("fix", text, { unsafe });
+  if (view.state.doc.toString() !== text) return;
+  state.fixes = answer.fixed;
+  if (answer.text !== text) setText(answer.text);
+  status.textContent = say("fixed", { count: answer.fixed });
+}
+
+document.getElementById("dsref-pg-fix").onclick = () => fixAll(false);
+document.getElementById("dsref-pg-fix-unsafe").onclick = () => fixAll(true);
+document.getElementById("dsref-pg-share").onclick = async () => {
+  const fragment = toFragment(view.state.doc.toString());
+  history.replaceState(null, "", fragment);
+  try {
+    await navigator.clipboard.writeText(location.href);
+  } catch {
+    /* no clipboard here (an insecure page, a test): the address bar holds the link */
+  }
+  status.textContent = T.shared;
+};
+profile.onchange = release.onchange = () => changed();
+
+root.classList.add("dsref-pg-running");
+syntaxOnly();
+startWorker(false);

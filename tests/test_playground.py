@@ -1,0 +1,250 @@
+"""The playground: the pins' rule (scripts/playground.py), the page's texts, and in Chromium, with every request that
+leaves the local server blocked, the same findings and fixes as the command line for real configs in both languages.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import importlib
+import importlib.util
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+
+from dsref.site.playground import PLAYGROUND, check_document, fix_document, page_html, page_texts
+
+from . import needs
+from .conftest import shared_path
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = "/usr/bin/chromium"
+BASE_PACKAGES = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection", "hjson")
+"""What the base install brings (and what the page's Pyodide loads): the command line compared with the page runs
+with these alone, as the browser has no transformers or accelerate to ask."""
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location("playground_build", ROOT / "scripts" / "playground.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["playground_build"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _script()
+
+RUNTIME = build.Runtime(python="3.14.2", abi="2026_0", arch="wasm32", info={})
+
+
+def _wheel(name: str, version: str, tag: str, *requires: str) -> Any:
+    filename = f"{name.replace('-', '_')}-{version}-{tag}.whl"
+    pin = build.WheelPin(name, version, f"https://files.example/{filename}", "0" * 64)
+    interpreter, abi, platform = tag.split("-")
+    return build.WheelInfo(pin, frozenset({(interpreter, abi, platform)}), tuple(Requirement(r) for r in requires), ())
+
+
+def _set(core_tag: str = "cp314-cp314-pyemscripten_2026_0_wasm32", core: str = "2.50.5") -> list[Any]:
+    return [
+        _wheel("pydantic", "2.14.4", "py3-none-any", "pydantic-core==2.50.5", "typing-extensions>=4.14.1"),
+        _wheel("pydantic-core", core, core_tag, "typing-extensions>=4.14.1"),
+        _wheel("typing-extensions", "4.16.0", "py3-none-any"),
+        _wheel("hjson", "3.1.0", "py3-none-any"),
+    ]
+
+
+def test_the_pins_rule_accepts_a_set_that_moves_together() -> None:
+    assert build.fit_problems(RUNTIME, _set(), [Requirement("pydantic>=2.7,<3"), Requirement("hjson>=3.1")]) == []
+
+
+def test_the_pins_rule_refuses_a_pydantic_core_of_another_pyodide_or_release() -> None:
+    other_abi = build.fit_problems(RUNTIME, _set(core_tag="cp313-cp313-pyemscripten_2025_0_wasm32"), [])
+    assert len(other_abi) == 1 and "built neither for any Python nor for this Pyodide's cp314" in other_abi[0]
+    other_release = build.fit_problems(RUNTIME, _set(core="2.50.4"), [])
+    assert other_release == [
+        "pydantic needs pydantic-core==2.50.5, the pin is 2.50.4: move Pyodide, pydantic and pydantic-core together"
+    ]
+    unpinned = build.fit_problems(RUNTIME, _set(), [Requirement("hjson>=3.1"), Requirement("babel>=2.14")])
+    assert unpinned == ["dsref needs babel>=2.14, which is not pinned"]
+
+
+def test_the_pins_are_read_from_one_file_with_the_rule_beside_them() -> None:
+    pins = build.read_pins()
+    names = {wheel.name for wheel in pins.wheels}
+    assert {"pydantic", "pydantic-core", "hjson"} <= names
+    assert all(len(wheel.sha256) == 64 for wheel in pins.wheels) and pins.pyodide.integrity.startswith("sha512-")
+    text = build.PINS.read_text(encoding="utf-8")
+    assert "Pyodide, pydantic and pydantic-core move together" in text
+
+
+def test_the_page_carries_its_texts_in_its_language() -> None:
+    for lang in ("en", "zh"):
+        texts = page_texts(lang)
+        assert set(texts) == set(PLAYGROUND.table)
+        html = page_html(lang, "app")
+        assert json.dumps(texts["fix_safe"], ensure_ascii=False) in html and 'src="app/page.js"' in html
+    assert page_texts("zh")["fix_safe"] != page_texts("en")["fix_safe"]
+
+
+def test_the_workers_functions_answer_as_the_command_line_does(tmp_path: Path) -> None:
+    text = '{"train_batch_size": 8, "zero_optimization": {"stgae": 3}, "fp16": {"enabled": "yes"}}\n'
+    assert _cli(
+        ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", "zh", "-"], text, tmp_path
+    ) == (check_document(text, "zh"))
+    fixed = json.loads(fix_document(text, "en", unsafe=True))
+    assert fixed["text"] == _cli(
+        ["check", "--fix", "--unsafe-fixes", "--deepspeed-version", "0.19.8", "-"], text, tmp_path
+    )
+    assert fixed["fixed"] == 2 and fixed["report"]["files"][0]["findings"] == []
+
+
+# -- the command line on the base install alone --------------------------------------------------------------------
+
+
+@functools.cache
+def _base_path(scratch: str) -> str:
+    """A folder holding the base install's packages (links to this environment's), for ``python -S``."""
+    folder = Path(scratch) / "base"
+    folder.mkdir(exist_ok=True)
+    for name in BASE_PACKAGES:
+        module = importlib.import_module(name)
+        source = Path(module.__file__ or "")
+        source = source.parent if source.name == "__init__.py" else source
+        (folder / source.name).symlink_to(source)
+    return f"{ROOT}:{folder}"
+
+
+def _cli(args: list[str], stdin: str, scratch: Path) -> str:
+    env = {"PYTHONPATH": _base_path(str(scratch)), "PATH": "/usr/bin:/bin", "HOME": str(scratch)}
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "dsref", *args], input=stdin, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode in (0, 1, 2) and proc.stdout, proc.stderr  # 2: a file that cannot be read
+    return proc.stdout
+
+
+# -- in Chromium -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The playground built from the pins (downloads cached in .cache/playground/), its page in both languages where
+    the site puts them, served on 127.0.0.1."""
+    needs.program("npm")
+    started = time.perf_counter()
+    out = tmp_path_factory.mktemp("playground")
+    build.build(out / "app")
+    print(f"playground built in {time.perf_counter() - started:.1f} s")
+    root = tmp_path_factory.mktemp("site")
+    (root / "playground").mkdir()
+    (out / "app").rename(root / "playground" / "app")
+    for lang, folder, app in (
+        ("en", root / "playground", "app"),
+        ("zh", root / "zh" / "playground", "../../playground/app"),
+    ):
+        folder.mkdir(parents=True, exist_ok=True)
+        body = page_html(lang, app)
+        (folder / "index.html").write_text(
+            f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><body>{body}</body></html>'
+        )
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map = {  # noqa: RUF012  (as GitHub Pages serves them)
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".js": "text/javascript",
+            ".mjs": "text/javascript",
+            ".wasm": "application/wasm",
+        }
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    needs.program("chromium", CHROMIUM)
+    needs.module("playwright")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _configs() -> list[tuple[str, str]]:
+    """Real configs of the corpus (every 30th, so they differ in kind) and seed 000 (a whole commented file)."""
+    files = sorted(shared_path("corpus", "real").glob("*.json"))[::30]
+    seeds = sorted(shared_path("seeds").glob("000_*.txt"))
+    texts = [(p.name, p.read_bytes().decode("utf-8", "replace")) for p in [*files, *seeds]]
+    # as the editor holds a pasted text: its lines end in \n whatever they ended in
+    return [(name, text.replace("\r\n", "\n").replace("\r", "\n")) for name, text in texts]
+
+
+_CHECKED = "(text) => window.dsrefPlayground.state.checkedText === text"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_finds_and_fixes_what_the_command_line_does(
+    served: str, browser: Any, lang: str, tmp_path: Path
+) -> None:
+    configs = _configs()
+    assert len(configs) >= 12
+    context = browser.new_context()
+    left: list[str] = []
+
+    def local_only(route: Any) -> None:
+        if route.request.url.startswith(served):
+            route.continue_()
+        else:
+            left.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", local_only)
+    page = context.new_page()
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+    # the command line over the same texts, as files, in one process each (a check, then --fix on the first six)
+    files = []
+    for index, (_name, text) in enumerate(configs):
+        files.append(tmp_path / f"{index:02}.json")
+        files[-1].write_text(text, encoding="utf-8", newline="")
+    args = ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", lang]
+    expected = json.loads(_cli([*args, *map(str, files)], "", tmp_path))["files"]
+    _cli(["check", "--fix", "--deepspeed-version", "0.19.8", *map(str, files[:6])], "", tmp_path)
+    for (name, text), answer in zip(configs, expected, strict=True):
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+        shown = page.evaluate("() => window.dsrefPlayground.state.report")
+        assert shown["files"][0]["findings"] == answer["findings"], name
+        assert page.locator("#dsref-pg-findings li").count() == len(answer["findings"]), name
+    for (name, text), path in zip(configs[:6], files[:6], strict=True):
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+        page.click("#dsref-pg-fix")
+        fixed = path.read_bytes().decode("utf-8")
+        page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
+        assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
+    assert left == []
+    context.close()
