@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
+import functools
 import hashlib
+import http.server
 import io
 import json
 import shutil
@@ -22,13 +25,15 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import threading
 import time
 import urllib.request
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from email.parser import HeaderParser
 from pathlib import Path
+from typing import ClassVar
 
 import tomllib
 from packaging.requirements import Requirement
@@ -347,6 +352,47 @@ def build(out: Path) -> None:
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     shown = out.relative_to(ROOT) if out.is_relative_to(ROOT) else out
     print(f"playground: {shown} ({size / 2**20:.1f} MB); the next site build ships it from build/playground/")
+
+
+def stage_pages(root: Path, app: Path) -> None:
+    """The playground's two pages under ``root`` as the site places them (``playground/``, ``zh/playground/``), with
+    ``app`` (what :func:`build` wrote) and the JSON Schemas, without the rest of the site: for the browser test and
+    the benchmark."""
+    sys.path.insert(0, str(ROOT))
+    from dsref.site.playground import page_html
+
+    shutil.copytree(app, root / "playground" / "app")
+    shutil.copytree(ROOT / "schemas", root / "schemas")
+    for lang, folder, up in (("en", root / "playground", "../"), ("zh", root / "zh" / "playground", "../../")):
+        folder.mkdir(parents=True, exist_ok=True)
+        body = page_html(lang, f"{up}playground/app", f"{up}schemas")
+        page = f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><body>{body}</body></html>'
+        (folder / "index.html").write_text(page, encoding="utf-8")
+
+
+@contextlib.contextmanager
+def serve(root: Path) -> Iterator[str]:
+    """``root`` served on 127.0.0.1 (with the types GitHub Pages gives scripts and WebAssembly); yields its URL."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        extensions_map: ClassVar[dict[str, str]] = {
+            **http.server.SimpleHTTPRequestHandler.extensions_map,
+            ".js": "text/javascript",
+            ".mjs": "text/javascript",
+            ".wasm": "application/wasm",
+        }
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
 
 
 def main(argv: list[str] | None = None) -> int:

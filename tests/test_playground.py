@@ -5,13 +5,12 @@ leaves the local server blocked, the same findings and fixes as the command line
 from __future__ import annotations
 
 import functools
-import http.server
 import importlib
 import importlib.util
 import json
+import re
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,8 +89,11 @@ def test_the_page_carries_its_texts_in_its_language() -> None:
     for lang in ("en", "zh"):
         texts = page_texts(lang)
         assert set(texts) == set(PLAYGROUND.table)
-        html = page_html(lang, "app")
-        assert json.dumps(texts["fix_safe"], ensure_ascii=False) in html and 'src="app/page.js"' in html
+        html = page_html(lang, "../playground/app", "../schemas")
+        assert (
+            json.dumps(texts["fix_safe"], ensure_ascii=False) in html
+            and 'import("./../playground/app/page.js")' in html
+        )
     assert page_texts("zh")["fix_safe"] != page_texts("en")["fix_safe"]
 
 
@@ -145,37 +147,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     build.build(out / "app")
     print(f"playground built in {time.perf_counter() - started:.1f} s")
     root = tmp_path_factory.mktemp("site")
-    (root / "playground").mkdir()
-    (out / "app").rename(root / "playground" / "app")
-    for lang, folder, app in (
-        ("en", root / "playground", "app"),
-        ("zh", root / "zh" / "playground", "../../playground/app"),
-    ):
-        folder.mkdir(parents=True, exist_ok=True)
-        body = page_html(lang, app)
-        (folder / "index.html").write_text(
-            f'<!doctype html><html lang="{lang}"><meta charset="utf-8"><body>{body}</body></html>'
-        )
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        extensions_map = {  # noqa: RUF012  (as GitHub Pages serves them)
-            **http.server.SimpleHTTPRequestHandler.extensions_map,
-            ".js": "text/javascript",
-            ".mjs": "text/javascript",
-            ".wasm": "application/wasm",
-        }
-
-        def log_message(self, format: str, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(root)))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    build.stage_pages(root, out / "app")
+    with build.serve(root) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -247,4 +221,32 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
         page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
         assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
     assert left == []
+    context.close()
+
+
+@pytest.mark.slow
+def test_schema_findings_come_at_once_while_python_starts(served: str, browser: Any) -> None:
+    """With the worker's wheels held back (Python never starts), the page still marks what the site's JSON Schema
+    refuses, at the value or key concerned, in the page's language."""
+    context = browser.new_context()
+    context.route(
+        "**/*",
+        lambda route: (
+            route.abort()
+            if "/py/" in route.request.url or not route.request.url.startswith(served)
+            else route.continue_()
+        ),
+    )
+    page = context.new_page()
+    page.goto(served + "zh/playground/")
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    text = '{"train_batch_size": 8, "zero_optimization": {"stage": 7, "stgae": 3}}'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function("(text) => window.dsrefPlayground.state.instant?.text === text", arg=text, timeout=20_000)
+    found = page.evaluate("() => window.dsrefPlayground.state.instant.found")
+    spots = {text[f["from"] : f["to"]] for f in found}
+    assert {"7", '"stgae"'} <= spots, found
+    assert all(f["message"].startswith("JSON Schema：") for f in found)
+    assert all(re.search("[\u4e00-\u9fff]", f["message"].removeprefix("JSON Schema：")) for f in found), found
+    assert not page.evaluate("() => window.dsrefPlayground.state.ready")
     context.close()

@@ -198,9 +198,10 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
 
     if MARKER in markdown:
         lang = page_language(src)
-        # English pages are served from the site's root, Chinese ones from zh/: the files are in playground/app/
-        app = "app" if lang == "en" else "../../playground/app"
-        markdown = markdown.replace(MARKER, page_html(lang, app))  # type: ignore[arg-type]
+        # English pages are served from the site's root, Chinese ones from zh/: the files are in playground/app/,
+        # the JSON Schemas in schemas/
+        up = "../" if lang == "en" else "../../"
+        markdown = markdown.replace(MARKER, page_html(lang, f"{up}playground/app", f"{up}schemas"))  # type: ignore[arg-type]
     twin = _HEADING_IDS.get(_twin_key(src))
     if page_language(src) != "en" and twin is not None:
         from dsref.site.headings import with_ids

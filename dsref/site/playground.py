@@ -56,6 +56,7 @@ PLAYGROUND = messages(
     findings="errors: {errors}, warnings: {warnings}, notes: {infos}",
     fixed="{count} fixes applied.",
     syntax="JSON syntax: {detail}",
+    schema="JSON Schema: {detail}",
 )
 """What the playground page says, in both languages (its prose is the page's Markdown in ``docs/``)."""
 
@@ -122,9 +123,9 @@ def page_texts(lang: Lang) -> dict[str, str]:
     return {key: PLAYGROUND.text(key, lang) for key in PLAYGROUND.table}
 
 
-def page_html(lang: Lang, app: str) -> str:
+def page_html(lang: Lang, app: str, schemas: str) -> str:
     """The playground's part of the page: the editor's place, the choices, the findings, the texts in ``lang`` and
-    the script, whose files are at ``app`` (a URL relative to the page)."""
+    the script, whose files are at ``app``, and the site's JSON Schemas at ``schemas`` (URLs relative to the page)."""
     from ..tree.releases import COVERED
 
     texts = page_texts(lang)
@@ -133,7 +134,9 @@ def page_html(lang: Lang, app: str) -> str:
         f'<option value="{value}">{html.escape(texts["profile_" + (value or "auto")])}</option>'
         for value in ("", "deepspeed", "hf")
     )
-    data = json.dumps({"lang": lang, "app": app, "texts": texts}, ensure_ascii=False).replace("</", "<\\/")
+    data = json.dumps({"lang": lang, "app": app, "schemas": schemas, "texts": texts}, ensure_ascii=False).replace(
+        "</", "<\\/"
+    )
     return "\n".join(
         [
             '<div id="dsref-playground" class="dsref-playground">',
@@ -149,7 +152,8 @@ def page_html(lang: Lang, app: str) -> str:
             '<ul id="dsref-pg-findings"></ul>',
             "</div>",
             f'<script type="application/json" id="dsref-pg-data">{data}</script>',
-            f'<script type="module" src="{app}/page.js"></script>',
+            # imported, not linked: a site built without the files still builds clean, and the page says why
+            f'<script type="module">import("./{app}/page.js").catch(() => {{}});</script>',
         ]
     )
 

@@ -1,9 +1,14 @@
-// The playground page: CodeMirror 6 holding a ds_config.json, JSON syntax checked at once in the page, and dsref's
-// exact findings, fixes and texts from the worker (worker.js: Pyodide running dsref) as soon as it has started.
-// The texts come from dsref's catalogs, in the page's language (dsref/site/playground.py writes them into the page).
-import { EditorView, basicSetup } from "codemirror";
+// The playground page: CodeMirror 6 holding a ds_config.json. At once, in the page: the JSON syntax, and the site's
+// generated JSON Schema (Ajv, its messages in the page's language). As soon as the worker has started (worker.js:
+// Pyodide running dsref), dsref's exact findings, fixes and texts replace them. The page's own texts come from
+// dsref's catalogs, in the page's language (dsref/site/playground.py writes them into the page).
 import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { syntaxTree } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
+import Ajv from "ajv";
+import localizeEn from "ajv-i18n/localize/en";
+import localizeZh from "ajv-i18n/localize/zh";
+import { EditorView, basicSetup } from "codemirror";
 
 const SAMPLE = `{
   "train_batch_size": 32,
@@ -100,7 +105,7 @@ let version = "";
 let asked = 0;
 const restarts = [];
 const waiting = new Map();
-const state = { report: null, checkedText: null, ready: false, fixes: 0 };
+const state = { report: null, checkedText: null, ready: false, fixes: 0, instant: null, readyAt: null, exactAt: null, checkMs: [] };
 window.dsrefPlayground = { view, state, setText, fixAll };
 
 function startWorker(notice) {
@@ -116,6 +121,7 @@ function startWorker(notice) {
     if (message.kind === "ready") {
       ready = true;
       state.ready = true;
+      state.readyAt = performance.now();
       version = message.version;
       status.textContent = say("ready", { version });
       changed();
@@ -160,13 +166,96 @@ function ask(kind, text, extra = {}) {
   });
 }
 
-// -- findings -----------------------------------------------------------------------------------------------------
+// -- at once: the syntax and the generated JSON Schema --------------------------------------------------------------
 const SEVERITY = { error: "error", warning: "warning", info: "info" };
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validators = new Map();
+const SKIPPED = new Set(["anyOf", "oneOf", "if", "then", "else", "not"]); // said again by the branch that failed
 
-function syntaxOnly() {
-  const found = jsonParseLinter()(view).map((d) => ({ ...d, message: say("syntax", { detail: d.message }) }));
+function schemaUrl(text) {
+  const hf = profile.value === "hf" || (profile.value === "" && /"auto"/.test(text));
+  const name = `ds_config${hf ? ".hf" : ""}${data.lang === "zh" ? ".zh" : ""}.schema.json`;
+  return new URL(data.schemas + "/" + name, location.href).href;
+}
+
+function validator(url) {
+  if (!validators.has(url)) {
+    validators.set(
+      url,
+      fetch(url)
+        .then((answer) => answer.json())
+        .then((schema) => ajv.compile(schema))
+        .catch(() => null),
+    );
+  }
+  return validators.get(url);
+}
+
+// The node of the value at a JSON pointer, and of its key; null where the tree does not hold it.
+function nodeAt(state, pointer) {
+  let node = syntaxTree(state).topNode.firstChild;
+  let key = null;
+  const steps = pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  for (const step of steps) {
+    if (!node) return null;
+    const children = [];
+    for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+    if (node.name === "Object") {
+      const property = children.find((c) => {
+        if (c.name !== "Property" || !c.firstChild) return false;
+        try {
+          return JSON.parse(state.sliceDoc(c.firstChild.from, c.firstChild.to)) === step;
+        } catch {
+          return false;
+        }
+      });
+      if (!property) return null;
+      key = property.firstChild;
+      node = property.lastChild;
+    } else if (node.name === "Array") {
+      node = children.filter((c) => !["[", "]", ","].includes(c.name))[Number(step)] ?? null;
+      key = null;
+    } else return null;
+  }
+  return node ? { node, key } : null;
+}
+
+async function instant() {
+  const text = view.state.doc.toString();
+  let found = jsonParseLinter()(view).map((d) => ({ ...d, message: say("syntax", { detail: d.message }) }));
+  if (found.length === 0) {
+    const validate = await validator(schemaUrl(text));
+    if (ready || view.state.doc.toString() !== text) return; // the exact answer, or a newer text, came first
+    if (validate && !validate(JSON.parse(text))) {
+      (data.lang === "zh" ? localizeZh : localizeEn)(validate.errors);
+      const seen = new Set();
+      found = [];
+      for (const error of validate.errors) {
+        if (SKIPPED.has(error.keyword)) continue;
+        const pointer = error.instancePath;
+        const extra = error.keyword === "additionalProperties" ? error.params.additionalProperty : null;
+        const where = nodeAt(view.state, extra === null ? pointer : `${pointer}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`);
+        const target = where ? (extra !== null && where.key ? where.key : where.node) : null;
+        const path = [...pointer.split("/").slice(1), ...(extra === null ? [] : [extra])].join(".");
+        const message = `${path || "$"}: ${error.message}`;
+        if (seen.has(message)) continue;
+        seen.add(message);
+        found.push({
+          from: target ? target.from : 0,
+          to: target ? target.to : 0,
+          severity: "warning",
+          source: "JSON Schema",
+          message: say("schema", { detail: message }),
+        });
+      }
+    }
+  }
+  if (ready) return;
+  state.instant = { text, found, at: performance.now() };
   view.dispatch(setDiagnostics(view.state, found));
 }
+
+// -- findings -----------------------------------------------------------------------------------------------------
 
 function applyFix(fix) {
   view.dispatch({ changes: changesOf(view.state.doc, fix.edits) });
@@ -212,11 +301,15 @@ function show(report, text) {
 async function changed() {
   const text = view.state.doc.toString();
   if (!ready) {
-    syntaxOnly();
+    instant();
     return;
   }
   try {
-    show(await ask("check", text), text);
+    const asked = performance.now();
+    const report = await ask("check", text);
+    state.checkMs.push(performance.now() - asked);
+    state.exactAt ??= performance.now();
+    show(report, text);
   } catch {
     /* restarted: the answer comes after the restart */
   }
@@ -251,5 +344,5 @@ document.getElementById("dsref-pg-share").onclick = async () => {
 profile.onchange = release.onchange = () => changed();
 
 root.classList.add("dsref-pg-running");
-syntaxOnly();
-startWorker(false);
+// Python starts once the schema's answer is shown: both at once share the CPU, and the first answer came later.
+instant().finally(() => startWorker(false));
