@@ -3,6 +3,7 @@ server refused.
 
     python scripts/bench_playground.py              # build into a scratch folder (downloads cached), 5 cold loads
     python scripts/bench_playground.py --runs 3 --lang zh
+    python scripts/bench_playground.py --source     # Python shipped as source, not bytecode: the before
 
 For each cold load (a fresh browser context: nothing cached) it prints the bytes fetched (as served, and gzipped as
 GitHub Pages sends them), the time from navigation to the first schema diagnostics, to the first exact result
@@ -46,12 +47,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--lang", choices=("en", "zh"), default="en")
+    parser.add_argument("--source", action="store_true", help="ship Python source instead of bytecode (the before)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        playground.build(root / "built")
+        playground.build(root / "built", bytecode=not args.source)
         playground.stage_pages(root / "site", root / "built")
         gzipped = {
             path.relative_to(root / "site").as_posix(): len(gzip.compress(path.read_bytes(), 6))

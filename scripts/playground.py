@@ -297,7 +297,8 @@ def write_lock(runtime: Runtime, wheels: list[tuple[WheelInfo, Path]], dsref_whe
     packages = {}
     for info, path in wheels:
         name = canonicalize_name(info.pin.name)
-        packages[name] = lock_entry(name, info.pin.version, path, depends(info.requires), info.imports)
+        shipped = into / path.name  # as shipped (compiled to bytecode, maybe): the browser checks this hash
+        packages[name] = lock_entry(name, info.pin.version, shipped, depends(info.requires), info.imports)
     version = dsref_wheel.name.split("-")[1]
     packages["dsref"] = lock_entry("dsref", version, dsref_wheel, depends(_dsref_requires()), ("dsref",))
     (into / "pyodide-lock.json").write_text(
@@ -329,7 +330,77 @@ def bundle_editor(into: Path) -> None:
         )
 
 
-def build(out: Path) -> None:
+_COMPILE = r"""
+import py_compile, zipfile
+from pathlib import Path
+
+compiled = 0
+for name in NAMES:
+    source, target = Path("/work") / name, Path("/work") / (name + ".pyc-zip")
+    with zipfile.ZipFile(source) as zin, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as zout:
+        for info in zin.infolist():
+            data = zin.read(info)
+            if info.filename.endswith(".py") and "/__pycache__/" not in info.filename:
+                scratch = Path("/tmp/module.py")
+                scratch.write_bytes(data)
+                try:
+                    py_compile.compile(
+                        str(scratch), cfile="/tmp/module.pyc", dfile=info.filename, doraise=True,
+                        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+                    )
+                except py_compile.PyCompileError:
+                    pass  # kept as source (a test file written to fail, say)
+                else:
+                    zout.writestr(info.filename + "c", Path("/tmp/module.pyc").read_bytes())
+                    compiled += 1
+                    continue
+            zout.writestr(info, data)
+    target.replace(source)
+compiled
+"""
+"""Run inside Pyodide: each zip of ``NAMES`` (under /work) with its modules as bytecode in their place (``x.pyc``
+beside where ``x.py`` was, which Python imports without a source), compiled by the interpreter that will run them."""
+
+
+def to_bytecode(archives: list[Path], out: Path, runtime: Runtime) -> int:
+    """Replace the modules of the standard library's zip and of the wheels by bytecode (Pyodide then neither reads
+    nor compiles source at start-up); returns how many modules were compiled. An archive compiled before (the same
+    bytes) is taken from .cache/playground/bytecode/."""
+    cached = CACHE / "bytecode"
+    keys = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in archives}
+    todo = []
+    for path, key in keys.items():
+        if (cached / key).is_file():
+            shutil.copyfile(cached / key, path)
+        else:
+            todo.append(path)
+    if not todo:
+        return 0
+    script = out / "compile.mjs"
+    names = [p.relative_to(out).as_posix() for p in todo]
+    script.write_text(
+        "import { loadPyodide } from './pyodide/pyodide.mjs';\n"
+        "const py = await loadPyodide({ indexURL: new URL('./pyodide/', import.meta.url).pathname, "
+        f"lockFileContents: {json.dumps({'info': runtime.info, 'packages': {}})} }});\n"
+        "py.FS.mkdirTree('/work');\n"
+        f"py.FS.mount(py.FS.filesystems.NODEFS, {{ root: {json.dumps(str(out))} }}, '/work');\n"
+        f"py.globals.set('NAMES', py.toPy({json.dumps(names)}));\n"
+        f"console.log(py.runPython({json.dumps(_COMPILE)}));\n",
+        encoding="utf-8",
+    )
+    try:
+        done = subprocess.run(["node", str(script)], capture_output=True, text=True)
+    finally:
+        script.unlink()
+    if done.returncode != 0:
+        raise SystemExit(f"playground: compiling to bytecode failed:\n{done.stderr[-3000:]}")
+    cached.mkdir(parents=True, exist_ok=True)
+    for path in todo:
+        shutil.copyfile(path, cached / keys[path])
+    return int(done.stdout.split()[-1])
+
+
+def build(out: Path, *, bytecode: bool = True) -> None:
     pins = read_pins()
     start = time.perf_counter()
     runtime, members, wheels = check(pins)
@@ -345,6 +416,12 @@ def build(out: Path) -> None:
     start = time.perf_counter()
     dsref_wheel = build_dsref_wheel(out / "py")
     _timed(f"{dsref_wheel.name}", start)
+    if bytecode:
+        start = time.perf_counter()
+        compiled = to_bytecode(
+            [out / "pyodide" / "python_stdlib.zip", *sorted((out / "py").glob("*.whl"))], out, runtime
+        )
+        _timed(f"{compiled} modules compiled to bytecode by Pyodide's own Python (in node)", start)
     write_lock(runtime, wheels, dsref_wheel, out / "py")
     start = time.perf_counter()
     bundle_editor(out)
@@ -399,12 +476,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="check that the pins fit together; build nothing")
     parser.add_argument("--out", type=Path, default=OUT, help="where to write the files (default: build/playground)")
+    parser.add_argument("--source", action="store_true", help="ship Python source, not bytecode (slower start)")
     args = parser.parse_args(argv)
     if args.check:
         runtime, _, wheels = check(read_pins())
         print(f"playground: {len(wheels)} wheels fit Pyodide's {runtime.python_tag}-{runtime.platform_tag}")
         return 0
-    build(args.out.resolve())
+    build(args.out.resolve(), bytecode=not args.source)
     return 0
 
 

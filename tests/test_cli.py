@@ -121,7 +121,7 @@ def test_the_server_without_its_extra_says_how_to_install_it_in_both_languages(t
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='pygls')\n")
     root = Path(__file__).resolve().parents[1]
-    for lang, said in (("en_US.UTF-8", "server extra ('pygls' is missing"), ("zh_CN.UTF-8", "server 扩展")):
+    for lang, said in (("en_US.UTF-8", "`server` extra ('pygls' is missing"), ("zh_CN.UTF-8", "`server` 扩展")):
         env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}", LANG=lang, LC_ALL="")
         proc = subprocess.run([sys.executable, "-m", "dsref", "server"], capture_output=True, text=True, env=env)
         assert proc.returncode == 2 and proc.stdout == "", proc.stderr

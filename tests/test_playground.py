@@ -19,7 +19,16 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 
-from dsref.site.playground import PLAYGROUND, check_document, fix_document, page_html, page_texts
+from dsref.check.positions import LineIndex
+from dsref.site.playground import (
+    PLAYGROUND,
+    check_document,
+    config_fragment,
+    fix_document,
+    page_html,
+    page_texts,
+    with_try_links,
+)
 
 from . import needs
 from .conftest import shared_path
@@ -95,6 +104,26 @@ def test_the_page_carries_its_texts_in_its_language() -> None:
             and 'import("./../playground/app/page.js")' in html
         )
     assert page_texts("zh")["fix_safe"] != page_texts("en")["fix_safe"]
+
+
+def test_each_json_example_links_to_the_playground_with_its_text() -> None:
+    import base64
+    import html
+
+    built = (
+        '<p>x</p><div class="language-json highlight"><pre><span></span><code><span class="p">{</span>'
+        '<span class="nt">&quot;fp16&quot;</span><span class="p">:</span> <span class="p">{&quot;enabled&quot;: '
+        "true}}</span>\n</code></pre></div><p>y</p>"
+    )
+    linked = with_try_links(built, "zh", "../../zh/playground/")
+    label = PLAYGROUND.text("try_it", "zh")
+    assert label != PLAYGROUND.text("try_it", "en")
+    (href,) = re.findall(f'<a href="([^"]+)">{label}</a>', linked)
+    target, fragment = html.unescape(href).split("#config=")
+    assert target == "../../zh/playground/"
+    text = base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4)).decode("utf-8")
+    assert json.loads(text) == {"fp16": {"enabled": True}}
+    assert linked.startswith(built.removesuffix("<p>y</p>")) and linked.endswith("</a></p><p>y</p>")
 
 
 def test_the_workers_functions_answer_as_the_command_line_does(tmp_path: Path) -> None:
@@ -220,6 +249,20 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
         fixed = path.read_bytes().decode("utf-8")
         page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
         assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
+    # A finding's own fix, past a character outside the BMP (two UTF-16 units, one column for dsref)
+    text = '{"note": "😀 中文",\n "fp16": {"enabled": "yes"}, "zero_optimization": {"stage": "2"}}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    findings = page.evaluate("() => window.dsrefPlayground.state.report.files[0].findings")
+    first = next(f for f in findings if f["fix"])
+    page.locator("#dsref-pg-findings li button").first.click()
+    index = LineIndex(text)
+    expected = text
+    for edit in sorted(first["fix"]["edits"], key=lambda e: (e["line"], e["column"]), reverse=True):
+        start, end = index.offset(edit["line"], edit["column"]), index.offset(edit["end_line"], edit["end_column"])
+        expected = expected[:start] + edit["replacement"] + expected[end:]
+    assert expected != text
+    page.wait_for_function(_CHECKED, arg=expected, timeout=30_000)
     assert left == []
     context.close()
 
@@ -249,4 +292,11 @@ def test_schema_findings_come_at_once_while_python_starts(served: str, browser: 
     assert all(f["message"].startswith("JSON Schema：") for f in found)
     assert all(re.search("[\u4e00-\u9fff]", f["message"].removeprefix("JSON Schema：")) for f in found), found
     assert not page.evaluate("() => window.dsrefPlayground.state.ready")
+    # what a "Try it" link or a share link carries opens in the editor
+    shared = '{\n  "bf16": {"enabled": true}, // 注释\n  "zero_optimization": {"stage": 2}\n}\n'
+    page.goto(served + "playground/" + config_fragment(shared))
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == shared
+    page.click("#dsref-pg-share")
+    assert page.evaluate("() => location.hash") == config_fragment(shared)
     context.close()

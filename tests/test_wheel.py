@@ -120,7 +120,7 @@ def test_runtime_dependencies_stay_few(installed: Path) -> None:
 
 
 def test_the_server_without_its_extra_says_how_to_install_it(installed: Path, tmp_path: Path) -> None:
-    for lang, said in (("en", "python -m pip install 'dsref[server]'"), ("zh_CN.UTF-8", "安装命令")):
+    for lang, said in (("en", "python -m pip install 'dsref[server]'"), ("zh_CN.UTF-8", "`server` 扩展")):
         proc = _run(installed, "server", env={"LANG": lang}, cwd=tmp_path)
         assert proc.returncode == 2 and proc.stdout == ""
         assert said in proc.stderr and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1

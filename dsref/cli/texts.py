@@ -25,8 +25,8 @@ CLI = messages(
     stdio_or_tcp="--stdio and --tcp exclude each other",
     bad_port="--port takes a number from 1 to 65535",
     server_extra=(
-        "the language server needs the packages of dsref's server extra ('{name}' is missing from this Python); "
-        "install them with: python -m pip install 'dsref[server]'"
+        "the language server needs dsref's `server` extra ('{name}' is missing from this Python): "
+        "`python -m pip install 'dsref[server]'`"
     ),
 )
 """Messages of :mod:`dsref.cli`; a command's own messages live beside the library code it calls."""

@@ -22,6 +22,9 @@
 * A Chinese heading takes the id of its English twin, the heading in the same place of the English page, so that
   the language switcher keeps the reader's place; a heading id one language has and the other lacks fails the build
   with the page and line (:mod:`dsref.site.headings`).
+* ``<!-- dsref-playground -->`` becomes the playground in the page's language, and each ```json example of every page
+  is followed by a link that opens it there (:mod:`dsref.site.playground`); the playground's files, when
+  ``scripts/playground.py`` has built them, are copied into the site.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
   placed keep MkDocs' order after them.
@@ -281,8 +284,13 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     line of its source."""
     from dsref.site.cjk import StrayJoin, source_line, stray_joins
     from dsref.site.figures import fill
+    from dsref.site.playground import with_try_links
 
     src = page.file.src_uri
+    lang = page_language(src)
+    # from this page's folder up to the site's root, then down to the playground of the page's language
+    playground = "../" * page.url.count("/") + ("" if lang == "en" else f"{lang}/") + "playground/"
+    html = with_try_links(html, lang, playground)  # type: ignore[arg-type]
     key = _twin_key(src)
     if page_language(src) == "en":
         if not re.search(r"^::: ", page.markdown or "", re.M):  # not the API page, whose headings code writes

@@ -10,9 +10,11 @@ files (Pyodide, the wheels, the editor) are built by ``scripts/playground.py`` i
 
 from __future__ import annotations
 
+import base64
 import html
 import io
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -51,6 +53,7 @@ PLAYGROUND = messages(
     fix_unsafe="Also unsafe fixes",
     fix_one="Fix: {title}",
     share="Copy a share link",
+    try_it="Try it in the playground",
     shared="Link copied: the config travels in the link itself (after #), not to any server.",
     no_findings="No findings.",
     findings="errors: {errors}, warnings: {warnings}, notes: {infos}",
@@ -156,6 +159,32 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
             f'<script type="module">import("./{app}/page.js").catch(() => {{}});</script>',
         ]
     )
+
+
+_JSON_BLOCK = re.compile(r'<div class="language-json highlight"><pre>(?P<code>.*?)</pre></div>', re.S)
+
+
+def config_fragment(text: str) -> str:
+    """The URL fragment that opens ``text`` in the playground (what its share link writes): base64url of the UTF-8
+    bytes, without padding.
+
+    >>> config_fragment('{"fp16": {"enabled": true}}')
+    '#config=eyJmcDE2IjogeyJlbmFibGVkIjogdHJ1ZX19'
+    """
+    return "#config=" + base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def with_try_links(page: str, lang: Lang, playground: str) -> str:
+    """Each ```json example of a built page followed by a link that opens it in the playground (at ``playground``,
+    a URL relative to the page)."""
+    label = html.escape(PLAYGROUND.text("try_it", lang))
+
+    def linked(match: re.Match[str]) -> str:
+        text = html.unescape(re.sub(r"<[^>]+>", "", match["code"]))
+        href = html.escape(playground + config_fragment(text))
+        return f'{match[0]}\n<p class="dsref-try"><a href="{href}">{label}</a></p>'
+
+    return _JSON_BLOCK.sub(linked, page)
 
 
 def publish(site: Path, built: Path) -> bool:

@@ -133,20 +133,28 @@ function startWorker(notice) {
       if (message.ok) resolve(message.result);
       else {
         reject(new Error(message.error));
-        startWorker(true);
+        restart(message.error);
       }
     }
   };
   worker.onerror = (event) => {
     event.preventDefault();
-    restarts.push(Date.now());
-    if (restarts.length > 3 && Date.now() - restarts[restarts.length - 4] < 60000) {
-      status.textContent = event.message || T.restarted; // failing again and again: say why, stop trying
-      worker.terminate();
-      return;
-    }
-    startWorker(true);
+    restart(event.message);
   };
+}
+
+// A crash (Python's or the worker's) starts the worker again with a notice; a fourth within a minute stops trying and
+// shows the reason's last line, so that a text that always fails cannot keep the page restarting.
+function restart(reason) {
+  restarts.push(Date.now());
+  if (restarts.length > 3 && Date.now() - restarts[restarts.length - 4] < 60000) {
+    worker.terminate();
+    ready = false;
+    state.ready = false;
+    status.textContent = String(reason || T.restarted).trim().split("\n").pop();
+    return;
+  }
+  startWorker(true);
 }
 
 function ask(kind, text, extra = {}) {
