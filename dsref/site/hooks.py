@@ -288,8 +288,11 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
 
     src = page.file.src_uri
     lang = page_language(src)
-    # from this page's folder up to the site's root, then down to the playground of the page's language
-    playground = "../" * page.url.count("/") + ("" if lang == "en" else f"{lang}/") + "playground/"
+    # from this page's folder (en/guides/x.md is served at guides/x/, zh/guides/x.md at zh/guides/x/) up to the
+    # site's root, then down to the playground of the page's language
+    steps = list(PurePosixPath(src).with_suffix("").parts[1 if lang == "en" else 0 :])
+    depth = len(steps) - (steps[-1:] == ["index"])
+    playground = "../" * depth + ("" if lang == "en" else f"{lang}/") + "playground/"
     html = with_try_links(html, lang, playground)  # type: ignore[arg-type]
     key = _twin_key(src)
     if page_language(src) == "en":
