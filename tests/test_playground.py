@@ -171,6 +171,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The playground built from the pins (downloads cached in .cache/playground/), its page in both languages where
     the site puts them, served on 127.0.0.1."""
     needs.program("npm")
+    needs.program("node")  # runs Pyodide to compile the shipped Python to bytecode
     started = time.perf_counter()
     out = tmp_path_factory.mktemp("playground")
     build.build(out / "app")
@@ -249,6 +250,29 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
         fixed = path.read_bytes().decode("utf-8")
         page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
         assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
+    # Hover on zero_optimization.stage: what the language server shows (dsref explain as Markdown, with the link)
+    from dsref.explain.markdown import markdown
+    from dsref.tree.index import OptionIndex
+    from dsref.tree.links import option_url
+
+    text = '{\n  "zero_optimization": {\n    "stage": 2\n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    x, y = page.evaluate(
+        """(text) => {
+            const view = window.dsrefPlayground.view;
+            const at = view.coordsAtPos(text.indexOf('"stage"') + 3);
+            return [at.left + 1, (at.top + at.bottom) / 2];
+        }""",
+        text,
+    )
+    page.mouse.move(x, y)
+    shown = page.locator(".dsref-pg-hover")
+    shown.wait_for(timeout=20_000)
+    record = OptionIndex.load().get("zero_optimization.stage")
+    assert shown.text_content() == markdown(record, lang, link=option_url(record.path, lang))  # type: ignore[arg-type]
+    page.mouse.move(0, 0)
+
     # A finding's own fix, past a character outside the BMP (two UTF-16 units, one column for dsref)
     text = '{"note": "😀 中文",\n "fp16": {"enabled": "yes"}, "zero_optimization": {"stage": "2"}}\n'
     page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)

@@ -1,11 +1,12 @@
 """The playground page (``/playground/``, ``/zh/playground/``): what its Web Worker asks dsref, and the page's texts.
 
 Light to import (the site's hooks read :data:`MARKER`); what checks is imported when first called. The worker runs
-this module in Pyodide and calls :func:`check_document` and :func:`fix_document`: the same library
-functions ``dsref check --format json -`` and ``dsref check --fix -`` call, over the text in the editor, so that the
-page says what the command line says (``tests/test_playground.py`` compares the two in Chromium). The page's own
-files (Pyodide, the wheels, the editor) are built by ``scripts/playground.py`` into ``build/playground/``;
-:func:`publish` copies them into the built site, and :func:`page_html` is what the page's marker becomes.
+this module in Pyodide and calls :func:`check_document`, :func:`fix_document` and :func:`hover_markdown`: the same
+library functions ``dsref check --format json -``, ``dsref check --fix -`` and the language server's hover call, over
+the text in the editor, so that the page says what the command line and the editor say (``tests/test_playground.py``
+compares them in Chromium). The page's own files (Pyodide, the wheels, the editor) are built by
+``scripts/playground.py`` into ``build/playground/``; :func:`publish` copies them into the built site, and
+:func:`page_html` is what the page's marker becomes.
 """
 
 from __future__ import annotations
@@ -119,6 +120,19 @@ def fix_document(
     checked_for = CheckedFor(release, profile, 1, NO_HF)
     report = render([result.after], "json", lang, color=False, target=release.version, checked_for=checked_for)
     return json.dumps({"text": result.text, "fixed": len(result.fixed), "report": json.loads(report)})
+
+
+def hover_markdown(path: str, lang: Lang) -> str | None:
+    """What the language server shows on hover for the option written at ``path`` (dotted, as the file writes its
+    keys): ``dsref explain`` as Markdown with a link to its reference entry; None for a key dsref does not know."""
+    from ..explain.markdown import markdown
+    from ..tree.index import OptionIndex
+    from ..tree.links import option_url
+
+    hit = OptionIndex.load().resolve(path)
+    if hit is None:
+        return None
+    return markdown(hit.record, lang, link=option_url(hit.record.path, lang))
 
 
 def page_texts(lang: Lang) -> dict[str, str]:

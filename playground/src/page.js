@@ -8,6 +8,7 @@ import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import Ajv from "ajv";
 import localizeEn from "ajv-i18n/localize/en";
 import localizeZh from "ajv-i18n/localize/zh";
+import { hoverTooltip } from "@codemirror/view";
 import { EditorView, basicSetup } from "codemirror";
 
 const SAMPLE = `{
@@ -85,6 +86,7 @@ const view = new EditorView({
     basicSetup,
     json(),
     lintGutter(),
+    hoverTooltip(hover),
     EditorView.theme({
       "&": { height: "26em", border: "1px solid var(--md-default-fg-color--lightest, #ccc)", fontSize: "0.8rem" },
       ".cm-scroller": { overflow: "auto" },
@@ -97,6 +99,49 @@ const view = new EditorView({
     }),
   ],
 });
+
+// -- hover: the option under the pointer, as the language server explains it -------------------------------------------
+// The keys from the top of the file down to the key at pos (or to the key whose value holds pos); null elsewhere.
+function keysAt(state, pos) {
+  let node = syntaxTree(state).resolveInner(pos, 1);
+  while (node && node.name !== "Property") node = node.parent;
+  if (!node || !node.firstChild || node.firstChild.name !== "PropertyName") return null;
+  const target = node.firstChild;
+  const keys = [];
+  for (let at = node; at; at = at.parent) {
+    if (at.name === "Property" && at.firstChild?.name === "PropertyName") {
+      try {
+        keys.unshift(JSON.parse(state.sliceDoc(at.firstChild.from, at.firstChild.to)));
+      } catch {
+        return null;
+      }
+    }
+  }
+  return { path: keys.join("."), from: target.from, to: target.to };
+}
+
+async function hover(view, pos) {
+  const found = ready ? keysAt(view.state, pos) : null;
+  if (!found) return null;
+  let markdown;
+  try {
+    markdown = await ask("hover", "", { path: found.path });
+  } catch {
+    return null;
+  }
+  if (!markdown) return null;
+  return {
+    pos: found.from,
+    end: found.to,
+    above: true,
+    create() {
+      const dom = document.createElement("div");
+      dom.className = "dsref-pg-hover";
+      dom.textContent = markdown;
+      return { dom };
+    },
+  };
+}
 
 // -- the worker ---------------------------------------------------------------------------------------------------
 let worker = null;

@@ -15,7 +15,8 @@ async function start() {
   });
   await pyodide.loadPackage(["dsref"], { messageCallback: () => {}, errorCallback: () => {} });
   pyodide.runPython(
-    "from dsref.site.playground import check_document, fix_document\nfrom dsref.tree.versions import DSREF_VERSION",
+    "from dsref.site.playground import check_document, fix_document, hover_markdown\n" +
+      "from dsref.tree.versions import DSREF_VERSION",
   );
   const version = pyodide.globals.get("DSREF_VERSION");
   self.postMessage({ kind: "ready", version });
@@ -35,13 +36,18 @@ self.onmessage = async (event) => {
   } catch {
     return;
   }
-  const name = kind === "fix" ? "fix_document" : "check_document";
+  const name = { check: "check_document", fix: "fix_document", hover: "hover_markdown" }[kind];
   const fn = pyodide.globals.get(name);
   try {
-    const options = { profile: profile || undefined, deepspeed_version: release }; // undefined is None, null is not
-    if (kind === "fix") options.unsafe = Boolean(unsafe);
-    const answer = fn.callKwargs(text, lang, options);
-    self.postMessage({ id, kind, ok: true, result: JSON.parse(answer) });
+    let result;
+    if (kind === "hover") {
+      result = fn(event.data.path, lang) ?? null; // Markdown, or None for a key dsref does not know
+    } else {
+      const options = { profile: profile || undefined, deepspeed_version: release }; // undefined is None, null is not
+      if (kind === "fix") options.unsafe = Boolean(unsafe);
+      result = JSON.parse(fn.callKwargs(text, lang, options));
+    }
+    self.postMessage({ id, kind, ok: true, result });
   } catch (error) {
     self.postMessage({ id, kind, ok: false, error: String(error) });
   } finally {
