@@ -197,8 +197,8 @@ def browser() -> Iterator[Any]:
 
 
 def _configs() -> list[tuple[str, str]]:
-    """Real configs of the corpus (every 30th, so they differ in kind) and seed 000 (a whole commented file)."""
-    files = sorted(shared_path("corpus", "real").glob("*.json"))[::30]
+    """Real configs of the corpus (every 15th, so they differ in kind) and seed 000 (a whole commented file)."""
+    files = sorted(shared_path("corpus", "real").glob("*.json"))[::15]
     seeds = sorted(shared_path("seeds").glob("000_*.txt"))
     texts = [(p.name, p.read_bytes().decode("utf-8", "replace")) for p in [*files, *seeds]]
     # as the editor holds a pasted text: its lines end in \n whatever they ended in
@@ -214,7 +214,7 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
     served: str, browser: Any, lang: str, tmp_path: Path
 ) -> None:
     configs = _configs()
-    assert len(configs) >= 12
+    assert len(configs) >= 20
     context = browser.new_context()
     left: list[str] = []
 
@@ -250,6 +250,19 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
         fixed = path.read_bytes().decode("utf-8")
         page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
         assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
+    # The release and the reader chosen on the page are those of --deepspeed-version and --profile
+    name, text = configs[1]
+    page.select_option("#dsref-pg-release", "0.14.5")
+    page.select_option("#dsref-pg-profile", "hf")
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    shown = page.evaluate("() => window.dsrefPlayground.state.report")
+    chosen = ["check", "--format", "json", "--deepspeed-version", "0.14.5", "--profile", "hf", "--lang", lang, "-"]
+    assert shown["files"][0]["findings"] == json.loads(_cli(chosen, text, tmp_path))["files"][0]["findings"], name
+    assert shown["checked_for"]["deepspeed"] == "0.14.5" and shown["checked_for"]["reading"] == "hf"
+    page.select_option("#dsref-pg-release", "0.19.8")
+    page.select_option("#dsref-pg-profile", "")
+
     # Hover on zero_optimization.stage: what the language server shows (dsref explain as Markdown, with the link)
     from dsref.explain.markdown import markdown
     from dsref.tree.index import OptionIndex
