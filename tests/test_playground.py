@@ -201,6 +201,8 @@ def _configs() -> list[tuple[str, str]]:
     files = sorted(shared_path("corpus", "real").glob("*.json"))[::15]
     seeds = sorted(shared_path("seeds").glob("000_*.txt"))
     texts = [(p.name, p.read_bytes().decode("utf-8", "replace")) for p in [*files, *seeds]]
+    # and what bad input gets: a text that does not parse, and one larger than dsref reads
+    texts += [("broken", '{"train_batch_size": 8,,\n "fp16": {}}\n'), ("300 KB", '{"x": "' + "a" * 300_000 + '"}\n')]
     # as the editor holds a pasted text: its lines end in \n whatever they ended in
     return [(name, text.replace("\r\n", "\n").replace("\r", "\n")) for name, text in texts]
 
