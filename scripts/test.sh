@@ -8,8 +8,8 @@
 #
 #   - Python: a CPU build of PyTorch 2.13.0 and DeepSpeed 0.19.8 (the schema is compared with them), dsref[test],
 #     playwright (requirements/test.in)
-#   - node packages for the editor-schema test (VS Code's JSON language service) and the VS Code extension, from their
-#     package-lock.json files
+#   - node packages for the editor-schema test (VS Code's JSON language service), the VS Code extension and the
+#     playground's editor, from their package-lock.json files
 #   - Debian's Chromium and CJK fonts for the site test (scripts/install_test_deps.sh, only when missing)
 #
 # `python -m pytest -m "not slow"` is the fast tier, once this has installed everything (CONTRIBUTING says when).
@@ -36,12 +36,14 @@ if [ "$mode" = locked ]; then
   fi
   npm ci --prefix tests/editor --no-audit --no-fund
   npm ci --prefix editors/vscode --no-audit --no-fund
+  npm ci --prefix playground --no-audit --no-fund --ignore-scripts  # the playground's editor (tests/test_playground.py)
 else
   python -m pip install torch==2.13.0
   python -m pip install --upgrade --upgrade-strategy eager -e ".[test]" -r requirements/test.in
   # the newest releases package.json's ranges admit, without writing them into package-lock.json
   npm install --prefix tests/editor --no-audit --no-fund --no-save --no-package-lock
   npm install --prefix editors/vscode --no-audit --no-fund --no-save --no-package-lock
+  npm install --prefix playground --no-audit --no-fund --no-save --no-package-lock --ignore-scripts
 fi
 bash scripts/install_test_deps.sh
 

@@ -392,8 +392,30 @@ def test_where_no_process_can_be_forked_the_files_are_checked_here(monkeypatch: 
     monkeypatch.setattr(os, "fork", refuse)
     got = list(batch._dealt_round(["a", "b", "c"], lambda p: Piece(p, 0, 0, 0, True, False), 3))
     assert [piece.text for piece in got] == ["a", "b", "c"]
+    monkeypatch.undo()
+    monkeypatch.setattr(os, "pipe", refuse)
+    got = list(batch._dealt_round(["a", "b", "c"], lambda p: Piece(p, 0, 0, 0, True, False), 3))
+    assert [piece.text for piece in got] == ["a", "b", "c"]
+    for missing in ("fork", "pipe"):  # a browser's Python (Pyodide) has neither
+        monkeypatch.undo()
+        monkeypatch.delattr(os, missing)
+        assert batch.workers_for(4, 1000) == 1 and batch.workers_for(None, 10_000) == 1
+
+
+def test_jobs_where_no_process_can_be_started_is_the_same_answer_quietly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--jobs 4`` on a Python without fork and pipe (a browser's) checks every file here, and says nothing more."""
+    from dsref.cli.main import main
+
+    for i in range(6):
+        (tmp_path / f"c{i}.json").write_text(json.dumps({"train_batch_size": 8, "zero_optimization": {"stgae": i}}))
+    assert main(["check", "--jobs", "1", "--lang", "en", str(tmp_path)]) == 1
+    alone = capsys.readouterr()
     monkeypatch.delattr(os, "fork")
-    assert batch.workers_for(4, 1000) == 1 and batch.workers_for(None, 10_000) == 1
+    monkeypatch.delattr(os, "pipe")
+    assert main(["check", "--jobs", "4", "--lang", "en", str(tmp_path)]) == 1
+    assert capsys.readouterr() == alone and alone.err == "" and alone.out.count("DS101") == 6
 
 
 @pytest.mark.slow

@@ -70,19 +70,63 @@ def test_version() -> None:
 
 
 def test_a_missing_dependency_is_one_line_not_a_traceback(tmp_path: object) -> None:
-    """Run dsref with a Python path where babel cannot be imported (a broken installation)."""
+    """Run dsref with a Python path where hjson cannot be imported (a broken installation)."""
+    import os
+    from pathlib import Path
+
+    blocker = Path(str(tmp_path)) / "hjson"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='hjson')\n")
+    config = Path(str(tmp_path)) / "commented.json"
+    config.write_text('{"train_batch_size": 8, // a comment: read with hjson\n}\n')
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}")
+    proc = subprocess.run(
+        [sys.executable, "-m", "dsref", "check", str(config)], capture_output=True, text=True, env=env
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr and "'hjson' is missing" in proc.stderr
+
+
+def test_check_explain_fix_and_estimate_need_no_babel(tmp_path: object) -> None:
+    """The base install has no Babel (the catalog tools' extra): every command but the server runs without it,
+    whatever locale the environment names (a script part, a variant) and whatever numbers it writes."""
     import os
     from pathlib import Path
 
     blocker = Path(str(tmp_path)) / "babel"
     blocker.mkdir()
     (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='babel')\n")
-    # A locale name with a script part is parsed by Babel (plain names like de_DE.UTF-8 are read without it).
+    config = Path(str(tmp_path)) / "ds.json"
+    config.write_text('{"train_batch_size": 8, "zero_optimization": {"stgae": 3}}')
     root = Path(__file__).resolve().parents[1]
-    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}", LANG="zh_Hant_TW.UTF-8")
-    proc = subprocess.run([sys.executable, "-m", "dsref", "explain", "fp16"], capture_output=True, text=True, env=env)
-    assert proc.returncode == 2
-    assert "Traceback" not in proc.stderr and "'babel' is missing" in proc.stderr
+    env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}", LANG="zh_Hans_CN_posix1.UTF-8")
+    commands = [
+        (["explain", "zero_optimization.reduce_bucket_size"], 0, "5亿"),
+        (["check", str(config)], 1, "DS101"),
+        (["check", "--diff", "--unsafe-fixes", str(config)], 1, '{"stage": 3}'),
+        (["estimate", "--params", "7B", "--gpus-per-node", "8"], 0, "70亿"),
+    ]
+    for args, status, said in commands:
+        proc = subprocess.run([sys.executable, "-m", "dsref", *args], capture_output=True, text=True, env=env)
+        assert proc.returncode == status and "Traceback" not in proc.stderr, (args, proc.stderr)
+        assert said in proc.stdout, args
+
+
+def test_the_server_without_its_extra_says_how_to_install_it_in_both_languages(tmp_path: object) -> None:
+    import os
+    from pathlib import Path
+
+    blocker = Path(str(tmp_path)) / "pygls"
+    blocker.mkdir()
+    (blocker / "__init__.py").write_text("raise ModuleNotFoundError(name='pygls')\n")
+    root = Path(__file__).resolve().parents[1]
+    for lang, said in (("en_US.UTF-8", "`server` extra ('pygls' is missing"), ("zh_CN.UTF-8", "`server` 扩展")):
+        env = dict(os.environ, PYTHONPATH=f"{blocker.parent}{os.pathsep}{root}", LANG=lang, LC_ALL="")
+        proc = subprocess.run([sys.executable, "-m", "dsref", "server"], capture_output=True, text=True, env=env)
+        assert proc.returncode == 2 and proc.stdout == "", proc.stderr
+        assert said in proc.stderr and "python -m pip install 'dsref[server]'" in proc.stderr
+        assert proc.stderr.count("\n") == 1
 
 
 # -- the quick reading of `dsref explain` argv -------------------------------------------------------------

@@ -90,11 +90,29 @@ def test_broken_catalog_falls_back_to_english_and_says_so_once(tmp_path: Path) -
     assert proc.returncode == 0 and "cannot read the catalog" in proc.stderr
 
 
-# -- plain locale names are read without Babel, with Babel's result ----------------------------------------
+# -- locale names are read without Babel, with Babel's result ----------------------------------------------
 
 _LOCALE_PARTS = st.tuples(
     st.sampled_from(["zh", "en", "de", "ZH", "C", "POSIX", "yue", "x", "zh-", "", "ç"]),
-    st.sampled_from(["", "_CN", "_TW", "_SG", "_Hans", "_Hans_CN", "_419", "_cn", "_", "_C", "_CN_x", "-CN"]),
+    st.sampled_from(
+        [
+            "",
+            "_CN",
+            "_TW",
+            "_SG",
+            "_Hans",
+            "_Hans_CN",
+            "_hant_tw",
+            "_419",
+            "_cn",
+            "_",
+            "_C",
+            "_CN_x",
+            "-CN",
+            "_CN_posix",
+        ]
+    ),
+    st.sampled_from(["", "_1901", "_valencia", "_x1"]),
     st.sampled_from(["", ".UTF-8", ".gb18030", "."]),
     st.sampled_from(["", "@euro", "@", "@x.y"]),
 )
@@ -102,28 +120,29 @@ _LOCALE_PARTS = st.tuples(
 
 @given(_LOCALE_PARTS)
 @settings(max_examples=600, deadline=None)
-def test_plain_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str, str]) -> None:
+def test_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str, str, str]) -> None:
     from babel.core import parse_locale
 
-    from dsref.text.language import _plain_locale
+    from dsref.text.language import _locale_parts
 
     name = "".join(parts).replace("-", "_")
-    plain = _plain_locale(name)
-    if plain is None:
-        return
-    stripped = name.split(".", 1)[0]
-    language, territory, script, _variant = parse_locale(stripped)[:4]
-    assert (language, territory, script) == (plain[0], plain[1], None)
+    ours = _locale_parts(name)
+    try:
+        language, territory, script = parse_locale(name)[:3]
+    except ValueError:
+        assert ours is None, name
+    else:
+        assert ours == (language, territory, script), name
 
 
-def test_common_locales_choose_without_importing_babel() -> None:
+def test_locales_choose_without_importing_babel() -> None:
     code = (
         "import sys; from dsref.text.language import resolve_language as r; "
         "print(r(None, {'LANG': 'zh_CN.UTF-8'}), r(None, {'LANG': 'C.UTF-8'}), r(None, {'LC_ALL': 'en_US'}), "
-        "'babel' in sys.modules)"
+        "r(None, {'LANG': 'zh_Hans_SG'}), r(None, {'LANG': 'zh_Hant_TW'}), 'babel' in sys.modules)"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert proc.stdout.split() == ["zh", "en", "en", "False"]
+    assert proc.stdout.split() == ["zh", "en", "en", "zh", "en", "False"]
 
 
 # -- the catalog reader ------------------------------------------------------------------------------------

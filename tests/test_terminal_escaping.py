@@ -273,6 +273,7 @@ CASES = [
 NO_INPUT = {
     "cli.output_failed": "the system's reason a write failed (os_reason), no input",
     "cli.at_least_one": "the name of one of dsref's options",
+    "cli.server_extra": "the name of a package the server imports (pygls, lsprotocol), never input",
     "commands.estimate.error": "wraps each of estimate's errors, all of which have cases",
     "estimate.config_bad_value": (
         "the command line checks the config first, and check refuses a value the estimate cannot train with "
@@ -328,6 +329,7 @@ WHERE_ELSE = {
     "jsonschema": "the schema's descriptions: dsref's facts (versions, option names), no input",
     "server": "the language server's messages to an editor, not a terminal",
     "site": "the site's pages, not a terminal",
+    "playground": "the playground page, in a browser (set as text, never as HTML), not a terminal",
 }
 """Namespaces whose texts reach a terminal only through a renderer that escapes each whole text, or never."""
 

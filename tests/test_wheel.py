@@ -114,4 +114,13 @@ def test_runtime_dependencies_stay_few(installed: Path) -> None:
     )
     names = {p["name"].lower() for p in json.loads(proc.stdout)}
     assert not names & {"torch", "deepspeed", "mkdocs", "mkdocs-material", "pytest"}
-    assert {"dsref", "pydantic", "babel", "hjson"} <= names
+    # the server's and the catalog tools' packages are extras (dsref[server], dsref[catalog])
+    assert not names & {"babel", "pygls", "lsprotocol"}
+    assert {"dsref", "pydantic", "hjson"} <= names
+
+
+def test_the_server_without_its_extra_says_how_to_install_it(installed: Path, tmp_path: Path) -> None:
+    for lang, said in (("en", "python -m pip install 'dsref[server]'"), ("zh_CN.UTF-8", "`server` 扩展")):
+        proc = _run(installed, "server", env={"LANG": lang}, cwd=tmp_path)
+        assert proc.returncode == 2 and proc.stdout == ""
+        assert said in proc.stderr and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1

@@ -100,6 +100,7 @@ ALLOWED_CHINESE = {
     "dsref/text/zhlint.py": "the linter's advice to the developer who broke a rule",
     "dsref/text/punctuation.py": "the marks themselves",
     "dsref/site/units.py": "the words a Chinese page counts in or equates a byte unit with (亿, 等于, 字节)",
+    "dsref/text/numbers.py": "the units Chinese counts in (万, 亿, 万亿): locale data, as Babel's was, not a message",
 }
 """Modules that may hold Chinese in a string literal (other than a docstring), with the reason."""
 

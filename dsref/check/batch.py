@@ -178,9 +178,10 @@ def _check_and_draw(
 
 
 def _can_fork() -> bool:
-    """Whether forking is there and safe: not on Windows or in a browser (no ``fork``), nor on macOS (where a
-    forked process may crash in the system's libraries)."""
-    return hasattr(os, "fork") and sys.platform != "darwin"
+    """Whether forking is there and safe: not on Windows or in a browser (Pyodide: no ``fork``, no ``pipe``), nor on
+    macOS (where a forked process may crash in the system's libraries). Where it is not, ``--jobs`` above 1 checks
+    every file in this process, saying nothing: the answer is the same, only slower."""
+    return hasattr(os, "fork") and hasattr(os, "pipe") and sys.platform not in ("darwin", "emscripten", "wasi")
 
 
 def workers_for(jobs: int | None, files: int) -> int:

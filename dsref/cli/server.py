@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import argparse
 
+SERVER_EXTRA = ("pygls", "lsprotocol")
+"""What ``dsref[server]`` installs beyond the base install (``pyproject.toml``): the server alone imports them."""
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdio", action="store_true", help="speak LSP on stdin and stdout (the default)")
@@ -28,7 +31,16 @@ def run(args: argparse.Namespace) -> int:
     # python -m dsref starts with the collector off; importing pygls and lsprotocol (a thousand attrs classes) with
     # it off saves about 15 ms of the start. What was imported lives as long as the server: frozen, the collections
     # to come never walk it.
-    from ..server.app import main
+    try:
+        from ..server.app import main
+    except ModuleNotFoundError as exc:
+        if exc.name not in SERVER_EXTRA:
+            raise
+        from .lang import _fallback
+        from .texts import CLI, say
+
+        say("dsref: " + CLI.text("server_extra", _fallback(), name=exc.name))
+        return 2
 
     gc.freeze()
     gc.enable()

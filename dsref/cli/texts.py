@@ -24,6 +24,10 @@ CLI = messages(
     no_rule="no rule '{value}'; `dsref rule` lists them",
     stdio_or_tcp="--stdio and --tcp exclude each other",
     bad_port="--port takes a number from 1 to 65535",
+    server_extra=(
+        "the language server needs dsref's `server` extra ('{name}' is missing from this Python): "
+        "`python -m pip install 'dsref[server]'`"
+    ),
 )
 """Messages of :mod:`dsref.cli`; a command's own messages live beside the library code it calls."""
 

@@ -22,6 +22,9 @@
 * A Chinese heading takes the id of its English twin, the heading in the same place of the English page, so that
   the language switcher keeps the reader's place; a heading id one language has and the other lacks fails the build
   with the page and line (:mod:`dsref.site.headings`).
+* ``<!-- dsref-playground -->`` becomes the playground in the page's language, and each ```json example of every page
+  is followed by a link that opens it there (:mod:`dsref.site.playground`); the playground's files, when
+  ``scripts/playground.py`` has built them, are copied into the site.
 * The jieba user dictionary is found relative to ``mkdocs.yml``, wherever mkdocs is run from.
 * The top of the navigation is put in reading order, the guides in the order of the learning path; pages nobody
   placed keep MkDocs' order after them.
@@ -51,6 +54,7 @@ log = logging.getLogger("mkdocs.plugins.dsref")
 
 NAV_ORDER = (
     "index.md",
+    "playground.md",
     "guides",
     "zero.md",
     "precision.md",
@@ -193,6 +197,14 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
             page.meta["title"] = title
     src = page.file.src_uri
     markdown = _figures(markdown, src)
+    from dsref.site.playground import MARKER, page_html
+
+    if MARKER in markdown:
+        lang = page_language(src)
+        # English pages are served from the site's root, Chinese ones from zh/: the files are in playground/app/,
+        # the JSON Schemas in schemas/
+        up = "../" if lang == "en" else "../../"
+        markdown = markdown.replace(MARKER, page_html(lang, f"{up}playground/app", f"{up}schemas"))  # type: ignore[arg-type]
     twin = _HEADING_IDS.get(_twin_key(src))
     if page_language(src) != "en" and twin is not None:
         from dsref.site.headings import with_ids
@@ -272,8 +284,16 @@ def on_page_content(html: str, page: Any, **_: Any) -> str:
     line of its source."""
     from dsref.site.cjk import StrayJoin, source_line, stray_joins
     from dsref.site.figures import fill
+    from dsref.site.playground import with_try_links
 
     src = page.file.src_uri
+    lang = page_language(src)
+    # from this page's folder (en/guides/x.md is served at guides/x/, zh/guides/x.md at zh/guides/x/) up to the
+    # site's root, then down to the playground of the page's language
+    steps = list(PurePosixPath(src).with_suffix("").parts[1 if lang == "en" else 0 :])
+    depth = len(steps) - (steps[-1:] == ["index"])
+    playground = "../" * depth + ("" if lang == "en" else f"{lang}/") + "playground/"
+    html = with_try_links(html, lang, playground)  # type: ignore[arg-type]
     key = _twin_key(src)
     if page_language(src) == "en":
         if not re.search(r"^::: ", page.markdown or "", re.M):  # not the API page, whose headings code writes
@@ -426,6 +446,11 @@ def on_post_build(config: Any, **_: Any) -> None:
     """
     site = Path(config["site_dir"])
     _publish_search_worker(site)
+    from dsref.site.playground import BUILT, publish
+
+    if not publish(site, Path(config["config_file_path"]).parent / BUILT) and "playground" not in _reported:
+        _reported.add("playground")
+        log.info("the playground's files are not built (python scripts/playground.py): its page says so")
     merged = site / "search" / "search_index.json"
     if not merged.is_file():
         return

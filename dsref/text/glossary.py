@@ -384,9 +384,9 @@ spelling in a term's Chinese column above, and names (see :data:`NAMES`)."""
 
 NAMES: tuple[tuple[str, str], ...] = (
     (
-        "editors and tools the editor pages name, written as their makers write them (VS Code, Neovim, Helix, Zed, "
-        "Markdown, Ajv, Prettier)",
-        "Code Neovim Helix Zed Markdown Ajv Prettier",
+        "editors and tools the editor and playground pages name, written as their makers write them (VS Code, "
+        "Neovim, Helix, Zed, Markdown, Ajv, Prettier, Pyodide)",
+        "Code Neovim Helix Zed Markdown Ajv Prettier Pyodide",
     ),
     (
         "names of products, methods and features whose English texts put them after a capital or a symbol, not "

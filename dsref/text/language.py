@@ -7,7 +7,7 @@ language without loading anything else.
 'zh'
 >>> resolve_language(None, {"LC_ALL": "de_DE.UTF-8", "LANG": "zh_CN.UTF-8"})
 'en'
->>> resolve_language(None, {"LANG": "zh_Hans_SG"})  # not a plain name: Babel parses it
+>>> resolve_language(None, {"LANG": "zh_Hans_SG"})
 'zh'
 """
 
@@ -34,43 +34,42 @@ class UnknownLanguage(ValueError):
     """``--lang`` named a language dsref does not have."""
 
 
-def _plain_locale(name: str) -> tuple[str, str | None] | None:
-    """(language, territory) of a name shaped ``ll[_TT][.encoding][@modifier]`` (``C.UTF-8`` too), the shape
-    nearly every environment uses; None for anything else, which goes to Babel's full parser. Importing Babel
-    costs about 20 ms, more than the rest of ``dsref explain`` together."""
+def _locale_parts(name: str) -> tuple[str, str | None, str | None] | None:
+    """(language, territory, script) of a locale name shaped ``ll[_Ssss][_TT][_variant][.encoding][@modifier]``
+    (``zh_CN.UTF-8``, ``zh_Hans_SG``, ``C.UTF-8``); None for a name that is not one.
+
+    Read as Babel's ``parse_locale`` reads it (``tests/test_i18n.py`` checks that both agree), without importing
+    Babel: choosing the language is all ``dsref check`` or ``explain`` asks of a locale.
+
+    >>> _locale_parts("zh_hans_sg.UTF-8@x"), _locale_parts("es_419"), _locale_parts("zh_CN_x")
+    (('zh', 'SG', 'Hans'), ('es', '419', None), None)
+    """
     base = name.split("@", 1)[0].split(".", 1)[0]
-    language, _, territory = base.partition("_")
-    if not (language.isascii() and language.isalpha()):
+    language, *rest = base.split("_")
+    if not language.isalpha():
         return None
-    if not territory:
-        return None if "_" in base else (language.lower(), None)
-    if territory.isascii() and (
-        (len(territory) == 2 and territory.isalpha()) or (len(territory) == 3 and territory.isdigit())
-    ):
-        return language.lower(), territory.upper()
-    return None
+    script = territory = None
+    if rest and len(rest[0]) == 4 and rest[0].isalpha():
+        script = rest.pop(0).title()
+    if rest and ((len(rest[0]) == 2 and rest[0].isalpha()) or (len(rest[0]) == 3 and rest[0].isdigit())):
+        territory = rest.pop(0).upper()
+    if len(rest) == 1 and _is_variant(rest[0]):
+        rest.clear()
+    return None if rest else (language.lower(), territory, script)
+
+
+def _is_variant(part: str) -> bool:
+    """A locale variant: four characters from a digit on, or five and more from a letter on (``1901``, ``posix``)."""
+    return (len(part) == 4 and part[0].isdigit()) or (len(part) >= 5 and part[0].isalpha())
 
 
 def _from_locale_name(value: str) -> Lang | None:
-    """The language a POSIX or BCP 47 locale name asks for; None when unparsable.
-
-    Babel's ``parse_locale`` decides, except for plain names (``zh_CN.UTF-8``), whose parts are read directly;
-    ``tests/test_i18n.py`` checks that both ways agree.
-    """
+    """The language a POSIX or BCP 47 locale name asks for; None when unparsable."""
     name = value.strip().replace("-", "_")
-    if not name:
+    parts = _locale_parts(name) if name else None
+    if parts is None:
         return None
-    plain = _plain_locale(name)
-    if plain is not None:
-        language, territory, script = plain[0], plain[1], None
-    else:
-        from babel.core import parse_locale
-
-        try:
-            parts = parse_locale(name)
-        except ValueError:
-            return None
-        language, territory, script = parts[0], parts[1], parts[2]
+    language, territory, script = parts
     if language == "zh" and script in (None, "Hans") and territory in (None, "CN", "SG", "MY"):
         return "zh"
     if language == "zh" and script == "Hans":

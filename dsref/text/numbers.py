@@ -1,32 +1,69 @@
 """Numbers shown the way a reader of each language counts: 5e8 is 500M in English and 5亿 in Chinese.
 
-Formatting goes through Babel's locale data (imported only when a number needs it).
+Written as Babel's locale data writes them (English ``en``, Chinese ``zh_Hans_CN``; ``tests/test_numbers.py`` compares
+the two over many values), without Babel: dsref's run-time needs are these few rules, not a locale database.
 
 >>> human_count(500_000_000, "en"), human_count(500_000_000, "zh")
 ('500M', '5亿')
->>> human_count(50_000_000, "zh")
-'5000万'
+>>> human_count(50_000_000, "zh"), human_count(1_250_000, "en"), human_count(999_960, "en")
+('5000万', '1.2M', '1M')
 """
 
 from __future__ import annotations
 
+from decimal import ROUND_HALF_EVEN, Decimal, localcontext
+
 from .i18n import LANGUAGES, Lang
 
-_LOCALES = {"en": "en", "zh": "zh_Hans_CN"}
+_SHORT_STEPS: dict[Lang, tuple[tuple[int, str], ...]] = {
+    "en": ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K")),
+    "zh": ((10**12, "万亿"), (10**8, "亿"), (10**4, "万")),
+}
+"""Each language's short forms, largest first: English counts in thousands, Chinese in ten thousands."""
+
+_TENTH = Decimal("0.1")
+_THOUSANDTH = Decimal("0.001")
+
+
+def _decimal(value: int | float) -> Decimal:
+    """The number as a decimal, a float as Python prints it (``0.1`` is 0.1, not the binary fraction near it)."""
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+
+
+def _plain(number: Decimal, grouping: str = "") -> str:
+    """Positional notation (never an exponent), without trailing zeros after the point; ``grouping`` is ``","``
+    for thousands separators."""
+    text = format(number, grouping + "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
 
 
 def human_count(value: int | float, lang: Lang) -> str:
-    """A large count in short form (``500M``, ``5亿``), one decimal at most."""
-    from babel.numbers import format_compact_decimal
-
-    return format_compact_decimal(value, format_type="short", locale=_LOCALES[lang], fraction_digits=1)
+    """A large count in short form (``500M``, ``5亿``), one decimal at most, rounded half to even; a number below the
+    first short form is written in full."""
+    number = _decimal(value)
+    size = abs(number)
+    steps = _SHORT_STEPS[lang]
+    with localcontext() as context:
+        context.prec = max(28, len(str(int(size))) + 4)
+        for index, (base, suffix) in enumerate(steps):
+            if size < base:
+                continue
+            short = (size / base).quantize(_TENTH, ROUND_HALF_EVEN)
+            if index and short * base >= steps[index - 1][0]:  # rounded up to the next step: 999.96K is 1M
+                base, suffix = steps[index - 1]
+                short = (size / base).quantize(_TENTH, ROUND_HALF_EVEN)
+            return ("-" if number < 0 else "") + _plain(short) + suffix
+    return _plain(number)
 
 
 def grouped(value: int | float, lang: Lang) -> str:
-    """A number with the locale's digit grouping (``500,000,000``)."""
-    from babel.numbers import format_decimal
-
-    return format_decimal(value, locale=_LOCALES[lang])
+    """A number with digit grouping (``500,000,000``; the same in both languages), three decimals at most."""
+    number = _decimal(value)
+    with localcontext() as context:
+        context.prec = max(28, len(str(int(abs(number)))) + 4)
+        return _plain(number.quantize(_THOUSANDTH, ROUND_HALF_EVEN), ",")
 
 
 HUMAN_UNITS = ("elements", "bytes", "parameters")

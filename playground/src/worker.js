@@ -1,0 +1,56 @@
+// The playground's checker: Pyodide in a Web Worker, so that the page never waits for Python. It loads dsref's
+// wheel and the pinned wheels named by py/pyodide-lock.json (written by scripts/playground.py), all from the site
+// itself, then answers each message with what dsref.site.playground's functions return for the editor's text.
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const base = new URL(".", import.meta.url);
+
+async function start() {
+  const pyodide = await loadPyodide({
+    indexURL: new URL("pyodide/", base).href,
+    lockFileURL: new URL("py/pyodide-lock.json", base).href,
+    packageBaseUrl: new URL("py/", base).href,
+    stdout: () => {},
+    stderr: () => {},
+  });
+  await pyodide.loadPackage(["dsref"], { messageCallback: () => {}, errorCallback: () => {} });
+  pyodide.runPython(
+    "from dsref.site.playground import check_document, fix_document, hover_markdown\n" +
+      "from dsref.tree.versions import DSREF_VERSION",
+  );
+  const version = pyodide.globals.get("DSREF_VERSION");
+  self.postMessage({ kind: "ready", version });
+  return pyodide;
+}
+
+const ready = start().catch((error) => {
+  self.postMessage({ kind: "failed", error: String(error) });
+  throw error;
+});
+
+self.onmessage = async (event) => {
+  const { id, kind, text, lang, profile, release, unsafe } = event.data;
+  let pyodide;
+  try {
+    pyodide = await ready;
+  } catch {
+    return;
+  }
+  const name = { check: "check_document", fix: "fix_document", hover: "hover_markdown" }[kind];
+  const fn = pyodide.globals.get(name);
+  try {
+    let result;
+    if (kind === "hover") {
+      result = fn(event.data.path, lang) ?? null; // Markdown, or None for a key dsref does not know
+    } else {
+      const options = { profile: profile || undefined, deepspeed_version: release }; // undefined is None, null is not
+      if (kind === "fix") options.unsafe = Boolean(unsafe);
+      result = JSON.parse(fn.callKwargs(text, lang, options));
+    }
+    self.postMessage({ id, kind, ok: true, result });
+  } catch (error) {
+    self.postMessage({ id, kind, ok: false, error: String(error) });
+  } finally {
+    fn.destroy();
+  }
+};
