@@ -24,6 +24,7 @@ from dsref.site.playground import (
     PLAYGROUND,
     check_document,
     config_fragment,
+    estimate_document,
     fix_document,
     page_html,
     page_texts,
@@ -136,6 +137,42 @@ def test_the_workers_functions_answer_as_the_command_line_does(tmp_path: Path) -
         ["check", "--fix", "--unsafe-fixes", "--deepspeed-version", "0.19.8", "-"], text, tmp_path
     )
     assert fixed["fixed"] == 2 and fixed["report"]["files"][0]["findings"] == []
+
+
+FIT_CONFIG = '{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}\n'
+"""A run of the fit page's tables: stage 3 without offload, micro batch 1, bf16."""
+
+
+def _fit_args(model: Path, config: Path, lang: str) -> list[str]:
+    from dsref.site.figures import GPU_SIZES, SEQ_LENS
+    from dsref.site.fit import GPUS
+
+    return [
+        *("estimate", "--config", str(config), "--model", str(model), "--gpu-memory", f"{GPU_SIZES[-1]}GB"),
+        *("--gpus-per-node", str(GPUS), "--nodes", "1", "--seq-len", str(SEQ_LENS[-1]), "--lang", lang),
+    ]
+
+
+def test_the_fit_panel_answers_as_dsref_estimate_does(tmp_path: Path) -> None:
+    from dsref.site.figures import MODELS
+
+    model, config = tmp_path / "config.json", tmp_path / "ds_config.json"
+    model.write_text(json.dumps(MODELS["llama-2-7b"].config), encoding="utf-8")
+    config.write_text(FIT_CONFIG, encoding="utf-8")
+    fields = {"gpu_memory": "80GB", "gpus_per_node": "8", "nodes": "1", "seq_len": "4096"}
+    shape = model.read_text(encoding="utf-8")
+    for lang in ("en", "zh"):
+        shown = json.loads(estimate_document(FIT_CONFIG, shape, lang, **fields))
+        assert shown["ok"] and shown["text"] == _cli(_fit_args(model, config, lang), "", tmp_path)
+    # what the panel cannot estimate is said in the page's language, naming the panel's field
+    bad = json.loads(estimate_document(FIT_CONFIG, shape, "zh", **{**fields, "gpus_per_node": "0"}))
+    assert not bad["ok"] and PLAYGROUND.text("fit_gpus", "zh") in bad["text"]
+    unreadable = json.loads(estimate_document(FIT_CONFIG, "{", "zh", **fields))
+    assert not unreadable["ok"] and unreadable["text"].startswith(
+        PLAYGROUND.text("fit_model_unreadable", "zh", reason="")
+    )
+    refused = json.loads(estimate_document('{"zero_optimization": {"stage": 9}}', shape, "en", **fields))
+    assert refused == {"ok": False, "text": PLAYGROUND.text("fit_refused", "en", version="0.19.8")}
 
 
 # -- the command line on the base install alone --------------------------------------------------------------------
@@ -254,7 +291,8 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
         assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
     # The release and the reader chosen on the page are those of --deepspeed-version and --profile
     name, text = configs[1]
-    page.select_option("#dsref-pg-release", "0.14.5")
+    page.fill("#dsref-pg-release", "0.14.5")
+    page.press("#dsref-pg-release", "Enter")
     page.select_option("#dsref-pg-profile", "hf")
     page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
     page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
@@ -262,7 +300,28 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
     chosen = ["check", "--format", "json", "--deepspeed-version", "0.14.5", "--profile", "hf", "--lang", lang, "-"]
     assert shown["files"][0]["findings"] == json.loads(_cli(chosen, text, tmp_path))["files"][0]["findings"], name
     assert shown["checked_for"]["deepspeed"] == "0.14.5" and shown["checked_for"]["reading"] == "hf"
-    page.select_option("#dsref-pg-release", "0.19.8")
+    # a release the command line refuses gets its words, and one between the recorded ones its findings
+    page.fill("#dsref-pg-release", "0.9.0")
+    page.press("#dsref-pg-release", "Enter")
+    page.wait_for_function("() => window.dsrefPlayground.state.report.refused", timeout=30_000)
+    env = {"PYTHONPATH": _base_path(str(tmp_path)), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    refused = subprocess.run(
+        [sys.executable, "-S", "-m", "dsref", "check", "--deepspeed-version", "0.9.0", "--lang", lang, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert refused.returncode == 2
+    assert "dsref: " + page.locator("#dsref-pg-status").text_content() + "\n" == refused.stderr
+    page.fill("#dsref-pg-release", "0.14.2")
+    page.press("#dsref-pg-release", "Enter")
+    page.wait_for_function("() => window.dsrefPlayground.state.report.checked_for?.deepspeed === '0.14.2'")
+    chosen[4] = "0.14.2"
+    shown = page.evaluate("() => window.dsrefPlayground.state.report")
+    assert shown["files"][0]["findings"] == json.loads(_cli(chosen, text, tmp_path))["files"][0]["findings"], name
+    page.fill("#dsref-pg-release", "0.19.8")
+    page.press("#dsref-pg-release", "Enter")
     page.select_option("#dsref-pg-profile", "")
 
     # Hover on zero_optimization.stage: what the language server shows (dsref explain as Markdown, with the link)
@@ -287,6 +346,51 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
     record = OptionIndex.load().get("zero_optimization.stage")
     assert shown.text_content() == markdown(record, lang, link=option_url(record.path, lang))  # type: ignore[arg-type]
     page.mouse.move(0, 0)
+
+    # Completion after "zero_optimization": {" offers stage, with the language server's label and detail
+    needs.module("lsprotocol")
+    from dsref.server.completion import complete
+
+    text = '{\n  "zero_optimization": {\n    \n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    at = text.index("    \n") + 4
+    page.evaluate(
+        "(at) => { const view = window.dsrefPlayground.view; view.focus(); view.dispatch({selection: {anchor: at}}); }",
+        at,
+    )
+    page.keyboard.type('"')
+    offered = page.locator(".cm-tooltip-autocomplete li", has=page.locator(".cm-completionLabel", has_text="stage"))
+    offered.first.wait_for(timeout=20_000)
+    typed = text[:at] + '""' + text[at:]
+    server = next(item for item in complete(typed, at + 1, lang) if item.label == "stage")  # type: ignore[arg-type]
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    assert "stage" in labels
+    row = page.locator(".cm-tooltip-autocomplete li").nth(labels.index("stage"))
+    assert row.locator(".cm-completionDetail").text_content() == server.detail
+    page.keyboard.press("Escape")
+
+    # "Will it fit?": Llama 2 7B on 8 × 80 GB at 4,096 tokens gets the fit page's figure, as dsref estimate prints it
+    from dsref.estimate.messages import M as ESTIMATE
+    from dsref.estimate.quantities import format_bytes
+    from dsref.site.figures import GPU_SIZES, MODELS, SEQ_LENS, peak_bytes
+    from dsref.site.fit import GPUS, pages
+
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", FIT_CONFIG)
+    page.wait_for_function(_CHECKED, arg=FIT_CONFIG, timeout=30_000)
+    page.select_option("#dsref-pg-fit-model", "llama-2-7b")
+    page.fill("#dsref-pg-fit-gpu", f"{GPU_SIZES[-1]}GB")
+    page.fill("#dsref-pg-fit-gpus", str(GPUS))
+    page.fill("#dsref-pg-fit-seq", str(SEQ_LENS[-1]))
+    page.click("#dsref-pg-fit-run")
+    page.wait_for_function("() => window.dsrefPlayground.state.fit", timeout=30_000)
+    shown = page.locator("#dsref-pg-fit-out").text_content() or ""
+    figure = format_bytes(peak_bytes("llama-2-7b", 3, "none", "none", SEQ_LENS[-1], GPUS), lang)  # type: ignore[arg-type]
+    assert f"| {ESTIMATE.text('label_stage', lang, stage=3)} | {figure} |" in pages(lang)["fit.md"]  # type: ignore[arg-type]
+    model, config = tmp_path / "llama.json", tmp_path / "fit.json"
+    model.write_text(json.dumps(MODELS["llama-2-7b"].config), encoding="utf-8")
+    config.write_text(FIT_CONFIG, encoding="utf-8")
+    assert figure in shown and shown == _cli(_fit_args(model, config, lang), "", tmp_path)
 
     # A finding's own fix, past a character outside the BMP (two UTF-16 units, one column for dsref)
     text = '{"note": "😀 中文",\n "fp16": {"enabled": "yes"}, "zero_optimization": {"stage": "2"}}\n'

@@ -300,10 +300,10 @@ def _one_string(ls: DsrefServer, arguments: Any, command: str, expected: str) ->
 
 
 def _hover(ls: DsrefServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    from ..editor.context import cursor_context
     from ..explain.markdown import markdown
     from ..tree.index import OptionIndex
     from ..tree.links import option_url
-    from .context import cursor_context
 
     uri = params.text_document.uri
     document = ls.workspace.text_documents.get(uri)

@@ -1,9 +1,10 @@
 """The playground page (``/playground/``, ``/zh/playground/``): what its Web Worker asks dsref, and the page's texts.
 
 Light to import (the site's hooks read :data:`MARKER`); what checks is imported when first called. The worker runs
-this module in Pyodide and calls :func:`check_document`, :func:`fix_document` and :func:`hover_markdown`: the same
-library functions ``dsref check --format json -``, ``dsref check --fix -`` and the language server's hover call, over
-the text in the editor, so that the page says what the command line and the editor say (``tests/test_playground.py``
+this module in Pyodide and calls :func:`check_document`, :func:`fix_document`, :func:`estimate_document`,
+:func:`hover_markdown` and :func:`completions`: the same library functions ``dsref check --format json -``,
+``dsref check --fix -``, ``dsref estimate`` and the language server's hover and completion call, over the text in
+the editor, so that the page says what the command line and the editor say (``tests/test_playground.py``
 compares them in Chromium). The page's own files (Pyodide, the wheels, the editor) are built by
 ``scripts/playground.py`` into ``build/playground/``; :func:`publish` copies them into the built site, and
 :func:`page_html` is what the page's marker becomes.
@@ -61,6 +62,20 @@ PLAYGROUND = messages(
     fixed="{count} fixes applied.",
     syntax="JSON syntax: {detail}",
     schema="JSON Schema: {detail}",
+    fit_title="Will it fit?",
+    fit_model="Model",
+    fit_pasted="a pasted Hugging Face config.json",
+    fit_model_json="The model's config.json",
+    fit_gpu="Memory per GPU (or a GPU's name)",
+    fit_gpus="GPUs per node",
+    fit_nodes="Nodes",
+    fit_seq="Sequence length",
+    fit_run="Estimate for the config above",
+    fit_waiting="The estimate needs dsref running in this page; it is still starting.",
+    fit_refused="DeepSpeed {version} refuses the config in the editor, so there is no run to estimate: correct the "
+    "errors its findings list first.",
+    fit_model_unreadable="The model's config.json: {reason}",
+    fit_config_unreadable="The config in the editor: {reason}",
 )
 """What the playground page says, in both languages (its prose is the page's Markdown in ``docs/``)."""
 
@@ -69,12 +84,16 @@ def check_document(
     text: str, lang: Lang, *, profile: Profile | None = None, deepspeed_version: str = DEEPSPEED_VERSION
 ) -> str:
     """What ``dsref check --format json --deepspeed-version V [--profile P] -`` prints for ``text`` (on a Python
-    without transformers and accelerate, as the browser's is)."""
+    without transformers and accelerate, as the browser's is); ``{"refused": what it says}`` for a release it
+    refuses."""
     from ..check.batch import check_and_draw
     from ..check.report import CheckedFor, Writer
-    from ..check.target import release_to_check
+    from ..check.target import UncoveredRelease, release_to_check
 
-    release = release_to_check(deepspeed_version, None)
+    try:
+        release = release_to_check(deepspeed_version, None)
+    except UncoveredRelease as exc:
+        return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
     pieces = check_and_draw(
         [STDIN],
         "json",
@@ -103,13 +122,17 @@ def fix_document(
     deepspeed_version: str = DEEPSPEED_VERSION,
 ) -> str:
     """``{"text": what dsref check --fix [--unsafe-fixes] - writes, "fixed": how many findings it repaired,
-    "report": the JSON report of what remains}``; the text unchanged where it cannot be read."""
+    "report": the JSON report of what remains}``; the text unchanged where it cannot be read; ``{"refused": what
+    dsref says}`` for a release it refuses."""
     from ..check.fixer import fix_text, read_text
     from ..check.pipeline import FileReport
     from ..check.report import CheckedFor, render
-    from ..check.target import release_to_check
+    from ..check.target import UncoveredRelease, release_to_check
 
-    release = release_to_check(deepspeed_version, None)
+    try:
+        release = release_to_check(deepspeed_version, None)
+    except UncoveredRelease as exc:
+        return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
     read = read_text(STDIN, text.encode("utf-8"))
     if isinstance(read, FileReport):
         return json.dumps({"text": text, "fixed": 0, "report": None}, ensure_ascii=False)
@@ -135,6 +158,106 @@ def hover_markdown(path: str, lang: Lang) -> str | None:
     return markdown(hit.record, lang, link=option_url(hit.record.path, lang))
 
 
+FIT_NAMES = {
+    "seq_len": "fit_seq",
+    "gpus_per_node": "fit_gpus",
+    "nodes": "fit_nodes",
+    "gpu_memory": "fit_gpu",
+}
+"""The estimate's inputs the fit panel gives, by the key of the field's label (the others are the config's options)."""
+
+
+def estimate_document(
+    text: str,
+    model: str,
+    lang: Lang,
+    *,
+    gpu_memory: str,
+    gpus_per_node: str,
+    nodes: str,
+    seq_len: str,
+) -> str:
+    """What the "Will it fit?" panel shows: ``{"ok": true, "text": ...}`` with what ``dsref estimate --config -
+    --model config.json --gpu-memory G --gpus-per-node N --nodes M --seq-len S`` prints (the same library calls:
+    the run read from the config as DeepSpeed reads it, its peak part by part and whether it fits), or
+    ``{"ok": false, "text": why not}`` in ``lang``, the inputs named as the panel labels them."""
+    from ..check.effective import effective
+    from ..check.loader import LoadError, load_bytes
+    from ..check.pipeline import check_text
+    from ..estimate.advice import advise
+    from ..estimate.gpus import gpu_memory as gpu_memory_of
+    from ..estimate.model import architecture_from_hf
+    from ..estimate.peak import CONFIG_PATHS, DEFAULTS, Default, peak_memory, run_from_config
+    from ..estimate.quantities import (
+        MAX_GPUS_PER_NODE,
+        MAX_NODES,
+        MAX_SEQ_LEN,
+        EstimateError,
+        Param,
+        parse_count,
+    )
+    from ..estimate.render import render_peak
+
+    names = {**CONFIG_PATHS, **{key: PLAYGROUND.text(label, lang) for key, label in FIT_NAMES.items()}}
+
+    def answer(ok: bool, said: str) -> str:
+        return json.dumps({"ok": ok, "text": said}, ensure_ascii=False)
+
+    loaded_model = load_bytes(model.encode("utf-8"), "hf")
+    if isinstance(loaded_model, LoadError):
+        return answer(False, PLAYGROUND.text("fit_model_unreadable", lang, reason=loaded_model.text(lang)))
+    loaded = load_bytes(text.encode("utf-8"), "deepspeed")
+    if isinstance(loaded, LoadError):
+        return answer(False, PLAYGROUND.text("fit_config_unreadable", lang, reason=loaded.text(lang)))
+    try:
+        arch = architecture_from_hf(loaded_model.data)
+    except EstimateError as exc:
+        return answer(False, PLAYGROUND.text("fit_model_unreadable", lang, reason=exc.message(lang, names)))
+    eff = effective(loaded.data, hugging_face=NO_HF)  # "auto" as the newest releases fill it, as check_document
+    hf = bool(eff.autos)
+    try:
+        per_node = parse_count(gpus_per_node, Param.gpus_per_node, maximum=MAX_GPUS_PER_NODE, whole=True)
+        node_count = parse_count(nodes, Param.nodes, maximum=MAX_NODES, whole=True)
+        seq = parse_count(seq_len, Param.seq_len, maximum=MAX_SEQ_LEN, whole=True)
+        memory = gpu_memory_of(gpu_memory)
+        reading: Profile = "hf" if hf else "deepspeed"  # as the command line checks a config with "auto"
+        report = check_text(
+            loaded.text, SHOWN_AS, profile=reading, world_size=per_node * node_count, hugging_face=NO_HF
+        )
+        if not report.ok:
+            return answer(False, PLAYGROUND.text("fit_refused", lang, version=DEEPSPEED_VERSION))
+        paths = set(CONFIG_PATHS.values())
+        values = {p: eff.get(p) for p in paths}
+        run, filled = run_from_config(
+            values, eff.filled & paths, arch, seq_len=seq, gpus_per_node=per_node, nodes=node_count
+        )
+        peak = peak_memory(arch, run)
+        advice = advise(arch, run, memory, batch_auto="train_micro_batch_size_per_gpu" in eff.autos)
+    except EstimateError as exc:
+        return answer(False, exc.message(lang, names))
+    written = {p for p in paths if eff.is_set(p) or p in eff.autos}
+    given: dict[Default, bool] = {
+        "seq_len": True,
+        "micro_batch": any(CONFIG_PATHS[name] in written for name in ("micro_batch", "train_batch_size")),
+        "precision": any(CONFIG_PATHS[name] in written for name in ("bf16", "fp16")),
+        "attention": False,
+        "checkpointing": False,
+    }
+    assumed = tuple(name for name in DEFAULTS if not given[name])
+    return answer(True, render_peak(peak, lang, advice=advice, filled=filled, assumed=assumed))
+
+
+def completions(text: str, offset: int, lang: Lang, *, profile: Profile | None = None) -> str:
+    """What the language server offers at ``offset`` (in code points) of ``text``: the items of
+    :func:`dsref.editor.completion.complete`, the function it calls, as a JSON list of their fields."""
+    import dataclasses
+
+    from ..editor.completion import complete
+
+    items = complete(text, offset, lang, profile or "deepspeed")
+    return json.dumps([dataclasses.asdict(item) for item in items], ensure_ascii=False)
+
+
 def page_texts(lang: Lang) -> dict[str, str]:
     """Every text of the page's script in ``lang``, by key."""
     return {key: PLAYGROUND.text(key, lang) for key in PLAYGROUND.table}
@@ -144,22 +267,57 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
     """The playground's part of the page: the editor's place, the choices, the findings, the texts in ``lang`` and
     the script, whose files are at ``app``, and the site's JSON Schemas at ``schemas`` (URLs relative to the page)."""
     from ..tree.releases import COVERED
+    from .figures import GPU_SIZES, MODELS, SEQ_LENS
+    from .fit import GPUS
 
     texts = page_texts(lang)
-    options = "".join(f'<option value="{v}">{v}</option>' for v in reversed(COVERED))
+    options = "".join(f'<option value="{v}"></option>' for v in reversed(COVERED))
     profiles = "".join(
         f'<option value="{value}">{html.escape(texts["profile_" + (value or "auto")])}</option>'
         for value in ("", "deepspeed", "hf")
     )
-    data = json.dumps({"lang": lang, "app": app, "schemas": schemas, "texts": texts}, ensure_ascii=False).replace(
-        "</", "<\\/"
+    models = {key: {"name": model.name, "config": model.config} for key, model in MODELS.items()}
+    model_options = "".join(
+        f'<option value="{key}">{html.escape(model.name)}</option>' for key, model in MODELS.items()
     )
+    model_options += f'<option value="">{html.escape(texts["fit_pasted"])}</option>'
+    sizes = "".join(f'<option value="{size}GB"></option>' for size in GPU_SIZES)
+    seqs = "".join(f'<option value="{seq}"></option>' for seq in SEQ_LENS)
+
+    def field(key: str, element: str) -> str:
+        return f"<label>{html.escape(texts[key])} {element}</label>"
+
+    fit = [
+        '<section id="dsref-pg-fit" class="dsref-pg-fit">',
+        f"<h2>{html.escape(texts['fit_title'])}</h2>",
+        '<div class="dsref-pg-bar">',
+        field("fit_model", f'<select id="dsref-pg-fit-model">{model_options}</select>'),
+        field(
+            "fit_gpu", f'<input id="dsref-pg-fit-gpu" list="dsref-pg-fit-sizes" value="{GPU_SIZES[-1]}GB" size="10">'
+        ),
+        f'<datalist id="dsref-pg-fit-sizes">{sizes}</datalist>',
+        field("fit_gpus", f'<input id="dsref-pg-fit-gpus" type="number" min="1" value="{GPUS}" size="4">'),
+        field("fit_nodes", '<input id="dsref-pg-fit-nodes" type="number" min="1" value="1" size="4">'),
+        field("fit_seq", f'<input id="dsref-pg-fit-seq" list="dsref-pg-fit-seqs" value="{SEQ_LENS[-1]}" size="7">'),
+        f'<datalist id="dsref-pg-fit-seqs">{seqs}</datalist>',
+        f'<button type="button" id="dsref-pg-fit-run">{html.escape(texts["fit_run"])}</button>',
+        "</div>",
+        f"<label hidden>{html.escape(texts['fit_model_json'])} "
+        '<textarea id="dsref-pg-fit-json" rows="6" cols="60"></textarea></label>',
+        '<pre id="dsref-pg-fit-out"></pre>',
+        "</section>",
+    ]
+    data = json.dumps(
+        {"lang": lang, "app": app, "schemas": schemas, "texts": texts, "models": models}, ensure_ascii=False
+    ).replace("</", "<\\/")
     return "\n".join(
         [
             '<div id="dsref-playground" class="dsref-playground">',
             '<div class="dsref-pg-bar">',
             f'<label>{html.escape(texts["profile"])} <select id="dsref-pg-profile">{profiles}</select></label>',
-            f'<label>{html.escape(texts["release"])} <select id="dsref-pg-release">{options}</select></label>',
+            # any release --deepspeed-version takes, the recorded ones offered
+            f'<label>{html.escape(texts["release"])} <input id="dsref-pg-release" list="dsref-pg-releases" '
+            f'value="{COVERED[-1]}" size="8"></label><datalist id="dsref-pg-releases">{options}</datalist>',
             f'<button type="button" id="dsref-pg-fix">{html.escape(texts["fix_safe"])}</button>',
             f'<button type="button" id="dsref-pg-fix-unsafe">{html.escape(texts["fix_unsafe"])}</button>',
             f'<button type="button" id="dsref-pg-share">{html.escape(texts["share"])}</button>',
@@ -167,6 +325,7 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
             '<div id="dsref-pg-editor"></div>',
             f'<p id="dsref-pg-status" role="status">{html.escape(texts["not_built"])}</p>',
             '<ul id="dsref-pg-findings"></ul>',
+            *fit,
             "</div>",
             f'<script type="application/json" id="dsref-pg-data">{data}</script>',
             # imported, not linked: a site built without the files still builds clean, and the page says why

@@ -2,7 +2,7 @@
 // generated JSON Schema (Ajv, its messages in the page's language). As soon as the worker has started (worker.js:
 // Pyodide running dsref), dsref's exact findings, fixes and texts replace them. The page's own texts come from
 // dsref's catalogs, in the page's language (dsref/site/playground.py writes them into the page).
-import { json, jsonParseLinter } from "@codemirror/lang-json";
+import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
 import { syntaxTree } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import Ajv from "ajv";
@@ -87,6 +87,7 @@ const view = new EditorView({
     json(),
     lintGutter(),
     hoverTooltip(hover),
+    jsonLanguage.data.of({ autocomplete: completion }),
     EditorView.theme({
       "&": { height: "26em", border: "1px solid var(--md-default-fg-color--lightest, #ccc)", fontSize: "0.8rem" },
       ".cm-scroller": { overflow: "auto" },
@@ -143,6 +144,54 @@ async function hover(view, pos) {
   };
 }
 
+// -- completion: what the language server offers at the cursor ---------------------------------------------------------
+// dsref counts offsets in code points, CodeMirror in UTF-16 units.
+function codePoints(text) {
+  let count = 0;
+  for (const _ of text) count += 1;
+  return count;
+}
+
+function utf16At(text, points) {
+  let pos = 0;
+  for (const ch of text) {
+    if (points <= 0) break;
+    pos += ch.length;
+    points -= 1;
+  }
+  return pos;
+}
+
+const KINDS = { section: "namespace", option: "property", enum: "enum", value: "constant", snippet: "text" };
+
+async function completion(context) {
+  if (!ready) return null;
+  const text = context.state.doc.toString();
+  let items;
+  try {
+    items = await ask("complete", text, { offset: codePoints(text.slice(0, context.pos)), reading: reading(text) });
+  } catch {
+    return null;
+  }
+  if (!items.length || context.aborted) return null;
+  const word = context.matchBefore(/[^"\s:,{}[\]]*/);
+  const keyed = items.find((item) => item.start !== null);
+  const from = keyed ? utf16At(text, keyed.start) : word ? word.from : context.pos;
+  const to = keyed ? Math.max(utf16At(text, keyed.end), context.pos) : context.pos;
+  return {
+    from,
+    to,
+    options: items.map((item) => ({
+      label: item.label,
+      detail: item.detail,
+      info: item.documentation ?? undefined,
+      type: KINDS[item.kind],
+      apply: item.insert_text,
+      boost: item.deprecated ? -1 : 0,
+    })),
+  };
+}
+
 // -- the worker ---------------------------------------------------------------------------------------------------
 let worker = null;
 let ready = false;
@@ -151,7 +200,7 @@ let asked = 0;
 const restarts = [];
 const waiting = new Map();
 const state = { report: null, checkedText: null, ready: false, fixes: 0, instant: null, readyAt: null, exactAt: null, checkMs: [] };
-window.dsrefPlayground = { view, state, setText, fixAll };
+window.dsrefPlayground = { view, state, setText, fixAll, estimateFit };
 
 function startWorker(notice) {
   if (worker) worker.terminate();
@@ -225,8 +274,13 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validators = new Map();
 const SKIPPED = new Set(["anyOf", "oneOf", "if", "then", "else", "not"]); // said again by the branch that failed
 
+// How the text is read: as chosen, or ("auto") for Hugging Face when it writes "auto" somewhere.
+function reading(text) {
+  return profile.value || (/"auto"/.test(text) ? "hf" : "deepspeed");
+}
+
 function schemaUrl(text) {
-  const hf = profile.value === "hf" || (profile.value === "" && /"auto"/.test(text));
+  const hf = reading(text) === "hf";
   const name = `ds_config${hf ? ".hf" : ""}${data.lang === "zh" ? ".zh" : ""}.schema.json`;
   return new URL(data.schemas + "/" + name, location.href).href;
 }
@@ -316,6 +370,15 @@ function applyFix(fix) {
 
 function show(report, text) {
   if (view.state.doc.toString() !== text) return; // an answer about an older text
+  if (report.refused) {
+    // a release dsref does not cover: what the command line says, and no findings for a release not checked
+    state.report = report;
+    state.checkedText = text;
+    view.dispatch(setDiagnostics(view.state, []));
+    list.replaceChildren();
+    status.textContent = report.refused;
+    return;
+  }
   const file = report.files[0];
   state.report = report;
   state.checkedText = text;
@@ -377,6 +440,10 @@ async function fixAll(unsafe) {
   const text = view.state.doc.toString();
   const answer = await ask("fix", text, { unsafe });
   if (view.state.doc.toString() !== text) return;
+  if (answer.refused) {
+    status.textContent = answer.refused;
+    return;
+  }
   state.fixes = answer.fixed;
   if (answer.text !== text) setText(answer.text);
   status.textContent = say("fixed", { count: answer.fixed });
@@ -394,7 +461,51 @@ document.getElementById("dsref-pg-share").onclick = async () => {
   }
   status.textContent = T.shared;
 };
-profile.onchange = release.onchange = () => changed();
+profile.onchange = release.onchange = () => changed(); // a typed release: on Enter, or on leaving the field
+
+// -- "Will it fit?": the config in the editor, a declared model or a pasted config.json, through dsref estimate ----
+const fit = {
+  model: document.getElementById("dsref-pg-fit-model"),
+  json: document.getElementById("dsref-pg-fit-json"),
+  gpu: document.getElementById("dsref-pg-fit-gpu"),
+  gpus: document.getElementById("dsref-pg-fit-gpus"),
+  nodes: document.getElementById("dsref-pg-fit-nodes"),
+  seq: document.getElementById("dsref-pg-fit-seq"),
+  out: document.getElementById("dsref-pg-fit-out"),
+};
+
+function modelText() {
+  const declared = data.models[fit.model.value];
+  return declared ? JSON.stringify(declared.config, null, 2) : fit.json.value;
+}
+
+fit.model.onchange = () => {
+  const pasted = !data.models[fit.model.value];
+  fit.json.parentElement.hidden = !pasted;
+  if (!pasted) fit.json.value = modelText(); // the declared shape, to start a pasted one from
+};
+
+fit.json.value = modelText();
+
+async function estimateFit() {
+  if (!ready) {
+    fit.out.textContent = T.fit_waiting;
+    return null;
+  }
+  const text = view.state.doc.toString();
+  const answer = await ask("estimate", text, {
+    model: modelText(),
+    gpu_memory: fit.gpu.value,
+    gpus_per_node: fit.gpus.value,
+    nodes: fit.nodes.value,
+    seq_len: fit.seq.value,
+  });
+  fit.out.textContent = answer.text;
+  fit.out.className = answer.ok ? "" : "dsref-pg-error";
+  state.fit = answer;
+  return answer;
+}
+document.getElementById("dsref-pg-fit-run").onclick = () => estimateFit().catch(() => {});
 
 root.classList.add("dsref-pg-running");
 // Python starts once the schema's answer is shown: both at once share the CPU, and the first answer came later.

@@ -15,7 +15,7 @@ async function start() {
   });
   await pyodide.loadPackage(["dsref"], { messageCallback: () => {}, errorCallback: () => {} });
   pyodide.runPython(
-    "from dsref.site.playground import check_document, fix_document, hover_markdown\n" +
+    "from dsref.site.playground import check_document, completions, estimate_document, fix_document, hover_markdown\n" +
       "from dsref.tree.versions import DSREF_VERSION",
   );
   const version = pyodide.globals.get("DSREF_VERSION");
@@ -36,12 +36,23 @@ self.onmessage = async (event) => {
   } catch {
     return;
   }
-  const name = { check: "check_document", fix: "fix_document", hover: "hover_markdown" }[kind];
+  const name = {
+    check: "check_document",
+    complete: "completions",
+    estimate: "estimate_document",
+    fix: "fix_document",
+    hover: "hover_markdown",
+  }[kind];
   const fn = pyodide.globals.get(name);
   try {
     let result;
     if (kind === "hover") {
       result = fn(event.data.path, lang) ?? null; // Markdown, or None for a key dsref does not know
+    } else if (kind === "complete") {
+      result = JSON.parse(fn.callKwargs(text, event.data.offset, lang, { profile: event.data.reading }));
+    } else if (kind === "estimate") {
+      const { model, gpu_memory, gpus_per_node, nodes, seq_len } = event.data;
+      result = JSON.parse(fn.callKwargs(text, model, lang, { gpu_memory, gpus_per_node, nodes, seq_len }));
     } else {
       const options = { profile: profile || undefined, deepspeed_version: release }; // undefined is None, null is not
       if (kind === "fix") options.unsafe = Boolean(unsafe);
