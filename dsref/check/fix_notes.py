@@ -35,6 +35,11 @@ NOTES = messages(
         "used the string, so this changes what it does."
     ),
     DS202="Safe fix: writes the value DeepSpeed converts the string to; DeepSpeed builds the same config.",
+    DS204=(
+        'Safe fix where the value is how an earlier release spelled an allowed one (`"bfp16"` for '
+        "`communication_data_type`): writes today's spelling, which DeepSpeed reads as the same value. Otherwise no "
+        "automatic fix: what to change depends on what was meant."
+    ),
     DS301=(
         "Safe fix: renames the key, or writes the form DeepSpeed maps the old one to, so that DeepSpeed builds the "
         "same config; nothing is done when the new key is written already (DS305)."
