@@ -443,3 +443,54 @@ def test_schema_findings_come_at_once_while_python_starts(served: str, browser: 
     page.click("#dsref-pg-share")
     assert page.evaluate("() => location.hash") == config_fragment(shared)
     context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_schema_completion_comes_at_once_while_python_starts(served: str, browser: Any, lang: str) -> None:
+    """With Python held back, typing a key's opening quote inside "zero_optimization" offers `stage` from the site's
+    JSON Schema, explained by the schema's description in the page's language."""
+    context = browser.new_context()
+    context.route(
+        "**/*",
+        lambda route: (
+            route.abort()
+            if "/py/" in route.request.url or not route.request.url.startswith(served)
+            else route.continue_()
+        ),
+    )
+    page = context.new_page()
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    text = '{\n  "zero_optimization": {\n    "stage": 2,\n    \n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    at = text.index("    \n") + 4
+    page.evaluate(
+        "(at) => { const view = window.dsrefPlayground.view; view.focus(); view.dispatch({selection: {anchor: at}}); }",
+        at,
+    )
+    page.keyboard.type('"')
+    rows = page.locator(".cm-tooltip-autocomplete li")
+    rows.first.wait_for(timeout=20_000)
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    # a key already in the object is not offered again; removed keys (the schema's doNotSuggest) are not offered
+    assert "stage" not in labels and "overlap_comm" in labels and "mics_shard_size" not in labels, labels
+    page.keyboard.press("Escape")
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text.replace('"stage": 2,', ""))
+    at = text.replace('"stage": 2,', "").index("    \n") + 4
+    page.evaluate("(at) => window.dsrefPlayground.view.dispatch({selection: {anchor: at}})", at)
+    page.keyboard.type('"st')
+    page.locator(".cm-tooltip-autocomplete .cm-completionLabel", has_text="stage").first.wait_for(timeout=20_000)
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    for _ in range(labels.index("stage")):
+        page.keyboard.press("ArrowDown")
+    name = f"ds_config{'.zh' if lang == 'zh' else ''}.schema.json"
+    schema = json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+    (section,) = [b for b in schema["properties"]["zero_optimization"]["anyOf"] if "properties" in b]
+    info = page.locator(".cm-completionInfo")
+    info.wait_for(timeout=10_000)
+    assert info.text_content() == section["properties"]["stage"]["description"]
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()").count('"stage"') == 1
+    assert not page.evaluate("() => window.dsrefPlayground.state.ready")
+    context.close()

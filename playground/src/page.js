@@ -1,7 +1,8 @@
 // The playground page: CodeMirror 6 holding a ds_config.json. At once, in the page: the JSON syntax, and the site's
-// generated JSON Schema (Ajv, its messages in the page's language). As soon as the worker has started (worker.js:
-// Pyodide running dsref), dsref's exact findings, fixes and texts replace them. The page's own texts come from
-// dsref's catalogs, in the page's language (dsref/site/playground.py writes them into the page).
+// generated JSON Schema (Ajv, its messages in the page's language), and completion of keys from that schema, with
+// its descriptions in the page's language. As soon as the worker has started (worker.js: Pyodide running dsref),
+// dsref's exact findings, fixes, texts and completion replace them. The page's own texts come from dsref's catalogs,
+// in the page's language (dsref/site/playground.py writes them into the page).
 import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
 import { syntaxTree } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
@@ -144,7 +145,7 @@ async function hover(view, pos) {
   };
 }
 
-// -- completion: what the language server offers at the cursor ---------------------------------------------------------
+// -- completion: what the language server offers at the cursor; until Python is ready, the schema's keys (below) -----
 // dsref counts offsets in code points, CodeMirror in UTF-16 units.
 function codePoints(text) {
   let count = 0;
@@ -165,7 +166,7 @@ function utf16At(text, points) {
 const KINDS = { section: "namespace", option: "property", enum: "enum", value: "constant", snippet: "text" };
 
 async function completion(context) {
-  if (!ready) return null;
+  if (!ready) return schemaCompletion(context);
   const text = context.state.doc.toString();
   let items;
   try {
@@ -285,17 +286,95 @@ function schemaUrl(text) {
   return new URL(data.schemas + "/" + name, location.href).href;
 }
 
+const schemas = new Map();
+
+function schemaAt(url) {
+  if (!schemas.has(url)) {
+    schemas.set(
+      url,
+      fetch(url)
+        .then((answer) => answer.json())
+        .catch(() => null),
+    );
+  }
+  return schemas.get(url);
+}
+
 function validator(url) {
   if (!validators.has(url)) {
     validators.set(
       url,
-      fetch(url)
-        .then((answer) => answer.json())
-        .then((schema) => ajv.compile(schema))
+      schemaAt(url)
+        .then((schema) => (schema ? ajv.compile(schema) : null))
         .catch(() => null),
     );
   }
   return validators.get(url);
+}
+
+// -- at once, too: completion of keys from the same schema, until the language server's (above) takes over --------
+// The object schemas a value at this schema may be: itself and its anyOf/oneOf/allOf branches that have properties.
+function objectsOf(schema) {
+  if (!schema || typeof schema !== "object") return [];
+  const found = schema.properties ? [schema] : [];
+  for (const kind of ["anyOf", "oneOf", "allOf"]) {
+    for (const branch of schema[kind] ?? []) found.push(...objectsOf(branch));
+  }
+  return found;
+}
+
+// The keys from the top of the file down to the object that holds pos; null where pos is not inside an object.
+function objectPathAt(state, pos) {
+  let node = syntaxTree(state).resolveInner(pos, -1);
+  while (node && node.name !== "Object") node = node.parent;
+  if (!node) return null;
+  const keys = [];
+  for (let at = node.parent; at; at = at.parent) {
+    if (at.name === "Property" && at.firstChild?.name === "PropertyName") {
+      try {
+        keys.unshift(JSON.parse(state.sliceDoc(at.firstChild.from, at.firstChild.to)));
+      } catch {
+        return null;
+      }
+    } else if (at.name === "Array") return null; // the schema's items are not followed: the server's answer will come
+  }
+  return { keys, node };
+}
+
+async function schemaCompletion(context) {
+  const word = context.matchBefore(/"[^"\s:,{}[\]]*/);
+  if (!word) return null;
+  const before = context.state.sliceDoc(Math.max(0, word.from - 200), word.from).trimEnd();
+  if (!/[{,]$/.test(before)) return null; // a key's place: just after "{" or ","
+  const found = objectPathAt(context.state, context.pos);
+  if (!found) return null;
+  const schema = await schemaAt(schemaUrl(context.state.doc.toString()));
+  if (!schema || context.aborted || ready) return null;
+  let here = [schema];
+  for (const key of found.keys) here = here.flatMap((s) => objectsOf(s).map((o) => o.properties[key]).filter(Boolean));
+  const inside = (node, pos) => node.from <= pos && pos <= node.to;
+  const present = new Set(); // the object's other keys
+  for (let child = found.node.firstChild; child; child = child.nextSibling) {
+    const key = child.name === "Property" ? child.firstChild : null;
+    if (key?.name === "PropertyName" && !inside(key, context.pos)) {
+      present.add(context.state.sliceDoc(key.from + 1, key.to - 1));
+    }
+  }
+  const options = new Map();
+  for (const object of here.flatMap(objectsOf)) {
+    for (const [key, option] of Object.entries(object.properties)) {
+      if (options.has(key) || present.has(key) || option.doNotSuggest) continue;
+      options.set(key, {
+        label: key,
+        detail: [option.type ?? (option.anyOf ?? []).map((b) => b.type)].flat().filter(Boolean).join(" | "),
+        info: option.description,
+        type: objectsOf(option).length ? "namespace" : "property",
+        boost: option.deprecationMessage ? -1 : 0,
+      });
+    }
+  }
+  if (!options.size) return null;
+  return { from: word.from + 1, to: context.pos, options: [...options.values()], validFor: /^[^"\s:,{}[\]]*$/ };
 }
 
 // The node of the value at a JSON pointer, and of its key; null where the tree does not hold it.
