@@ -157,6 +157,22 @@ def test_hjson_becomes_strict_json_only_for_hugging_face() -> None:
     assert fixed(text, unsafe=True, profile="hf") == '{\n  "train_batch_size": 8\n}\n'
 
 
+def test_a_hugging_face_file_with_comments_keeps_its_autos_once_rewritten() -> None:
+    """A file that writes "auto" but has comments (as seed 000 does) is Hugging Face's, which json.load refuses:
+    the unsafe fix rewrites it as strict JSON, and the rewritten file is still read as Hugging Face's, so its
+    "auto" values stay for Hugging Face to fill (the passes after the rewrite once read it as the launcher's and
+    wrote the learning rate's default over "auto")."""
+    text = (
+        '{\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},  # filled by the Trainer\n'
+        '  "bf16": {"enabled": "auto"}\n}\n'
+    )
+    result = fix_text(text, "ds.json", unsafe=True, profile=None)
+    fixed = json.loads(result.text)
+    assert fixed == {"optimizer": {"type": "AdamW", "params": {"lr": "auto"}}, "bf16": {"enabled": "auto"}}
+    assert result.after.loaded is not None and result.after.loaded.profile == "hf"
+    assert len(result.fixed) == 1  # the rewrite alone: no default written over an "auto"
+
+
 def test_line_ends_and_comments_stay_as_written() -> None:
     text = '{\r\n  // keep me\r\n  "train_batch_size": 8,\r\n  "bfloat16": {"enabled": "true"}\r\n}\r\n'
     assert fixed(text) == '{\r\n  // keep me\r\n  "train_batch_size": 8,\r\n  "bf16": {"enabled": true}\r\n}\r\n'

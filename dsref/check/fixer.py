@@ -182,7 +182,12 @@ def fix_text(
         )
 
     before = check(text, profile)
-    reading: Profile = before.loaded.profile if before.loaded is not None else profile or "deepspeed"
+    # the reader the file is written for, also when it cannot read it (a Hugging Face file with comments: once
+    # rewritten as strict JSON, its "auto" values are still Hugging Face's to fill)
+    if before.loaded is not None:
+        reading: Profile = before.loaded.profile
+    else:
+        reading = (before.error.profile if before.error is not None else None) or profile or "deepspeed"
 
     def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
         safe = all(_fix(f).safe for f in findings)
