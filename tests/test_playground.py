@@ -410,10 +410,9 @@ def test_the_page_finds_and_fixes_what_the_command_line_does(
     context.close()
 
 
-@pytest.mark.slow
-def test_schema_findings_come_at_once_while_python_starts(served: str, browser: Any) -> None:
-    """With the worker's wheels held back (Python never starts), the page still marks what the site's JSON Schema
-    refuses, at the value or key concerned, in the page's language."""
+def _python_held_back(served: str, browser: Any) -> tuple[Any, Any]:
+    """A browser context whose requests for the worker's wheels (``/py/``) and for anything off the local server are
+    refused, so Python never starts, and a page in it."""
     context = browser.new_context()
     context.route(
         "**/*",
@@ -423,7 +422,14 @@ def test_schema_findings_come_at_once_while_python_starts(served: str, browser: 
             else route.continue_()
         ),
     )
-    page = context.new_page()
+    return context, context.new_page()
+
+
+@pytest.mark.slow
+def test_schema_findings_come_at_once_while_python_starts(served: str, browser: Any) -> None:
+    """With the worker's wheels held back (Python never starts), the page still marks what the site's JSON Schema
+    refuses, at the value or key concerned, in the page's language."""
+    context, page = _python_held_back(served, browser)
     page.goto(served + "zh/playground/")
     page.wait_for_function("() => window.dsrefPlayground !== undefined")
     text = '{"train_batch_size": 8, "zero_optimization": {"stage": 7, "stgae": 3}}'
@@ -450,16 +456,7 @@ def test_schema_findings_come_at_once_while_python_starts(served: str, browser: 
 def test_schema_completion_comes_at_once_while_python_starts(served: str, browser: Any, lang: str) -> None:
     """With Python held back, typing a key's opening quote inside "zero_optimization" offers `stage` from the site's
     JSON Schema, explained by the schema's description in the page's language."""
-    context = browser.new_context()
-    context.route(
-        "**/*",
-        lambda route: (
-            route.abort()
-            if "/py/" in route.request.url or not route.request.url.startswith(served)
-            else route.continue_()
-        ),
-    )
-    page = context.new_page()
+    context, page = _python_held_back(served, browser)
     page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
     page.wait_for_function("() => window.dsrefPlayground !== undefined")
     text = '{\n  "zero_optimization": {\n    "stage": 2,\n    \n  }\n}\n'
