@@ -122,6 +122,12 @@ class OptionIndex:
         self._shards = frozenset(shards)
         self._loaded: set[str] = set()
         self._records: dict[str, OptionRecord] = {}
+        self._rows: dict[str, tuple[Any, ...]] = {}
+        """Rows of the shards read, by path, each made a record when first asked for (a removed option's note
+        needs one record of a shard of hundreds)."""
+        self._shard_paths: dict[str, list[tuple[str, str | None]]] = {}
+        """Each shard read: its options' paths and parents, in tree order."""
+        self._fields: tuple[str, ...] = ()
         self._names: list[_Names] | None = None
         self._children: dict[str | None, list[_Names]] = {}
         self._keys: dict[tuple[str | None, str], tuple[_Names, str]] = {}
@@ -156,10 +162,12 @@ class OptionIndex:
             return
         self._loaded.add(top)
         module = self._module(top)
-        fields = module.FIELDS
+        self._fields = fields = tuple(module.FIELDS)
+        at_path, at_parent = fields.index("path"), fields.index("parent")
+        listed = self._shard_paths[top] = []
         for row in module.ROWS:
-            record = OptionRecord.from_json(dict(zip(fields, row, strict=True)))
-            self._records[record.path] = record
+            self._rows[row[at_path]] = row
+            listed.append((row[at_path], row[at_parent]))
 
     def _all_names(self) -> list[_Names]:
         """Every option's names, in the order of the option tree (read from the key module on first use)."""
@@ -189,7 +197,9 @@ class OptionIndex:
         record = self._records.get(path)
         if record is None:
             self._load_shard(top_of(path))
-            record = self._records.get(path)
+            row = self._rows.pop(path, None)
+            if row is not None:
+                record = self._records[path] = OptionRecord.from_json(dict(zip(self._fields, row, strict=True)))
         return record
 
     # -- lookups ----------------------------------------------------------------------------------------
@@ -223,7 +233,8 @@ class OptionIndex:
         parent = record.child_parent
         if self._names is None and record.top in self._loaded:
             # A shard holds every option under its top-level key, in tree order.
-            return [child for child in self._records.values() if child.parent == parent]
+            listed = self._shard_paths.get(record.top, ())
+            return [self.get(path) for path, above in listed if above == parent]
         self._all_names()
         return [self.get(option.path) for option in self._children.get(parent, ())]
 
