@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pydantic_core import ValidationError
 
-from dsref.check.checktree import check_tree
+from dsref.check.checktree import check_tree, made_directly
 from dsref.check.pipeline import check_file
 from dsref.check.rules import run_rules
 from dsref.check.validation import _accepts, _plain, validate
@@ -59,6 +59,33 @@ def test_every_option_has_the_same_facts() -> None:
             if name not in _NOT_KEPT:
                 assert getattr(mine, name) == getattr(opt, name), (opt.path, name)
         assert mine.meta == opt.meta, opt.path
+
+
+def _fields(record: Any) -> dict[str, Any]:
+    from dataclasses import fields
+
+    return {f.name: getattr(record, f.name) for f in fields(record)}
+
+
+def test_options_made_directly_are_made_as_their_init_makes_them() -> None:
+    """The check tree sets its options' and facts' fields at once (``made_directly``): for every option, the same
+    record as the dataclass's own ``__init__`` makes from the same values; a wrong field is refused."""
+    from dataclasses import fields
+
+    from dsref.schema import Meta
+
+    for opt in check_tree():
+        for record in (opt, opt.meta):
+            cls = type(record)
+            values = {f.name: getattr(record, f.name) for f in fields(cls) if f.init}
+            made, by_init = made_directly(cls, values), cls(**values)
+            assert type(made) is cls
+            assert _fields(made) == _fields(by_init), opt.path
+    assert _fields(made_directly(Meta, {"unit": "steps"})) == _fields(Meta(unit="steps"))  # defaults filled in
+    with pytest.raises(TypeError, match="fields"):
+        made_directly(Meta, {"no_such_fact": 1})
+    with pytest.raises(TypeError, match="fields"):
+        made_directly(Option, {"path": "x"})  # required fields missing
 
 
 def test_every_validator_is_pydantics_own() -> None:

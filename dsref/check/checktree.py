@@ -26,15 +26,15 @@ import importlib
 import json
 import os
 import pathlib
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from functools import cache
-from typing import Any
+from typing import Any, TypeVar
 
 from ..schema import UNSET, HfAuto, HfChange, Meta
 from ..tree.options import Option, OptionTree
 from .plain_types import PlainType, plain_type
 
-__all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "option_from_record"]
+__all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "made_directly", "option_from_record"]
 
 CHECK_TREE_FILE = os.path.join(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "check_tree.json"
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 _TUPLE_FIELDS = ("aliases", "deprecated_aliases", "stages")
 _META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "former_names", "deprecated_forms")
+_META_PAIRS = ("enum_docs", "replacement", "former_values", "requires")
+"""Facts written as lists of pairs (absent: none, the field's default)."""
 _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 
@@ -147,34 +149,71 @@ def option_from_record(record: dict[str, Any]) -> Option:
             values[name] = tuple(values[name])
     if values.get("allowed") is not None:
         values["allowed"] = tuple(values["allowed"])
-    return Option(
-        **values,
+    values.update(
         default=default,
         description=None,
         summary=None,
         meta=_meta(meta_record),
         annotation=None,
-        field_info=None,  # type: ignore[arg-type]  # documented: the check tree has no pydantic fields
+        field_info=None,  # documented: the check tree has no pydantic fields
         validator_spec=ValidatorSpec(validator),
     )
+    return made_directly(Option, values)
 
 
 def _meta(record: dict[str, Any]) -> Meta:
+    if not record:
+        return _NO_META
     values = dict(record)
     for name in values.pop("$unset", ()):
         values[name] = UNSET
     for name in _META_TUPLES:
         if values.get(name) is not None:
             values[name] = tuple(values[name])
-    values["enum_docs"] = tuple(tuple(pair) for pair in values.get("enum_docs", ()))
-    values["replacement"] = tuple(tuple(pair) for pair in values.get("replacement", ()))
-    values["former_values"] = tuple(tuple(pair) for pair in values.get("former_values", ()))
-    values["requires"] = tuple(tuple(pair) for pair in values.get("requires", ()))
+    for name in _META_PAIRS:
+        if name in values:
+            values[name] = tuple(tuple(pair) for pair in values[name])
     if values.get("hf_auto") is not None:
         hf = values["hf_auto"]
         changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
         values["hf_auto"] = HfAuto(by=tuple(hf["by"]), source=hf["source"], changes=changes)
     return Meta(**values)
+
+
+_NO_META = Meta()
+"""The facts of an option dsref says nothing special about (a fifth of them): one record, shared (it is frozen)."""
+
+_Record = TypeVar("_Record")
+_set = object.__setattr__
+
+
+def made_directly(cls: type[_Record], values: dict[str, Any]) -> _Record:
+    """``cls(**values)`` for a frozen dataclass with no ``__post_init__``, made as :mod:`copy` makes one: each field
+    set on a new instance. The check tree makes 602 options at every start of ``dsref check``, and binding the 27
+    keyword arguments of a frozen dataclass's ``__init__`` took most of the time. The fields are set in the order
+    ``__init__`` sets them, so that the instances share one table of attribute names as they would (attribute
+    reads stay as fast). ``tests/test_checktree.py`` compares every option made so with one its ``__init__``
+    makes."""
+    names, required, in_order = _fields_of(cls)  # type: ignore[arg-type]  # a class hashes
+    if not values.keys() <= names or not required <= values.keys():
+        raise TypeError(f"{cls.__name__} has the fields {sorted(names)}, not {sorted(values)}")
+    made = object.__new__(cls)
+    for name, default, factory in in_order:
+        value = values.get(name, default)
+        _set(made, name, factory() if value is MISSING else value)
+    return made
+
+
+@cache
+def _fields_of(cls: type) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, Any, Any], ...]]:
+    """A dataclass's field names, those it cannot do without, and each field with its default and default factory
+    (``MISSING`` where none), in order."""
+    if hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} cannot be made field by field")
+    every = fields(cls)
+    in_order = tuple((f.name, f.default, f.default_factory) for f in every)
+    required = frozenset(name for name, default, factory in in_order if default is MISSING and factory is MISSING)
+    return frozenset(f.name for f in every), required, in_order
 
 
 @cache
