@@ -2,7 +2,7 @@
 
 ``dsref check`` needs, for every option, the facts the option tree holds (keys, aliases, defaults, versions,
 Meta) and a validator of its value. Building them from the pydantic models costs a quarter of a second at each
-start; ``dsref/generated/check_tree.json`` (written by :mod:`dsref.generator.check_tree` from the same models,
+start; ``dsref/generated/check_tree.py`` (written by :mod:`dsref.generator.check_tree` from the same models,
 kept in sync by ``tests/test_checktree.py``) holds them ready: each option's record and its pydantic-core
 schema, the very schema pydantic generates for the field, from which :class:`pydantic_core.SchemaValidator`
 builds the same validator pydantic would. Only ``pydantic_core`` is imported, and only the validators of options a
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import enum
 import importlib
-import json
 import os
 import pathlib
 from dataclasses import MISSING, dataclass, field, fields
@@ -34,10 +33,19 @@ from ..schema import UNSET, HfAuto, HfChange, Meta
 from ..tree.options import Option, OptionTree
 from .plain_types import PlainType, plain_type
 
-__all__ = ["CHECK_TREE_FILE", "ValidatorSpec", "check_tree", "decode_schema", "made_directly", "option_from_record"]
+__all__ = [
+    "CHECK_TREE_FILE",
+    "CHECK_TREE_MODULE",
+    "ValidatorSpec",
+    "check_tree",
+    "decode_schema",
+    "made_directly",
+    "option_from_record",
+]
 
+CHECK_TREE_MODULE = "dsref.generated.check_tree"
 CHECK_TREE_FILE = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "check_tree.json"
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "check_tree.py"
 )
 
 TYPE_CHECKING = False
@@ -218,7 +226,7 @@ def _fields_of(cls: type) -> tuple[frozenset[str], frozenset[str], tuple[tuple[s
 
 @cache
 def check_tree() -> OptionTree:
-    """The option tree read from ``dsref/generated/check_tree.json`` (read once)."""
-    with open(CHECK_TREE_FILE, encoding="utf-8") as handle:
-        document = json.load(handle)
-    return OptionTree.from_options(option_from_record(r) for r in document["options"])
+    """The option tree read from ``dsref/generated/check_tree.py`` (read once)."""
+    module = importlib.import_module(CHECK_TREE_MODULE)
+    fields = module.FIELDS
+    return OptionTree.from_options(option_from_record(dict(zip(fields, row, strict=True))) for row in module.ROWS)

@@ -2,7 +2,7 @@
 
 Most values a config writes are plain: ``true`` for a bool, ``2`` for an int of at least 0, ``"cpu"`` for one of a
 few words, ``5e8`` for an int. Their option's pydantic-core schema (the encoded one of
-``dsref/generated/check_tree.json``, see :mod:`dsref.check.checktree`) is plain too. :func:`plain_type` reads such
+``dsref/generated/check_tree.py``, see :mod:`dsref.check.checktree`) is plain too. :func:`plain_type` reads such
 a schema once and gives a :class:`PlainType` that answers what pydantic-core would, in a few comparisons: whether
 its strict JSON validation accepts a value as written (:meth:`PlainType.strict`), what its lax validation keeps of
 an accepted one (:meth:`PlainType.kept`), and which int it makes of a float written for an int

@@ -25,7 +25,7 @@ See dsref/tree/index.py for how it is read.
 '''
 
 
-def _literal(value: object) -> str:
+def python_literal(value: object) -> str:
     """``value`` (JSON data) as a Python literal that evaluates back to it."""
     text = repr(value)
     if "inf" in text or "nan" in text:
@@ -63,8 +63,8 @@ def index_document(tree: OptionTree | None = None) -> dict[str, Any]:
 
 def _rows_module(what: str, fields: tuple[str, ...], rows: list[list[object]]) -> bytes:
     """A module with ``FIELDS`` and ``ROWS`` (one option per line, so that a diff shows which options changed)."""
-    body = "".join(f"    {_literal(tuple(row))},\n" for row in rows)
-    text = f"{_INDEX_HEADER.format(what=what)}FIELDS = {_literal(fields)}\n\nROWS = (\n{body})\n"
+    body = "".join(f"    {python_literal(tuple(row))},\n" for row in rows)
+    text = f"{_INDEX_HEADER.format(what=what)}FIELDS = {python_literal(fields)}\n\nROWS = (\n{body})\n"
     return text.encode("utf-8")
 
 
@@ -86,9 +86,9 @@ def index_files() -> dict[Path, bytes]:
             raise ValueError(f"top-level key {top!r} cannot name a module of the index")
     package = (
         f"{_INDEX_HEADER.format(what='The package')}"
-        f"DSREF = {_literal(document['dsref'])}\nDEEPSPEED = {_literal(document['deepspeed'])}\n\n"
-        f"SHARDS = {_literal(tuple(shards))}\n"
-        f"LANGUAGES = {_literal(LANGUAGES)}\n"
+        f"DSREF = {python_literal(document['dsref'])}\nDEEPSPEED = {python_literal(document['deepspeed'])}\n\n"
+        f"SHARDS = {python_literal(tuple(shards))}\n"
+        f"LANGUAGES = {python_literal(LANGUAGES)}\n"
     )
     keys = [[record[k] for k in KEY_FIELDS] for record in records]
     files = {
@@ -114,7 +114,7 @@ def page_files() -> dict[Path, bytes]:
     written = page_paths()
     directory = Path(GENERATED_DIR)
     files: dict[Path, bytes] = {}
-    paths = "".join(f"    {_literal(path + chr(10))}\n" for path in written)
+    paths = "".join(f"    {python_literal(path + chr(10))}\n" for path in written)
     ends: dict[str, tuple[int, ...]] = {}
     for lang in LANGUAGES:
         blob = bytearray()
@@ -131,7 +131,7 @@ def page_files() -> dict[Path, bytes]:
         "# ENDS[lang][i]: where the page of the i-th path ends in that language's text file (it starts where the one\n"
         "# before ends). One string and a tuple of numbers per language load several times faster than a dict.\n"
         f'PATHS = (\n    "\\n"\n{paths})\n\nENDS = {{\n'
-        + "".join(f"    {_literal(lang)}: {_literal(numbers)},\n" for lang, numbers in ends.items())
+        + "".join(f"    {python_literal(lang)}: {python_literal(numbers)},\n" for lang, numbers in ends.items())
         + "}\n"
     )
     files[directory / "pages.py"] = module.encode("utf-8")
