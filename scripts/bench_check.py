@@ -8,6 +8,12 @@ per second for one `dsref check` call over them (with its default of one process
 for one `check-jsonschema` call, the ratio of the two wall times (target: dsref at most 0.5x), and the wall time of
 checking one typical file, start-up included, for both. The commands take turns, so that a busy moment of the
 machine slows all of them alike.
+
+    python scripts/bench_check.py --instructions
+
+counts instead the instructions each command runs (valgrind's callgrind, address randomisation off, a fixed hash
+seed): one process each, the whole corpus and one file. Unlike wall time, the counts do not move with the load of
+a shared machine, so they show what a change saves; they cannot show what a second process buys.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", default=str(ROOT.parent / "shared" / "corpus" / "real"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--instructions", action="store_true", help="count instructions (callgrind) instead")
     args = parser.parse_args()
     import json
 
@@ -58,6 +65,8 @@ def main() -> int:
 
     compileall.compile_dir(str(ROOT / "dsref"), quiet=1)
     typical = next(f for f in files if "zero3" in f.lower())
+    if args.instructions:
+        return _instructions(dsref, cjs, files, typical)
     timed([*dsref, typical])  # warm caches
     timed([*cjs, typical])
     corpus: dict[str, list[float]] = {"dsref": [], "dsref1": [], "cjs": []}
@@ -79,6 +88,40 @@ def main() -> int:
     print(f"dsref / check-jsonschema      {t_dsref / t_cjs:6.2f} x   (target 0.5 x)")
     print(f"one typical file, start-up included: dsref {statistics.median(one['dsref']) * 1000:.0f} ms, ", end="")
     print(f"check-jsonschema {statistics.median(one['cjs']) * 1000:.0f} ms")
+    return 0
+
+
+def counted(command: list[str]) -> int:
+    """Instructions ``command`` runs, as callgrind counts them (0 where valgrind is missing)."""
+    import re
+    import shutil
+
+    if shutil.which("valgrind") is None or shutil.which("setarch") is None:
+        return 0
+    machine = os.uname().machine
+    probe = ["setarch", machine, "-R", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(probe, capture_output=True, text=True, check=False, env=env)
+    found = re.search(r"Collected : (\d+)", done.stderr)
+    return int(found.group(1)) if found else 0
+
+
+def _instructions(dsref: list[str], cjs: list[str], files: list[str], typical: str) -> int:
+    counts = {
+        "dsref check --jobs 1, corpus": counted([*dsref, "--jobs", "1", *files]),
+        "check-jsonschema, corpus": counted([*cjs, *files]),
+        "dsref check, one file": counted([*dsref, "--jobs", "1", typical]),
+        "check-jsonschema, one file": counted([*cjs, typical]),
+        "python -c pass": counted([sys.executable, "-c", "pass"]),
+    }
+    if not all(counts.values()):
+        print("needs valgrind and setarch", file=sys.stderr)
+        return 2
+    print(f"instructions, one process each, {len(files)} files (callgrind):")
+    for name, count in counts.items():
+        print(f"{name:32s} {count / 1e6:8.0f} M")
+    ratio = counts["dsref check --jobs 1, corpus"] / counts["check-jsonschema, corpus"]
+    print(f"dsref / check-jsonschema, corpus  {ratio:6.2f} x")
     return 0
 
 
