@@ -1,9 +1,11 @@
 """dsref.check.plain_types answers as pydantic-core does, for every option of the check tree.
 
-For each option's schema and values of every JSON type (the option's own words and bounds among them), a sure answer
-of :class:`~dsref.check.plain_types.PlainType` must be pydantic-core's: ``strict`` its strict JSON validation,
-``kept`` what its lax validation keeps (an enum member as its value, of the same Python type), ``integral`` the int
-it makes of a float written for an int. And a plain config is checked without importing pydantic-core at all.
+For each option's schema and values of every JSON type (the option's own words and bounds among them, strings that
+may or may not read as numbers or booleans, huge ints, nested arrays), a sure answer of
+:class:`~dsref.check.plain_types.PlainType` must be pydantic-core's: ``strict`` its strict JSON validation, ``lax``
+its lax Python validation: what it keeps (an enum member as its value, of the same Python type) or the types of its
+errors and the bounds they state. Checking through the plain answers must find what checking through pydantic-core
+alone finds, and a plain config is checked without importing pydantic-core at all.
 """
 
 from __future__ import annotations
@@ -12,25 +14,40 @@ import json
 import math
 import subprocess
 import sys
+from collections.abc import Iterator
 from enum import Enum
+from functools import cache
 from typing import Any
 
 import pytest
-from pydantic_core import ValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic_core import SchemaValidator, ValidationError
 
-from dsref.check.checktree import check_tree
-from dsref.check.plain_types import UNSURE, plain_type
+from dsref.check.checktree import ValidatorSpec, check_tree
+from dsref.check.effective import effective
+from dsref.check.plain_types import UNSURE, PlainType, Refused, plain_type
+from dsref.check.validation import accepts, coerce, validate
+from dsref.tree.options import Option
 
 _VALUES: list[Any] = [
-    None, True, False, 0, 1, 2, 3, 4, -1, 5, 10**9, 2**53, 2**53 + 1, 2**70,
-    0.0, -0.0, 0.5, 1.0, 2.0, 1e-10, 1e9, 5e8, 2.5e9, 1e20, 1e300, math.nan, math.inf, -math.inf,
-    "", "auto", "cpu", "none", "nvme", "bf16", "BF16", "fp16", "2", "true", "\ud800", "x" * 300,
-    [], [0.9, 0.999], [0.9, "auto"], [1, 2], [1, 2, 3], ["a"], [None], {}, {"a": 1},
+    None, True, False, 0, 1, 2, 3, 4, -1, -2, 5, 10**9, 2**53, 2**53 + 1, 2**63 - 1, 2**63, -(2**63), 2**64, 2**70,
+    10**30, -(10**30),
+    0.0, -0.0, 0.5, 1.0, -1.0, 2.0, 0.1, 1e-10, 1e-300, 1e9, 5e8, 2.5e9, 2.0**53, 2.0**63, 2.0**64, 1e20, 1e300,
+    math.nan, math.inf, -math.inf,
+    "", " ", "auto", "cpu", "none", "nvme", "bf16", "BF16", "fp16", "bfp16", "/nvme", "x" * 300, "\ud800",
+    "0", "1", "2", "-1", "+1", "-0", "007", " 1 ", "\t2\n", "\x0b3\x0c", "\r4\r", "+-1", "--1", "+", "-",
+    "1_000", "_1", "1.0", "1.00", "1.5", "1e3", "0x10",
+    "12345678901234567890", "9" * 18, "9" * 19, "\u0663", "\u00a01", "inf", "-inf", "nan", "Infinity",
+    "true", "True", "TRUE", "false", "yes", "Yes", "no", "on", "off", "y", "n", "t", "f", " true", "yes ", "nope",
+    [], [0], [1], [True], [1.0], [0.5, 1], ["1"], [1, "x"], [None], ["a"], [0.9, 0.999], [0.9, "auto"], [1, 2],
+    [1, 2, 3], [[1]], [[]], [[0.9, 0.999]], [0, -1, "x"],
+    {}, {"a": 1}, {"a": "b"}, {"a": None}, {"a": ["b"]}, {"": ""}, {"a": "b", "c": 1, "d": True},
 ]  # fmt: skip
 
 
 def _own_values(schema: Any) -> list[Any]:
-    """Words, enum values and bounds the schema names, and each bound's neighbours."""
+    """Words, enum values and bounds the schema names, and each bound's neighbours (as ints, floats and strings)."""
     found: list[Any] = []
     if isinstance(schema, dict):
         for key, item in schema.items():
@@ -38,8 +55,12 @@ def _own_values(schema: Any) -> list[Any]:
                 found.extend(item)
             elif key == "$enum":
                 found.extend(value for _name, value in item["members"])
+                found.extend(str(value) for _name, value in item["members"])
             elif key in ("gt", "ge", "lt", "le") and isinstance(item, (int, float)):
-                found.extend([item, item - 1, item + 1, item - 0.5, item + 0.5, float(item)])
+                near = [item, item - 1, item + 1, item - 0.5, item + 0.5, float(item)]
+                found.extend([*near, *(str(n) for n in near), [item - 1]])
+            elif key in ("min_length", "max_length") and isinstance(item, int):
+                found.extend("x" * n for n in (max(item - 1, 0), item, item + 1))
             else:
                 found.extend(_own_values(item))
     elif isinstance(schema, list):
@@ -53,6 +74,8 @@ def _same(a: Any, b: Any) -> bool:
         return False
     if isinstance(a, (list, tuple)):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(_same(a[k], b[k]) for k in a)
     if isinstance(a, float) and math.isnan(a):
         return math.isnan(b)
     return bool(a == b)
@@ -63,15 +86,54 @@ def _plain(value: Any) -> Any:
         return value.value
     if isinstance(value, (list, tuple)):
         return type(value)(_plain(item) for item in value)
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
     return value
+
+
+def _stated_bounds(errors: list[Any]) -> dict[str, Any]:
+    """The bounds pydantic-core's errors state, the first of each name (what dsref reports as bounds)."""
+    bounds: dict[str, Any] = {}
+    for err in errors:
+        for name, bound in (err.get("ctx") or {}).items():
+            if name in ("gt", "ge", "lt", "le", "min_length", "max_length"):
+                bounds.setdefault(name, bound)
+    return bounds
+
+
+def _disagreements(where: str, plain: PlainType, validator: SchemaValidator, value: Any) -> Iterator[str]:
+    """Where the plain answers for ``value`` are sure and differ from pydantic-core's; counts sure answers."""
+    verdict = plain.strict(value)
+    if verdict is not UNSURE:
+        try:
+            validator.validate_json(json.dumps(value, allow_nan=True), strict=True)
+            accepted = True
+        except ValidationError:
+            accepted = False
+        if verdict is not accepted:
+            yield f"{where}: strict({value!r}) = {verdict}, pydantic-core: {accepted}"
+    answer = plain.lax(value)
+    if answer is UNSURE:
+        return
+    try:
+        kept: Any = _plain(validator.validate_python(value))
+        errors = None
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
+    if type(answer) is not Refused and (errors is not None or not _same(answer, kept)):
+        yield f"{where}: lax({value!r}) keeps {answer!r}, pydantic-core: {errors or kept!r}"
+    if type(answer) is Refused:
+        if errors is None:
+            yield f"{where}: lax({value!r}) refused {answer}, pydantic-core keeps {kept!r}"
+        elif answer.errors != {err["type"] for err in errors} or not _same(answer.bounds, _stated_bounds(errors)):
+            yield f"{where}: lax({value!r}) refused {answer}, pydantic-core: {errors}"
 
 
 @pytest.mark.slow
 def test_every_sure_answer_is_pydantic_cores() -> None:
-    tree = check_tree()
-    checked = sure = 0
+    checked = sure_strict = sure_lax = 0
     wrong: list[str] = []
-    for opt in tree:
+    for opt in check_tree():
         spec = opt.validator_spec
         if spec is None or spec.schema is None:
             continue
@@ -79,45 +141,140 @@ def test_every_sure_answer_is_pydantic_cores() -> None:
         validator = spec.build()
         for value in [*_VALUES, *_own_values(spec.schema)]:
             checked += 1
-            verdict = plain.strict(value)
-            try:
-                validator.validate_json(json.dumps(value, allow_nan=True), strict=True)
-                accepted = True
-            except ValidationError:
-                accepted = False
-            if verdict is not UNSURE:
-                sure += 1
-                if verdict is not accepted:
-                    wrong.append(f"{opt.path}: strict({value!r}) = {verdict}, pydantic-core: {accepted}")
-            try:
-                lax: Any = _plain(validator.validate_python(value))
-            except ValidationError:
-                lax = UNSURE
-            if verdict is True:
-                kept = plain.kept(value)
-                if kept is not UNSURE and not _same(kept, lax):
-                    wrong.append(f"{opt.path}: kept({value!r}) = {kept!r}, pydantic-core keeps {lax!r}")
-            integral = plain.integral(value)
-            if integral is not UNSURE and not (type(integral) is int and _same(integral, lax)):
-                wrong.append(f"{opt.path}: integral({value!r}) = {integral!r}, pydantic-core keeps {lax!r}")
+            sure_strict += plain.strict(value) is not UNSURE
+            sure_lax += plain.lax(value) is not UNSURE
+            wrong.extend(_disagreements(opt.path, plain, validator, value))
     assert not wrong, "\n".join(wrong[:40])
     # the fast answers must cover most of what configs write, or they are not worth having
-    assert sure > checked // 2, (sure, checked)
+    assert sure_strict > checked // 2, (sure_strict, checked)
+    assert sure_lax > checked // 2, (sure_lax, checked)
 
 
-def test_a_plain_config_is_checked_without_pydantic_core(tmp_path: Any) -> None:
-    config = {
-        "train_micro_batch_size_per_gpu": 4,
-        "gradient_accumulation_steps": 2,
-        "bf16": {"enabled": True},
-        "optimizer": {"type": "AdamW", "params": {"lr": 3e-5, "betas": [0.9, 0.95], "weight_decay": 0.1}},
-        "zero_optimization": {
-            "stage": 3,
-            "offload_optimizer": {"device": "cpu", "pin_memory": True},
-            "reduce_bucket_size": 5e8,
-            "stage3_max_live_parameters": 1e9,
-        },
-    }
+@cache
+def _plain_schemas() -> list[tuple[str, PlainType, SchemaValidator]]:
+    """Each distinct schema of the check tree that plain answers know something of, with its validator."""
+    found: dict[str, tuple[str, PlainType, SchemaValidator]] = {}
+    for opt in check_tree():
+        spec = opt.validator_spec
+        if spec is None or spec.schema is None or type(spec.plain) is PlainType:
+            continue
+        found.setdefault(json.dumps(spec.schema, sort_keys=True), (opt.path, spec.plain, spec.build()))
+    return list(found.values())
+
+
+_NUMBER_TEXT = st.from_regex(r"[ \t\n]?[+-]?[0-9_]{0,5}(\.[0-9]{0,2})?([eE][+-]?[0-9]{1,2})?[ \t]?", fullmatch=True)
+_WORDS = st.sampled_from(
+    ["true", "True", "FALSE", "yes", "No", "on", "OFF", "t", "F", "y", "N", "1", "0", "", "auto", "none", "cpu",
+     "nvme", "fp16", "bf16", "fp32", "inf", "NaN", "-Infinity", "/nvme", "warn", "WARN"]
+)  # fmt: skip
+_INTS = st.one_of(
+    st.integers(-5, 5), st.integers(), st.integers(2**52, 2**54), st.integers(2**62, 2**65).map(lambda n: -n)
+)
+_SCALARS = st.one_of(
+    st.none(), st.booleans(), _INTS, st.integers(2**62, 2**65), st.floats(), st.integers(-3, 3).map(float),
+    st.text(max_size=6), _NUMBER_TEXT, _WORDS,
+)  # fmt: skip
+JSON = st.recursive(
+    _SCALARS,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_WORDS | st.text(max_size=3), inner, max_size=3),
+    max_leaves=6,
+)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), value=JSON)
+def test_sure_answers_are_pydantic_cores_for_any_json_value(data: st.DataObject, value: Any) -> None:
+    schemas = _plain_schemas()
+    path, plain, validator = schemas[data.draw(st.integers(0, len(schemas) - 1), label="schema")]
+    wrong = list(_disagreements(path, plain, validator, value))
+    assert not wrong, "\n".join(wrong)
+
+
+def _nested(opt: Option) -> bool:
+    """Whether ``opt`` is written as ``{"a": {"b": value}}`` by its path: every section above it a plain object."""
+    parts = opt.path.split(".")
+    tree = check_tree()
+    for depth in range(1, len(parts)):
+        above = ".".join(parts[:depth])
+        if above not in tree or tree.get(above).container is not None or tree.get(above).key != parts[depth - 1]:
+            return False
+    return opt.key == parts[-1]
+
+
+def _everything_said(opt: Option, value: Any) -> list[str]:
+    """What checking, reading and converting ``value`` at ``opt`` says."""
+    config: Any = value
+    for step in reversed(opt.path.split(".")):
+        config = {step: config}
+    said = []
+    for release in ("0.19.8", "0.16.0"):
+        try:
+            said += [repr(finding) for finding in validate(config, deepspeed_version=release)]
+        except TypeError as exc:  # a path of a lone surrogate: the same either way (a known fault, not this test's)
+            said.append(f"raises {exc}")
+    said.append(repr(sorted(effective(config).values.items())))
+    try:
+        said.append(f"coerce: {_plain(coerce(opt, value))!r}")
+    except ValueError:
+        said.append("coerce refuses")
+    said.append(f"accepts: {accepts(opt, value)}")
+    return said
+
+
+@pytest.mark.slow
+def test_checking_through_plain_answers_finds_what_pydantic_core_finds(monkeypatch: pytest.MonkeyPatch) -> None:
+    options = [
+        opt
+        for opt in check_tree()
+        if opt.kind == "leaf" and opt.validator_spec is not None and type(opt.validator_spec.plain) is not PlainType
+    ]
+    options = [opt for opt in options if _nested(opt)]
+    assert len(options) > 100, len(options)
+    cases = [(opt, value) for opt in options for value in [*_VALUES, *_own_values(opt.validator_spec.schema)]]
+    fast = [_everything_said(opt, value) for opt, value in cases]
+    monkeypatch.setattr(ValidatorSpec, "plain", property(lambda _spec: PlainType()))  # unsure of everything
+    wrong = []
+    for (opt, value), said in zip(cases, fast, strict=True):
+        slow = _everything_said(opt, value)
+        if said != slow:
+            wrong.append(f"{opt.path} = {value!r}:\n  plain answers: {said}\n  pydantic-core: {slow}")
+    assert not wrong, "\n".join(wrong[:10])
+
+
+_PLAIN_CONFIG = {
+    "train_micro_batch_size_per_gpu": 4,
+    "gradient_accumulation_steps": 2,
+    "bf16": {"enabled": True},
+    "optimizer": {"type": "AdamW", "params": {"lr": 3e-5, "betas": [0.9, 0.95], "weight_decay": 0.1}},
+    "zero_optimization": {
+        "stage": 3,
+        "offload_optimizer": {"device": "cpu", "pin_memory": True},
+        "reduce_bucket_size": 5e8,
+        "stage3_max_live_parameters": 1e9,
+    },
+}
+_USUAL_MISTAKES = {  # what the corpus writes: deprecated options, values DeepSpeed converts or refuses, paths
+    "train_micro_batch_size_per_gpu": [8],
+    "steps_per_print": 20000000000000000,
+    "communication_data_type": "bfp16",
+    "prescale_gradients": 1,
+    "fp16": {"enabled": 1, "min_loss_scale": 0.5},
+    "scheduler": {"type": "WarmupLR", "params": {"warmup_num_steps": 0}},
+    "autotuning": {"enabled": True, "results_dir": None, "arg_mappings": {"train_micro_batch_size_per_gpu": "--b"}},
+    "zero_optimization": {
+        "stage": "1",
+        "cpu_offload": True,
+        "overlap_comm": [False],
+        "reduce_bucket_size": 0,
+        "stage3_max_reuse_distance": -1,
+        "offload_param": {"device": "auto", "nvme_path": "/nvme"},
+        "offload_optimizer": {"device": "nvme", "nvme_path": None},
+    },
+}
+
+
+@pytest.mark.parametrize(("config", "status"), [(_PLAIN_CONFIG, "0"), (_USUAL_MISTAKES, "1")])
+def test_a_plain_config_is_checked_without_pydantic_core(tmp_path: Any, config: Any, status: str) -> None:
     path = tmp_path / "ds_config.json"
     path.write_text(json.dumps(config), encoding="utf-8")
     probe = (
@@ -128,4 +285,4 @@ def test_a_plain_config_is_checked_without_pydantic_core(tmp_path: Any) -> None:
         "print(status, 'pydantic_core' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.split() == ["0", "False"], done.stdout + done.stderr
+    assert done.stdout.split() == [status, "False"], done.stdout + done.stderr

@@ -22,7 +22,7 @@ from ..schema import UNSET
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..tree.releases import ReleaseFacts
-from .plain_types import UNSURE
+from .plain_types import UNSURE, Refused
 from .positions import Location
 
 __all__ = ["Effective", "effective"]
@@ -137,10 +137,9 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
 
         spec = opt.validator_spec
         if spec is not None:  # a plain value is kept as pydantic-core would keep it, without asking it
-            plain = spec.plain
-            kept = plain.kept(value) if plain.strict(value) is True else plain.integral(value)
-            if kept is not UNSURE:
-                return kept
+            answer = spec.plain.lax(value)
+            if answer is not UNSURE:  # refused by DeepSpeed: the value read on is the one written
+                return value if type(answer) is Refused else answer
         key = scalar_key(opt, value)
         if key is not None and key in _KEPT:
             return _KEPT[key]

@@ -1,15 +1,18 @@
-"""Whether a value is of an option's type as written, for the plain types, without pydantic-core.
+"""Whether a value is of an option's type, as written or once converted, for the plain types, without pydantic-core.
 
 Most values a config writes are plain: ``true`` for a bool, ``2`` for an int of at least 0, ``"cpu"`` for one of a
 few words, ``5e8`` for an int. Their option's pydantic-core schema (the encoded one of
 ``dsref/generated/check_tree.py``, see :mod:`dsref.check.checktree`) is plain too. :func:`plain_type` reads such
 a schema once and gives a :class:`PlainType` that answers what pydantic-core would, in a few comparisons: whether
-its strict JSON validation accepts a value as written (:meth:`PlainType.strict`), what its lax validation keeps of
-an accepted one (:meth:`PlainType.kept`), and which int it makes of a float written for an int
-(:meth:`PlainType.integral`). For a schema or a value it cannot be sure of (a validator function, a string with a
-lone surrogate, a float that is not finite) it answers :data:`UNSURE`, and the caller asks pydantic-core. So a file
-of plain values is checked without importing pydantic-core (a fifth of the start of ``dsref check``) or building a
-validator.
+its strict JSON validation accepts a value as written (:meth:`PlainType.strict`), and what its lax Python
+validation (the one DeepSpeed's models run) makes of it (:meth:`PlainType.lax`): the value it keeps (``5`` of
+``5e8`` or ``"5"``, ``true`` of ``1``, an enum member's value, a ``pathlib.Path`` of a string), or
+:class:`Refused` with pydantic-core's error types and the bounds its errors state, which
+:mod:`dsref.check.validation` turns into a finding (:meth:`Refused.kind`). For a schema or a value it cannot be
+sure of (a validator function, a string with a lone surrogate, a float that is not finite, a string that may or may
+not read as a number, a value failing two bounds at once) it answers :data:`UNSURE`, and the caller asks
+pydantic-core. So a file of plain values, and of the usual mistakes, is checked without importing pydantic-core (a
+fifth of the start of ``dsref check``) or building a validator.
 
 ``tests/test_plain_types.py`` holds every answer against pydantic-core's, for every option of the check tree and
 values of every JSON type.
@@ -18,9 +21,13 @@ values of every JSON type.
 from __future__ import annotations
 
 import math
-from typing import Any, Final
+import operator
+import pathlib
+from typing import Any, Final, NamedTuple
 
-__all__ = ["UNSURE", "PlainType", "plain_type"]
+from .findings import Kind
+
+__all__ = ["UNSURE", "PlainType", "Refused", "plain_type"]
 
 
 class _Unsure:
@@ -32,6 +39,51 @@ class _Unsure:
 
 UNSURE: Final[Any] = _Unsure()
 """The answer where pydantic-core must be asked."""
+
+
+class Refused(NamedTuple):
+    """Lax validation refuses the value: the types of pydantic-core's errors, and the bounds they state (the first
+    of each name, in the order of the errors, as :func:`dsref.check.validation._bounds_of` reads them)."""
+
+    errors: frozenset[str]
+    bounds: dict[str, Any]
+
+    def kind(self, value: Any) -> Kind:
+        """The finding ``value`` gets, by the rule of :func:`dsref.check.validation._classify`: out of range when a
+        bound failed on a value that is not a boolean, not allowed when only a fixed set of values was missed."""
+        if self.errors & _RANGE_ERRORS and not isinstance(value, bool):
+            return Kind.out_of_range
+        if self.errors and self.errors <= _CHOICE_ERRORS:
+            return Kind.not_allowed
+        return Kind.wrong_type
+
+
+# Refused is a named tuple, not a dataclass: making a frozen dataclass costs about 3 M instructions at each start
+# of dsref, about what checking a file costs.
+_RANGE_ERRORS = frozenset(
+    {"greater_than", "greater_than_equal", "less_than", "less_than_equal", "string_too_short", "string_too_long"}
+)
+"""The range errors (of ``validation._RANGE_ERRORS``) these answers give."""
+_CHOICE_ERRORS = frozenset({"literal_error", "enum"})
+
+
+def _refused(error: str) -> Refused:
+    return Refused(frozenset((error,)), {})
+
+
+def _joined(answers: list[Any], make: Any) -> Any:
+    """The answer for a list or an object from its members' (in order): unsure if one is, refused with all their
+    errors if one is refused, else the container ``make`` builds of the kept values."""
+    errors: set[str] = set()
+    bounds: dict[str, Any] = {}
+    for answer in answers:
+        if answer is UNSURE:
+            return UNSURE
+        if type(answer) is Refused:
+            errors |= answer.errors
+            for name, bound in answer.bounds.items():
+                bounds.setdefault(name, bound)
+    return Refused(frozenset(errors), bounds) if errors else make(answers)
 
 
 def _lone_surrogate(text: str) -> bool:
@@ -46,10 +98,57 @@ def _lone_surrogate(text: str) -> bool:
 
 
 _BOUNDS = ("gt", "ge", "lt", "le")
+_HOLDS = {"gt": operator.gt, "ge": operator.ge, "lt": operator.lt, "le": operator.le}
+_BOUND_ERRORS = {"gt": "greater_than", "ge": "greater_than_equal", "lt": "less_than", "le": "less_than_equal"}
 _PLAIN_KEYS = frozenset({"type", "metadata", "ref", "strict"})
 _SAFE_INT = 2**53
-"""Ints and integral floats beyond this are left to pydantic-core (float rounding, big ints)."""
+"""Ints beyond this are left to pydantic-core where a float is involved (float rounding)."""
+_I64 = 2**63
+"""Ints beyond a 64-bit int are left to pydantic-core (it holds them otherwise)."""
 _JSON_TYPES = (bool, int, float, str, list, dict, type(None))
+_CONTAINERS = (list, dict, type(None))
+"""JSON types that no scalar type converts from."""
+
+_DIGITS = frozenset("0123456789")
+_LONGEST_NUMBER_TEXT = 4300
+"""pydantic-core refuses longer strings for a number with another error (``int_parsing_size``)."""
+_TRUE_WORDS = frozenset({"1", "on", "t", "true", "y", "yes"})
+_FALSE_WORDS = frozenset({"0", "off", "f", "false", "n", "no"})
+"""The strings lax validation reads as a bool, in any case (and no others: not with blanks around)."""
+
+
+def _int_text(text: str) -> int | None:
+    """The int of a string lax validation surely reads as Python's ``int()`` does: up to 18 ASCII digits, a sign,
+    blanks around (pydantic-core also reads ``1_000`` and ``1.0``; those, and longer numbers, are left to it)."""
+    body = text.strip(" \t\n\r\f\v")
+    digits = body[1:] if body[:1] in ("+", "-") else body
+    return int(body) if 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit() else None
+
+
+def _without_digits(text: str) -> bool:
+    """An ASCII string of no digit, short enough for pydantic-core to try reading as a number."""
+    return text.isascii() and len(text) <= _LONGEST_NUMBER_TEXT and not _DIGITS.intersection(text)
+
+
+def _int_of(value: Any) -> Any:
+    """The int lax validation makes of ``value`` for an int, or its error (:class:`Refused`), or :data:`UNSURE`."""
+    kind = type(value)
+    if kind is int:
+        return value if -_I64 < value < _I64 else UNSURE
+    if kind is bool:
+        return int(value)
+    if kind is float:
+        if not math.isfinite(value):
+            return UNSURE
+        if not value.is_integer():
+            return _refused("int_from_float")
+        return int(value) if abs(value) <= _SAFE_INT else UNSURE
+    if kind is str:
+        number = _int_text(value)
+        if number is not None:
+            return number
+        return _refused("int_parsing") if _without_digits(value) else UNSURE
+    return _refused("int_type") if kind in _CONTAINERS else UNSURE
 
 
 class PlainType:
@@ -61,12 +160,9 @@ class PlainType:
         """True: strict JSON validation accepts ``value`` as written; False: it refuses it; :data:`UNSURE`."""
         return UNSURE
 
-    def kept(self, value: Any) -> Any:
-        """What lax validation keeps of ``value``, which :meth:`strict` accepted (an enum's member as its value)."""
-        return UNSURE
-
-    def integral(self, value: Any) -> Any:
-        """The int lax validation makes of a float written for an int within bounds (``5e8``); :data:`UNSURE`."""
+    def lax(self, value: Any) -> Any:
+        """What lax Python validation keeps of ``value``, as JSON data (an enum member as its value); :class:`Refused`
+        where it refuses it; :data:`UNSURE`."""
         return UNSURE
 
 
@@ -81,13 +177,27 @@ def plain_type(schema: Any) -> PlainType:
 
 def _read(schema: dict[str, Any]) -> PlainType | None:
     if "$enum" in schema:
-        return _Enum.read(schema)
-    maker = _MAKERS.get(schema.get("type"))  # type: ignore[arg-type]
-    return maker(schema) if maker is not None else None
+        made = _Enum.read(schema)
+    else:
+        maker = _MAKERS.get(schema.get("type"))  # type: ignore[arg-type]
+        made = maker(schema) if maker is not None else None
+    return _StrictAlways(made) if made is not None and schema.get("strict") else made
 
 
 def _keys_within(schema: dict[str, Any], *allowed: str) -> bool:
     return set(schema) <= _PLAIN_KEYS.union(allowed)
+
+
+class _StrictAlways(PlainType):
+    """A type whose schema says ``strict``: lax validation is strict there too, which is left to pydantic-core."""
+
+    __slots__ = ("inner",)
+
+    def __init__(self, inner: PlainType) -> None:
+        self.inner = inner
+
+    def strict(self, value: Any) -> Any:
+        return self.inner.strict(value)
 
 
 class _Nullable(PlainType):
@@ -107,11 +217,8 @@ class _Nullable(PlainType):
     def strict(self, value: Any) -> Any:
         return True if value is None else self.inner.strict(value)
 
-    def kept(self, value: Any) -> Any:
-        return None if value is None else self.inner.kept(value)
-
-    def integral(self, value: Any) -> Any:
-        return self.inner.integral(value)
+    def lax(self, value: Any) -> Any:
+        return None if value is None else self.inner.lax(value)
 
 
 class _None(PlainType):
@@ -120,8 +227,10 @@ class _None(PlainType):
     def strict(self, value: Any) -> Any:
         return value is None if type(value) in _JSON_TYPES else UNSURE
 
-    def kept(self, value: Any) -> Any:
-        return value
+    def lax(self, value: Any) -> Any:
+        if value is None:
+            return None
+        return _refused("none_required") if type(value) in _JSON_TYPES else UNSURE
 
 
 class _Bool(PlainType):
@@ -130,8 +239,24 @@ class _Bool(PlainType):
     def strict(self, value: Any) -> Any:
         return type(value) is bool if type(value) in _JSON_TYPES else UNSURE
 
-    def kept(self, value: Any) -> Any:
-        return value
+    def lax(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is bool:
+            return value
+        if kind is int:
+            if value in (0, 1):
+                return value == 1
+            return _refused("bool_parsing") if -_I64 < value < _I64 else UNSURE
+        if kind is float:  # 0.0 and 1.0 are read; other floats fail in ways left to pydantic-core
+            return value == 1 if value in (0, 1) else UNSURE
+        if kind is str:
+            if not value.isascii():
+                return UNSURE
+            word = value.lower()
+            if word in _TRUE_WORDS or word in _FALSE_WORDS:
+                return word in _TRUE_WORDS
+            return _refused("bool_parsing")
+        return _refused("bool_type") if kind in _CONTAINERS else UNSURE
 
 
 class _Number(PlainType):
@@ -148,30 +273,40 @@ class _Number(PlainType):
             and (self.le is None or number <= self.le)
         )
 
+    def bounded(self, number: Any, as_bound: Any) -> Any:
+        """``number`` where it is within the bounds, else refused by the one bound it fails (stated as ``as_bound``
+        makes it); unsure when it fails more than one (pydantic-core states only the first it checks)."""
+        if self.within(number):
+            return number
+        failed = [
+            name
+            for name in _BOUNDS
+            if getattr(self, name) is not None and not _HOLDS[name](number, getattr(self, name))
+        ]
+        if len(failed) != 1:
+            return UNSURE
+        name = failed[0]
+        return Refused(frozenset((_BOUND_ERRORS[name],)), {name: as_bound(getattr(self, name))})
+
 
 class _Int(_Number):
     __slots__ = ()
 
     @classmethod
     def read(cls, schema: dict[str, Any]) -> PlainType | None:
-        return cls(schema) if _keys_within(schema, *_BOUNDS) else None
+        if not _keys_within(schema, *_BOUNDS) or not all(type(schema.get(b, 0)) is int for b in _BOUNDS):
+            return None
+        return cls(schema)
 
     def strict(self, value: Any) -> Any:
         kind = type(value)
         if kind is int:
-            return self.within(value) if -_SAFE_INT <= value <= _SAFE_INT else UNSURE
-        if kind is float or kind not in _JSON_TYPES:
-            return UNSURE  # strict refuses a float, in words pydantic-core's error gives
-        return False
+            return self.within(value) if -_I64 < value < _I64 else UNSURE
+        return False if kind in _JSON_TYPES else UNSURE  # strict JSON refuses a float, even 5.0
 
-    def kept(self, value: Any) -> Any:
-        return value
-
-    def integral(self, value: Any) -> Any:
-        if type(value) is float and math.isfinite(value) and value.is_integer() and abs(value) <= _SAFE_INT:
-            whole = int(value)
-            return whole if self.within(whole) else UNSURE
-        return UNSURE
+    def lax(self, value: Any) -> Any:
+        number = _int_of(value)
+        return self.bounded(number, int) if type(number) is int else number
 
 
 class _Float(_Number):
@@ -189,8 +324,20 @@ class _Float(_Number):
             return self.within(value) if -_SAFE_INT <= value <= _SAFE_INT else UNSURE
         return False if kind in _JSON_TYPES else UNSURE
 
-    def kept(self, value: Any) -> Any:
-        return float(value)
+    def lax(self, value: Any) -> Any:
+        kind = type(value)
+        if kind is float:
+            return self.bounded(value, float) if math.isfinite(value) else UNSURE
+        if kind is int:
+            return self.bounded(float(value), float) if -_SAFE_INT <= value <= _SAFE_INT else UNSURE
+        if kind is bool:
+            return self.bounded(float(value), float)
+        if kind is str:  # refused only where no float can be read: no digit, no "inf" or "nan"
+            lowered = value.lower()
+            if not _without_digits(value) or "inf" in lowered or "nan" in lowered:
+                return UNSURE
+            return _refused("float_parsing")
+        return _refused("float_type") if kind in _CONTAINERS else UNSURE
 
 
 class _Str(PlainType):
@@ -211,8 +358,59 @@ class _Str(PlainType):
             return (self.shortest is None or size >= self.shortest) and (self.longest is None or size <= self.longest)
         return False if type(value) in _JSON_TYPES else UNSURE
 
-    def kept(self, value: Any) -> Any:
-        return value
+    def lax(self, value: Any) -> Any:
+        if type(value) is str:
+            if _lone_surrogate(value):
+                return UNSURE
+            if self.shortest is not None and len(value) < self.shortest:
+                return Refused(frozenset(("string_too_short",)), {"min_length": self.shortest})
+            if self.longest is not None and len(value) > self.longest:
+                return Refused(frozenset(("string_too_long",)), {"max_length": self.longest})
+            return value
+        return _refused("string_type") if type(value) in _JSON_TYPES else UNSURE
+
+
+class _Path(PlainType):
+    """A ``pathlib.Path`` option, as pydantic's schema for one (the string goes through
+    :func:`dsref.check.checktree.path_validator`): any string, kept as a ``Path``."""
+
+    __slots__ = ()
+
+    _PATH_FUNCTION: Final = {
+        "type": "function-after",
+        "function": {"type": "no-info", "function": {"$path_validator": "pathlib:Path"}},
+        "schema": {"type": "str"},
+    }
+    _PYTHON_PATH: Final = {
+        "type": "json-or-python",
+        "json_schema": _PATH_FUNCTION,
+        "python_schema": {"type": "is-instance", "cls": {"$class": "pathlib:Path"}},
+    }
+    SCHEMA: Final = {
+        "type": "lax-or-strict",
+        "lax_schema": {
+            "type": "union",
+            "choices": [_PYTHON_PATH, {**_PATH_FUNCTION, "schema": {"type": "str", "strict": True}}],
+            "custom_error_type": "path_type",
+            "custom_error_message": "Input is not a valid path for <class 'pathlib.Path'>",
+        },
+        "strict_schema": _PYTHON_PATH,
+    }
+    """The encoded schema, exactly: any other is left to pydantic-core."""
+
+    @classmethod
+    def read(cls, schema: dict[str, Any]) -> PlainType | None:
+        return cls() if schema == cls.SCHEMA else None
+
+    def strict(self, value: Any) -> Any:
+        if type(value) is str:
+            return UNSURE if _lone_surrogate(value) else True
+        return False if type(value) in _JSON_TYPES else UNSURE
+
+    def lax(self, value: Any) -> Any:
+        if type(value) is str:
+            return UNSURE if _lone_surrogate(value) else pathlib.Path(value)
+        return _refused("path_type") if type(value) in _JSON_TYPES else UNSURE
 
 
 class _Literal(PlainType):
@@ -235,14 +433,18 @@ class _Literal(PlainType):
             return value in self.words
         return False if type(value) in _JSON_TYPES else UNSURE
 
-    def kept(self, value: Any) -> Any:
-        return value
+    def lax(self, value: Any) -> Any:
+        if type(value) is str and value in self.words:
+            return value
+        if type(value) not in _JSON_TYPES or (type(value) is str and _lone_surrogate(value)):
+            return UNSURE
+        return _refused("literal_error")
 
 
 class _Enum(PlainType):
-    """An enum of words or of ints (``str`` or ``int`` mixed in): a member's value, written as that type, is accepted
-    and kept as that value. Anything else is left to pydantic-core, which also takes ``true`` and ``2.0`` for the
-    members 1 and 2 of an int enum."""
+    """An enum of words or of ints (``str`` or ``int`` mixed in): a member's value is accepted and kept as that
+    value. Strict JSON validation also takes ``true`` and ``2.0`` for the members 1 and 2 of an int enum (left to
+    pydantic-core); lax validation reads for an int enum what it reads for an int (``"2"``, ``2.0``, ``true``)."""
 
     __slots__ = ("kind", "values")
 
@@ -256,13 +458,25 @@ class _Enum(PlainType):
         values = [value for _name, value in spec["members"]]
         if kind is None or schema.get("sub_type") != spec["mixin"] or not all(type(v) is kind for v in values):
             return None
-        return cls(kind, frozenset(values))
+        return cls(kind, frozenset(values)) if _keys_within(schema, "$enum", "sub_type") else None
 
     def strict(self, value: Any) -> Any:
-        return True if type(value) is self.kind and value in self.values else UNSURE
+        kind = type(value)
+        if kind is self.kind:
+            return value in self.values
+        if kind not in _JSON_TYPES or (self.kind is int and kind in (bool, float)):
+            return UNSURE
+        return False
 
-    def kept(self, value: Any) -> Any:
-        return value
+    def lax(self, value: Any) -> Any:
+        if type(value) not in _JSON_TYPES or (type(value) is str and _lone_surrogate(value)):
+            return UNSURE
+        if self.kind is str:
+            return value if type(value) is str and value in self.values else _refused("enum")
+        number = _int_of(value)
+        if number is UNSURE:
+            return UNSURE
+        return number if type(number) is int and number in self.values else _refused("enum")
 
 
 class _Sequence(PlainType):
@@ -295,27 +509,62 @@ class _Sequence(PlainType):
         types = self._types(value)
         if types is None:
             return False
-        answer: Any = True
-        for item_type, item in zip(types, value, strict=True):
-            verdict = item_type.strict(item)
-            if verdict is UNSURE:
-                answer = UNSURE
-            elif not verdict:
-                return UNSURE  # refused: pydantic-core says which item and how
-        return answer
-
-    def kept(self, value: Any) -> Any:
-        types = self._types(value)
-        assert types is not None
-        items = [item_type.kept(item) for item_type, item in zip(types, value, strict=True)]
-        if any(item is UNSURE for item in items):
+        verdicts = [item_type.strict(item) for item_type, item in zip(types, value, strict=True)]
+        if any(verdict is UNSURE for verdict in verdicts):
             return UNSURE
-        return tuple(items) if self.tuple else items
+        return all(verdicts)
+
+    def lax(self, value: Any) -> Any:
+        if type(value) is not list:
+            return _refused("tuple_type" if self.tuple else "list_type") if type(value) in _JSON_TYPES else UNSURE
+        types = self._types(value)
+        if types is None:
+            return UNSURE  # a tuple of another length: pydantic-core says which items are missing or too many
+        answers = [item_type.lax(item) for item_type, item in zip(types, value, strict=True)]
+        return _joined(answers, tuple if self.tuple else list)
+
+
+class _Dict(PlainType):
+    """A JSON object of plain keys and values (``dict[str, str]``)."""
+
+    __slots__ = ("keys", "values")
+
+    def __init__(self, keys: PlainType, values: PlainType) -> None:
+        self.keys, self.values = keys, values
+
+    @classmethod
+    def read(cls, schema: dict[str, Any]) -> PlainType | None:
+        if not _keys_within(schema, "keys_schema", "values_schema"):
+            return None
+        raw_keys, raw_values = schema.get("keys_schema"), schema.get("values_schema")
+        keys = _read(raw_keys) if isinstance(raw_keys, dict) else None
+        values = _read(raw_values) if isinstance(raw_values, dict) else None
+        return cls(keys, values) if keys is not None and values is not None else None
+
+    def strict(self, value: Any) -> Any:
+        if type(value) is not dict:
+            return False if type(value) in _JSON_TYPES else UNSURE
+        if not all(type(key) is str for key in value):
+            return UNSURE  # json.dumps writes other keys as strings
+        verdicts = [self.keys.strict(key) for key in value] + [self.values.strict(item) for item in value.values()]
+        if any(verdict is UNSURE for verdict in verdicts):
+            return UNSURE
+        return all(verdicts)
+
+    def lax(self, value: Any) -> Any:
+        if type(value) is not dict:
+            return _refused("dict_type") if type(value) in _JSON_TYPES else UNSURE
+        if not all(type(key) is str for key in value):
+            return UNSURE
+        answers = []
+        for key, item in value.items():  # pydantic-core's errors come key, value, key, value...
+            answers += [self.keys.lax(key), self.values.lax(item)]
+        return _joined(answers, lambda kept: dict(zip(kept[::2], kept[1::2], strict=True)))
 
 
 class _Union(PlainType):
     """Accepted as written where one choice accepts it, refused where every choice refuses it; what lax validation
-    keeps of it is left to pydantic-core (its smart mode picks among the choices)."""
+    makes of it is left to pydantic-core (its smart mode picks among the choices)."""
 
     __slots__ = ("choices",)
 
@@ -363,11 +612,8 @@ class _Refusing(PlainType):
     def strict(self, value: Any) -> Any:
         return False if type(value) is self.refused else self.inner.strict(value)
 
-    def kept(self, value: Any) -> Any:
-        return self.inner.kept(value)
-
-    def integral(self, value: Any) -> Any:
-        return self.inner.integral(value)
+    def lax(self, value: Any) -> Any:
+        return _refused("value_error") if type(value) is self.refused else self.inner.lax(value)
 
 
 _MAKERS: dict[str, Any] = {
@@ -382,5 +628,7 @@ _MAKERS: dict[str, Any] = {
     "literal": _Literal.read,
     "list": _Sequence.read,
     "tuple": _Sequence.read,
+    "dict": _Dict.read,
     "union": _Union.read,
+    "lax-or-strict": _Path.read,
 }

@@ -39,7 +39,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 from ..tree.versions import parse_version as _parse_version
 from . import schema_repairs as repairs
 from .findings import Finding, Kind, Severity
-from .plain_types import UNSURE, PlainType
+from .plain_types import UNSURE, PlainType, Refused
 from .positions import Location
 from .repairs import Repair
 
@@ -516,31 +516,36 @@ class _Walker:
             return
         # from here on the value is judged by 0.19.8's type, whatever the release
         plain = _plain_type(opt)
-        if plain.strict(value) is True or plain.integral(value) is not UNSURE:
-            return  # as written, or a float written for an int, which DeepSpeed takes (as below)
-        key = scalar_key(opt, value)
+        verdict = plain.strict(value)
+        if verdict is True:
+            return
+        key = scalar_key(opt, value) if verdict is UNSURE else None
         if key is not None and key in _STRICTLY_VALID:
             return
-        adapter = value_validator(opt)
-        from pydantic_core import ValidationError
-
-        assert adapter is not None  # every leaf has a type
         strict = self.refuses(opt)
-        try:
-            text = json.dumps(value, allow_nan=True)
-        except (TypeError, ValueError, RecursionError):
-            self.wrong_type(opt, value, loc)
-            return
-        try:
-            adapter.validate_json(text, strict=True)
-            if key is not None:
-                remember(_STRICTLY_VALID, key, True)
-            return
-        except ValidationError:
-            pass
-        except RecursionError:
-            self.wrong_type(opt, value, loc)
-            return
+        text = ""
+        # a value JSON cannot write is of the wrong type; a float, a string, a bool or null always can be written
+        if verdict is UNSURE or type(value) not in (float, str, bool, type(None)):
+            try:
+                text = json.dumps(value, allow_nan=True)
+            except (TypeError, ValueError, RecursionError):
+                self.wrong_type(opt, value, loc)
+                return
+        if verdict is UNSURE:  # pydantic-core's strict JSON validation decides
+            adapter = value_validator(opt)
+            from pydantic_core import ValidationError
+
+            assert adapter is not None  # every leaf has a type
+            try:
+                adapter.validate_json(text, strict=True)
+                if key is not None:
+                    remember(_STRICTLY_VALID, key, True)
+                return
+            except ValidationError:
+                pass
+            except RecursionError:
+                self.wrong_type(opt, value, loc)
+                return
         if (
             opt.meta.case_insensitive
             and isinstance(value, str)
@@ -548,13 +553,27 @@ class _Walker:
             and any(isinstance(a, str) and a.lower() == value.lower() for a in opt.allowed)
         ):
             return
-        try:
-            coerced = adapter.validate_python(value)
-        except ValidationError as exc:
-            kind = _classify(exc, value)
+        answer = plain.lax(value)  # what DeepSpeed's lax validation makes of it: pydantic-core asked only if unsure
+        refusal: tuple[Kind, dict[str, Any]] | None = None
+        if type(answer) is Refused:
+            refusal = answer.kind(value), answer.bounds
+        elif answer is UNSURE:
+            adapter = value_validator(opt)
+            from pydantic_core import ValidationError
+
+            assert adapter is not None  # every leaf has a type
+            try:
+                answer = adapter.validate_python(value)
+            except ValidationError as exc:
+                refusal = _classify(exc, value), _bounds_of(exc)
+            except RecursionError:
+                self.wrong_type(opt, value, loc)
+                return
+        if refusal is not None:
+            kind, failed = refusal
             severity = Severity.error if strict else Severity.warning
             if kind is Kind.out_of_range:
-                bounds = dict(opt.bounds) or _bounds_of(exc)
+                bounds = dict(opt.bounds) or failed
                 self.add(kind, severity, loc, opt, value=short_repr(value), bounds=bounds)
             elif kind is Kind.not_allowed:
                 allowed = None if opt.allowed is None else [_plain(a) for a in opt.allowed]
@@ -569,9 +588,7 @@ class _Walker:
             else:
                 self.wrong_type(opt, value, loc)
             return
-        except RecursionError:
-            self.wrong_type(opt, value, loc)
-            return
+        coerced = answer
         if _integral_float(value, coerced):
             return
         if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
@@ -731,6 +748,11 @@ def _removal_target(tree: OptionTree, opt: Option) -> str | None:
 def coerce(opt: Option, value: Any) -> Any:
     """The value DeepSpeed's lax validation makes of ``value`` for ``opt``, as JSON data (the fix of a
     :attr:`~dsref.check.findings.Kind.coerced` finding writes it); raises ``ValueError`` when it cannot."""
+    answer = _plain_type(opt).lax(value)  # pydantic-core is asked only where the plain answer is unsure
+    if type(answer) is Refused:
+        raise ValueError(f"{opt.path}: {', '.join(sorted(answer.errors))}")
+    if answer is not UNSURE:
+        return answer
     adapter = value_validator(opt)
     if adapter is None:
         raise ValueError(f"{opt.path} has no validator")
