@@ -61,6 +61,29 @@ def test_lone_surrogates_in_keys_and_values_are_reported_in_every_format(tmp_pat
         assert "x\\ud800" in out and "\\udcff" in out
 
 
+def test_a_lone_surrogate_in_a_path_or_a_string_is_kept_as_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """DeepSpeed's models take such a string as written (a path option makes a path of it): no traceback, and no
+    "converts it" finding whose fix would write the same text again (the crash and the finding it replaced)."""
+    config = tmp_path / "ds_config.json"
+    config.write_text(
+        '{"zero_optimization": {"stage": 3, "offload_param": {"device": "nvme", "nvme_path": "\\ud800"}},'
+        ' "comms_logger": {"prof_ops": ["\\udcff"]}}',
+        encoding="utf-8",
+    )
+    for argv in (
+        ["check", str(config)],
+        ["check", "--format", "json", str(config)],
+        ["check", "--fix", "--diff", str(config)],
+    ):
+        status = main(argv)
+        out, err = capsys.readouterr()
+        assert "Traceback" not in out + err and status in (0, 1), (argv, out, err)
+        assert "DS202" not in out, argv  # nothing is converted
+    assert config.read_text(encoding="utf-8").count("\\ud800") == 1  # --diff wrote nothing
+
+
 @pytest.mark.slow
 def test_file_names_that_are_not_utf8_keep_the_output_valid(tmp_path: Path) -> None:
     folder = os.fsencode(tmp_path)

@@ -591,6 +591,8 @@ class _Walker:
         coerced = answer
         if _integral_float(value, coerced):
             return
+        if type(_plain(coerced)) is type(value) and _plain(coerced) == value:
+            return  # kept as written (strict JSON refused only its spelling, e.g. a lone surrogate escape)
         if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
             self.add(
                 Kind.coerced,
@@ -752,7 +754,7 @@ def coerce(opt: Option, value: Any) -> Any:
     if type(answer) is Refused:
         raise ValueError(f"{opt.path}: {', '.join(sorted(answer.errors))}")
     if answer is not UNSURE:
-        return answer
+        return _plain(answer)
     adapter = value_validator(opt)
     if adapter is None:
         raise ValueError(f"{opt.path} has no validator")
@@ -812,9 +814,13 @@ def _integral_float(value: Any, coerced: Any) -> bool:
 
 
 def _plain(value: Any) -> Any:
+    """A value DeepSpeed's models keep, as JSON data: an enum's member as its value, a path as its text."""
     from enum import Enum
+    from pathlib import PurePath
 
-    return value.value if isinstance(value, Enum) else value
+    if isinstance(value, Enum):
+        return value.value
+    return str(value) if isinstance(value, PurePath) else value
 
 
 def _classify(exc: ValidationError, value: Any) -> Kind:
