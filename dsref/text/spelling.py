@@ -44,15 +44,17 @@ class Spellings:
         columns = [self._shared_of(letter, count) for letter, count in Counter(word).items()]
         shared = map(sum, zip(*columns, strict=True)) if columns else repeat(0, len(self.words))
         scored: list[tuple[float, str]] = []
-        matcher = SequenceMatcher()
-        matcher.set_seq2(word)
+        matcher: SequenceMatcher[str] | None = None  # made for the first word that passes the bound (most fail)
         for candidate, length, common in zip(self.words, self._lengths, shared, strict=True):
             total = length + size
             # difflib's quick_ratio (letters in common), the bound it tests before the real ratio; its
             # real_quick_ratio (lengths alone) is never lower, so it rules out nothing more
             if total and 2.0 * common / total < cutoff:
                 continue
-            matcher.set_seq1(candidate)
+            if matcher is None:
+                matcher = SequenceMatcher(None, candidate, word)
+            else:
+                matcher.set_seq1(candidate)
             score = matcher.ratio()
             if score >= cutoff:
                 scored.append((score, candidate))
@@ -63,5 +65,5 @@ class Spellings:
         capped = self._capped.get((letter, count))
         if capped is None:
             column = self._columns.get(letter) or (0,) * len(self.words)
-            capped = self._capped[letter, count] = tuple(min(have, count) for have in column)
+            capped = self._capped[letter, count] = tuple(map(min, column, repeat(count)))
         return capped
