@@ -133,13 +133,13 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.validated_by_deepspeed and isinstance(value, str) and value == "auto" and opt.allowed != ("auto",):
         return UNSET
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
-        from .validation import remember, scalar_key, value_validator
-
         spec = opt.validator_spec
         if spec is not None:  # a plain value is kept as pydantic-core would keep it, without asking it
             answer = spec.plain.lax(value)
             if answer is not UNSURE:  # refused by DeepSpeed: the value read on is the one written
                 return value if type(answer) is Refused else answer
+        from .validation import remember, scalar_key, value_validator  # (it imports this module)
+
         key = scalar_key(opt, value)
         if key is not None and key in _KEPT:
             return _KEPT[key]
