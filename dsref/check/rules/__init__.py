@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ...text.i18n import Lang, Messages, messages
@@ -57,15 +58,17 @@ class Context:
     profile: str = "deepspeed"
     version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
     """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
-    memo: dict[str, Any] = field(default_factory=dict, repr=False)
-    """What the shared helpers of :mod:`dsref.check.rules._common` worked out once for this file."""
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    """What the shared helpers worked out once for this file (:func:`dsref.check.rules._common.per_file`), by
+    helper and arguments."""
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
 
-    @property
+    @cached_property
     def release(self) -> ReleaseFacts | None:
-        """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8."""
+        """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8.
+        Looked up once per file (:attr:`version` does not change)."""
         return release_facts(".".join(map(str, self.version)))
 
     def is_set(self, path: str) -> bool:

@@ -255,10 +255,10 @@ def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
     ),
 )
 def offload_without_device(ctx: Context) -> Iterator[Hit]:
-    autos = auto_paths(ctx)
     for section in (PARAM, OPTIM):
         device = f"{section}.device"
-        if mapping(ctx, section) is not None and not ctx.is_set(device) and device not in autos:
+        # auto_paths (a walk of the whole file) last: only a section without a device needs it
+        if mapping(ctx, section) is not None and not ctx.is_set(device) and device not in auto_paths(ctx):
             yield Hit(ctx.where(section), section, {"section": section})
 
 

@@ -24,6 +24,7 @@ from ._common import (
     mapping,
     offload_device,
     optimizer_name,
+    per_file,
     related,
     zero_stage,
 )
@@ -94,6 +95,9 @@ def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
         yield Hit(ctx.where(path), path)
 
 
+_REMOVED_IN = parse_version(REMOVED_OPTIMIZERS_IN)
+
+
 @rule(
     "DS541",
     "removed-optimizer-type",
@@ -125,7 +129,7 @@ def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
 )
 def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
-    if ctx.version < parse_version(REMOVED_OPTIMIZERS_IN):
+    if ctx.version < _REMOVED_IN:
         return  # the release checked for still has them
     if value is not None and value.lower() in REMOVED_OPTIMIZERS:
         yield Hit(ctx.where("optimizer.type"), "optimizer.type", {"value": value})
@@ -427,6 +431,7 @@ def _call(ctx: Context, cpu: bool) -> _Call | None:
     return _Call(built, _ADAM_POPPED, frozenset(passed))
 
 
+@per_file
 def _calls(ctx: Context) -> list[_Call]:
     """The constructor calls the section can lead to: one, or two while Hugging Face still fills the offload device."""
     device = offload_device(ctx, "optimizer")
@@ -494,9 +499,9 @@ def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
     calls = _calls(ctx)
     if not calls:
         return
-    names = sorted({n for call in calls for n in call.names()})
     for key, option in _params_keys(ctx):
         if not any(call.accepts(key) for call in calls):
+            names = sorted({n for call in calls for n in call.names()})
             optimizer = " / ".join(call.cls for call in calls)
             args = {"optimizer": optimizer, "key": key, "suggestions": suggest(key, names)}
             yield _param_hit(ctx, key, option, args)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
-from ...tree.options import Option
+from ...tree.options import Option, OptionTree
 from ..edits import Applicability
 from ..findings import Example, Severity
 from ..repairs import RemoveMember
@@ -79,13 +80,7 @@ def _stages_text(stages: tuple[int, ...]) -> str:
     ),
 )
 def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
-    for opt in ctx.tree.iter_subtree(ZERO):
-        meta = opt.meta
-        if not (meta.deprecated and meta.use_instead and opt.validated_by_deepspeed) or meta.parsed_unused:
-            continue
-        replacement = ctx.tree.get(meta.use_instead) if meta.use_instead in ctx.tree else None
-        if replacement is None or replacement.parent != opt.parent:
-            continue  # DeepSpeed only asserts for a replacement in the same model
+    for opt, replacement in _replaced(ctx.tree):
         if ctx.is_set(opt.path) and ctx.is_set(replacement.path):
             yield Hit(
                 ctx.where(opt.path),
@@ -93,6 +88,22 @@ def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
                 {"old": opt.key, "use_instead": replacement.path},
                 related(ctx, replacement.path),
             )
+
+
+@cache
+def _replaced(tree: OptionTree) -> tuple[tuple[Option, Option], ...]:
+    """The deprecated keys of zero_optimization DeepSpeed maps onto a replacement in the same model, with it (the
+    same for every file: worked out once per tree)."""
+    pairs = []
+    for opt in tree.iter_subtree(ZERO):
+        meta = opt.meta
+        if not (meta.deprecated and meta.use_instead and opt.validated_by_deepspeed) or meta.parsed_unused:
+            continue
+        replacement = tree.get(meta.use_instead) if meta.use_instead in tree else None
+        if replacement is None or replacement.parent != opt.parent:
+            continue  # DeepSpeed only asserts for a replacement in the same model
+        pairs.append((opt, replacement))
+    return tuple(pairs)
 
 
 @rule(
@@ -215,10 +226,16 @@ def legacy_stage1(ctx: Context) -> Iterator[Hit]:
         yield Hit(ctx.where(path), path)
 
 
+@cache
+def _tree_order(tree: OptionTree) -> dict[str, int]:
+    """The options of zero_optimization by path, numbered in tree order (parents before children); read only."""
+    return {opt.path: i for i, opt in enumerate(tree.iter_subtree(ZERO))}
+
+
 def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     """Written options of zero_optimization whose stages exclude ``stage``, without their descendants."""
     reported: list[str] = []
-    order = {opt.path: i for i, opt in enumerate(ctx.tree.iter_subtree(ZERO))}
+    order = _tree_order(ctx.tree)
     written = sorted((path for path in ctx.effective.values if path in order), key=order.__getitem__)
     for opt in map(ctx.tree.get, written):  # the written ones only, in tree order: parents before children
         if any(opt.path.startswith(p + ".") for p in reported):
