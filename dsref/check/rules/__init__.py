@@ -199,7 +199,7 @@ def run_rules(
         if chosen is not None and r.code not in chosen:
             continue
         for hit in _safely(r, context):
-            if _too_new(tree, hit.option, version):
+            if _too_new(tree, hit.option, version, context.release):
                 continue
             findings.append(
                 Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related, hit.repair)
@@ -207,14 +207,14 @@ def run_rules(
     return findings
 
 
-def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) -> bool:
-    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply)."""
+def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int], release: ReleaseFacts | None) -> bool:
+    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply);
+    ``release``: that version's recorded facts (:attr:`Context.release`)."""
     if path is None or path not in tree:
         return False
     since = tree.get(path).since
     if since is not None and parse_version(since) > version:
         return True
-    release = release_facts(".".join(map(str, version)))
     return release is not None and not release.exists(path)
 
 

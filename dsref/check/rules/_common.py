@@ -133,6 +133,7 @@ TORCH_LR_SCHEDULERS = frozenset(
 
 
 _P = ParamSpec("_P")
+_MISSING: Any = object()
 _T = TypeVar("_T")
 
 
@@ -148,11 +149,9 @@ def per_file(helper: Callable[Concatenate[Context, _P], _T]) -> Callable[Concate
     @wraps(helper)
     def memoized(ctx: Context, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
         key = (name, args, tuple(kwargs.items())) if args or kwargs else name
-        memo = ctx.memo
-        if key in memo:
-            answer: _T = memo[key]
-            return answer
-        answer = memo[key] = helper(ctx, *args, **kwargs)
+        answer: _T = ctx.memo.get(key, _MISSING)
+        if answer is _MISSING:
+            answer = ctx.memo[key] = helper(ctx, *args, **kwargs)
         return answer
 
     return memoized
@@ -205,8 +204,9 @@ def written(ctx: Context, path: str) -> bool:
 def mapping(ctx: Context, path: str) -> Mapping[str, Any] | None:
     """The section at ``path`` when the file writes it as an object; None otherwise."""
     value = ctx.effective.values.get(path)  # what the file writes (ctx.is_set), None for the rest
-    # A JSON object is a dict: test that first, the abstract Mapping (slower to ask) only for anything else.
-    return value if type(value) is dict or isinstance(value, Mapping) else None
+    if value is None or type(value) is dict:  # unwritten, or a JSON object: asked first, the abstract Mapping is
+        return value  # slower to ask
+    return value if isinstance(value, Mapping) else None
 
 
 @per_file

@@ -146,8 +146,7 @@ def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
     if stage is None:
         return
     for opt in _stage_bound_precision_options(ctx):
-        allowed = _allowed_stages(ctx, opt)
-        if is_true(ctx, opt.path) and stage not in allowed:
+        if is_true(ctx, opt.path) and stage not in (allowed := _allowed_stages(ctx, opt)):
             stages = f"{min(allowed)}-{max(allowed)}" if max(allowed) > min(allowed) else str(min(allowed))
             yield Hit(ctx.where(opt.path), opt.path, {"option": opt.path, "stage": stage, "stages": stages})
 

@@ -280,8 +280,9 @@ def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
     ),
 )
 def unused_option(ctx: Context) -> Iterator[Hit]:
+    written = ctx.effective.values
     for opt in _parsed_unused(ctx.tree):
-        if opt.path == "comms_logger.enabled" or not ctx.is_set(opt.path):
+        if opt.path not in written or opt.path == "comms_logger.enabled":
             continue
         value = ctx.get(opt.path)
         if value != opt.default and _accepts(opt, value):  # a value of the wrong type is reported by the schema

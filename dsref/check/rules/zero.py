@@ -238,9 +238,9 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     order = _tree_order(ctx.tree)
     written = sorted((path for path in ctx.effective.values if path in order), key=order.__getitem__)
     for opt in map(ctx.tree.get, written):  # the written ones only, in tree order: parents before children
+        if opt.stages is None or stage in opt.stages:
+            continue  # (the common case, asked first: both tests only skip)
         if any(opt.path.startswith(p + ".") for p in reported):
-            continue
-        if opt.stages is None or stage in opt.stages or not ctx.is_set(opt.path):
             continue
         if opt.meta.parsed_unused or opt.meta.deprecated or opt.removed_in or opt.meta.docs_only:
             continue  # reported elsewhere (DS575, DS301, DS302, DS303)
