@@ -100,6 +100,8 @@ class Rule:
     """A config that sets it off, shown on the rule's page."""
     fix: Applicability | None = None
     """The fix the rule's hits carry (declared: ``tests/test_rules.py`` fails when its example gets none)."""
+    needs: frozenset[str] = frozenset()
+    """Options of which the file must write at least one for the rule to find anything; empty: any file."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -130,18 +132,26 @@ def rule(
     phrases: dict[str, str] | None = None,
     example: Example | None = None,
     fix: Applicability | None = None,
+    needs: tuple[str, ...] = (),
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
     a whole config that sets it off; ``fix``: the rule's hits carry a repair of this applicability (where the
-    values allow one)."""
+    values allow one).
+
+    ``needs``: canonical option paths of which the file must write at least one (:meth:`Context.is_set`) for the
+    rule to find anything; :func:`run_rules` does not call it for a file that writes none. Declare only what the
+    check itself proves: every hit depends on :func:`~dsref.check.rules._common.mapping` or ``is_set`` of one of
+    them, or of an option below one of them (the file cannot write an option without its section), never on a
+    default. ``tests/test_rules.py`` runs each such rule on files without them.
+    """
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
         if code in _RULES:
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs))
         _SORTED.clear()
         _BY_NAME.clear()
         return check
@@ -195,9 +205,12 @@ def run_rules(
     context = Context(config, seen, tree, world_size, profile, version)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
+    written = seen.values.keys()  # (isdisjoint from the keys looks up the few needed paths, not every written one)
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
+        if r.needs and written.isdisjoint(r.needs):
+            continue  # it would find nothing: the file writes none of the options it needs (see rule())
         for hit in _safely(r, context):
             if _too_new(tree, hit.option, version, context.release):
                 continue

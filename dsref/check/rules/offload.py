@@ -81,6 +81,7 @@ def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(PARAM, OPTIM),
 )
 def nvme_without_path(ctx: Context) -> Iterator[Hit]:
     if zero_stage(ctx) != 3:
@@ -127,6 +128,7 @@ def nvme_without_path(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -170,6 +172,7 @@ def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -211,6 +214,7 @@ def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
     ratio = known(ctx, f"{OPTIM}.ratio")
@@ -253,6 +257,7 @@ def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(PARAM, OPTIM),
 )
 def offload_without_device(ctx: Context) -> Iterator[Hit]:
     for section in (PARAM, OPTIM):
@@ -294,6 +299,7 @@ def offload_without_device(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
     device = offload_device(ctx, "optimizer")
@@ -339,6 +345,7 @@ def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def contiguous_gradients_forced(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)

@@ -87,6 +87,7 @@ def suggest(value: str, names: Iterable[str]) -> list[str]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
     params = mapping(ctx, "optimizer.params")
@@ -126,6 +127,7 @@ _REMOVED_IN = parse_version(REMOVED_OPTIMIZERS_IN)
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
@@ -163,6 +165,7 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
@@ -204,6 +207,7 @@ def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -245,6 +249,7 @@ def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
     value = known(ctx, "fp16.loss_scale")
@@ -281,6 +286,7 @@ def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
     if optimizer_name(ctx) != "muon" or zero_stage(ctx) != 3:
@@ -317,6 +323,7 @@ def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("scheduler",),
 )
 def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -352,6 +359,7 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("scheduler",),
 )
 def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -387,6 +395,7 @@ def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer", "scheduler"),
 )
 def params_without_type(ctx: Context) -> Iterator[Hit]:
     for section in ("optimizer", "scheduler"):
@@ -494,6 +503,7 @@ def _param_hit(ctx: Context, key: str, option: str | None, args: dict[str, Any])
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
     calls = _calls(ctx)
@@ -538,6 +548,7 @@ def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def muon_param_ignored(ctx: Context) -> Iterator[Hit]:
     if optimizer_name(ctx) != "muon":
@@ -590,6 +601,7 @@ INTEGER_CHECKED_SCHEDULER_PARAMS: dict[str, frozenset[str]] = {
         """,
         hf=True,
     ),
+    needs=("scheduler",),
 )
 def scheduler_steps_not_integer(ctx: Context) -> Iterator[Hit]:
     scheduler = _type_of(ctx, "scheduler")

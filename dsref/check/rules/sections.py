@@ -40,6 +40,7 @@ from ._common import known, mapping, related, zero_stage
         }
         """,
     ),
+    needs=("comms_logger",),
 )
 def comms_logger_disabled(ctx: Context) -> Iterator[Hit]:
     path = "comms_logger.enabled"
@@ -240,6 +241,7 @@ _SAMPLING = "data_efficiency.data_sampling"
         }
         """,
     ),
+    needs=(_SAMPLING,),
 )
 def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
     for feature, key in (("curriculum_learning", "curriculum_metrics"), ("dynamic_batching", "max_tokens")):

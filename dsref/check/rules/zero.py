@@ -78,6 +78,7 @@ def _stages_text(stages: tuple[int, ...]) -> str:
         """,
         also=("DS301",),
     ),
+    needs=(ZERO,),
 )
 def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
     for opt, replacement in _replaced(ctx.tree):
@@ -236,8 +237,10 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     """Written options of zero_optimization whose stages exclude ``stage``, without their descendants."""
     reported: list[str] = []
     order = _tree_order(ctx.tree)
-    written = sorted((path for path in ctx.effective.values if path in order), key=order.__getitem__)
-    for opt in map(ctx.tree.get, written):  # the written ones only, in tree order: parents before children
+    # the written ones only, in tree order (parents before children); filter and sort run in C, no Python frame
+    # per written key
+    written = sorted(filter(order.__contains__, ctx.effective.values), key=order.__getitem__)
+    for opt in [ctx.tree.get(path) for path in written]:
         if opt.stages is None or stage in opt.stages:
             continue  # (the common case, asked first: both tests only skip)
         if any(opt.path.startswith(p + ".") for p in reported):
@@ -274,6 +277,7 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
         """,
     ),
     fix=Applicability.unsafe,
+    needs=(ZERO,),
 )
 def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -319,6 +323,7 @@ def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def allgather_bucket_odd(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -413,6 +418,7 @@ def reduce_scatter_prescaling(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
     path = f"{ZERO}.stage3_prefetch_bucket_size"
@@ -451,6 +457,7 @@ def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
     section = mapping(ctx, ZERO)
@@ -588,6 +595,7 @@ BF16_OPTIMIZER_READS = frozenset(
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def bf16_optimizer_ignores_zero_keys(ctx: Context) -> Iterator[Hit]:
     if not bf16_optimizer_path(ctx) or offload_device(ctx, "optimizer") is UNKNOWN:
