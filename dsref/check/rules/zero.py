@@ -240,7 +240,8 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     # the written ones only, in tree order (parents before children); filter and sort run in C, no Python frame
     # per written key
     written = sorted(filter(order.__contains__, ctx.effective.values), key=order.__getitem__)
-    for opt in [ctx.tree.get(path) for path in written]:
+    for path in written:
+        opt = ctx.tree.get(path)
         if opt.stages is None or stage in opt.stages:
             continue  # (the common case, asked first: both tests only skip)
         if any(opt.path.startswith(p + ".") for p in reported):
