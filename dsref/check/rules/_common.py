@@ -142,7 +142,8 @@ def per_file(helper: Callable[Concatenate[Context, _P], _T]) -> Callable[Concate
 
     For the helpers many rules ask (the ZeRO stage, the optimizer DeepSpeed builds, ...): their answer depends on
     nothing but the file and the run's settings, which a :class:`Context` never changes, and on the arguments, which
-    are part of the key. A helper that raises keeps nothing, so it raises again on the next call, as it did before.
+    are part of the key. Every caller gets the same answer, so a helper returns nothing a caller could change (a
+    frozenset, a tuple, a string). A helper that raises keeps nothing, so it raises again on the next call.
     """
     name = f"{helper.__module__}.{helper.__qualname__}"
 
@@ -203,9 +204,9 @@ def written(ctx: Context, path: str) -> bool:
 
 def mapping(ctx: Context, path: str) -> Mapping[str, Any] | None:
     """The section at ``path`` when the file writes it as an object; None otherwise."""
-    value = ctx.effective.values.get(path)  # what the file writes (ctx.is_set), None for the rest
-    if value is None or type(value) is dict:  # unwritten, or a JSON object: asked first, the abstract Mapping is
-        return value  # slower to ask
+    value = ctx.effective.values.get(path)  # what the file writes (ctx.is_set); None for the rest
+    if value is None or type(value) is dict:  # (the usual answers, asked before the slower abstract Mapping)
+        return value
     return value if isinstance(value, Mapping) else None
 
 

@@ -441,12 +441,12 @@ def _call(ctx: Context, cpu: bool) -> _Call | None:
 
 
 @per_file
-def _calls(ctx: Context) -> list[_Call]:
+def _calls(ctx: Context) -> tuple[_Call, ...]:
     """The constructor calls the section can lead to: one, or two while Hugging Face still fills the offload device."""
     device = offload_device(ctx, "optimizer")
     choices = (False, True) if device is UNKNOWN else (device in ("cpu", "nvme"),)
     calls = [_call(ctx, cpu) for cpu in choices]
-    return list(dict.fromkeys(c for c in calls if c is not None))
+    return tuple(dict.fromkeys(c for c in calls if c is not None))
 
 
 def _params_keys(ctx: Context) -> Iterator[tuple[str, str | None]]:
