@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ from dsref.check.findings import Location
 from dsref.check.rules import Context, all_rules, get_rule, run_rules
 from dsref.check.rules import _common as common
 from dsref.tree.options import OptionTree
+from dsref.tree.releases import release_facts
+from dsref.tree.versions import parse_version
 
 from .conftest import require_deepspeed, shared_path
 
@@ -577,6 +580,58 @@ def test_odd_inputs_raise_nothing(tree: OptionTree, config: Any) -> None:
         ctx = Context(config, effective(config, tree), tree, None, profile)
         for r in all_rules():
             list(r.check(ctx))
+
+
+def _without_a_key(config: Any) -> Iterator[Any]:
+    """``config``, then ``config`` without each of its keys, and without each key of each of its sections."""
+    yield config
+    if not isinstance(config, dict):
+        return
+    for key, value in config.items():
+        yield {k: v for k, v in config.items() if k != key}
+        if isinstance(value, dict):
+            for inner in value:
+                yield {**config, key: {k: v for k, v in value.items() if k != inner}}
+
+
+def _skipped_rules_find_nothing(tree: OptionTree, configs: Iterable[Any]) -> int:
+    """Run every rule that declares ``needs`` on each config (and its variants without a key) that writes none of
+    them, as run_rules would skip it: it must find nothing there. Returns how many such runs there were."""
+    gated = [r for r in all_rules() if r.needs]
+    runs = 0
+    for config in configs:
+        for variant in _without_a_key(config):
+            for profile, version in (("deepspeed", "0.19.8"), ("hf", "0.19.8"), ("deepspeed", "0.14.0")):
+                seen = effective(variant, tree, release=release_facts(version))
+                ctx = Context(variant, seen, tree, 8, profile, parse_version(version))
+                for r in gated:
+                    if r.needs.isdisjoint(seen.values):
+                        assert list(r.check(ctx)) == [], (r.code, profile, version, variant)
+                        runs += 1
+    return runs
+
+
+def test_a_rule_skipped_for_want_of_its_options_would_find_nothing(tree: OptionTree) -> None:
+    """``Rule.needs`` lets run_rules skip a rule: on every config of these tests and of the rules' pages, and on
+    each without one of its keys, a rule whose options are not written finds nothing when it does run."""
+    configs: list[Any] = [config for _, config, *_ in FIRES] + [config for _, config, _ in QUIET]
+    for r in all_rules():
+        if r.example is not None:
+            configs += [hjson.loads(text) for text in (r.example.config, r.example.repaired) if text]
+    assert _skipped_rules_find_nothing(tree, configs) > 10_000
+    assert all(r.needs for r in all_rules() if r.code in {"DS524", "DS535", "DS549", "DS586"})  # the costly ones
+
+
+@pytest.mark.slow
+def test_a_rule_skipped_for_want_of_its_options_would_find_nothing_in_the_corpus(tree: OptionTree) -> None:
+    corpus = shared_path("corpus", "real")
+    configs = []
+    for path in sorted(Path(corpus).glob("*.json")):
+        try:
+            configs.append(hjson.loads(path.read_text(encoding="utf-8", errors="replace")))
+        except Exception:  # files no reader accepts are the loader's business
+            continue
+    assert _skipped_rules_find_nothing(tree, configs) > 100_000
 
 
 @pytest.mark.slow

@@ -27,6 +27,9 @@ from .positions import Location
 
 __all__ = ["Effective", "effective"]
 
+_ABSENT: Any = object()
+"""Not in :attr:`Effective.values` (a value the file writes may be anything, None included)."""
+
 
 class Effective:
     """Values by canonical option path, with where each was written (if it was)."""
@@ -58,8 +61,9 @@ class Effective:
 
     def get(self, path: str, default: Any = UNSET) -> Any:
         """The value DeepSpeed uses: the file's (coerced like DeepSpeed does), else the runtime default."""
-        if path in self.values:
-            return self.values[path]
+        value = self.values.get(path, _ABSENT)  # one lookup: the rules ask this a hundred times per file
+        if value is not _ABSENT:
+            return value
         if default is not UNSET:
             return default
         return self._default(path)

@@ -129,7 +129,7 @@ class Unfilled:
 
 
 def _facts(tree: OptionTree, location: Sequence[str | int]) -> HfAuto | None:
-    path = ".".join(str(step) for step in location)
+    path = ".".join(map(str, location))
     return tree.get(path).meta.hf_auto if path in tree else None
 
 

@@ -8,6 +8,8 @@ True
 
 from __future__ import annotations
 
+from functools import cache
+
 DSREF_VERSION = "0.1.0.dev0"
 """dsref's own release (``dsref.__version__``; ``pyproject.toml`` reads it from here)."""
 
@@ -15,8 +17,12 @@ DEEPSPEED_VERSION = "0.19.8"
 """The DeepSpeed release whose config dsref's schema describes: the newest it covers."""
 
 
+@cache
 def parse_version(text: str) -> tuple[int, int, int]:
-    """``"0.19.8"`` → ``(0, 19, 8)`` (``v`` prefix and missing patch allowed); ``ValueError`` for anything else."""
+    """``"0.19.8"`` → ``(0, 19, 8)`` (``v`` prefix and missing patch allowed); ``ValueError`` for anything else.
+
+    Kept once worked out (the rules ask it for each finding; a release number is a few characters).
+    """
     parts = text.strip().removeprefix("v").split(".")
     if len(parts) not in (2, 3) or not all(part.isascii() and part.isdigit() for part in parts):
         raise ValueError(f"not a DeepSpeed release number: {text!r}")

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from ...text.i18n import Lang, Messages, messages
@@ -57,15 +58,17 @@ class Context:
     profile: str = "deepspeed"
     version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
     """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
-    memo: dict[str, Any] = field(default_factory=dict, repr=False)
-    """What the shared helpers of :mod:`dsref.check.rules._common` worked out once for this file."""
+    memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
+    """What the shared helpers worked out once for this file (:func:`dsref.check.rules._common.per_file`), by
+    helper and arguments."""
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
 
-    @property
+    @cached_property
     def release(self) -> ReleaseFacts | None:
-        """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8."""
+        """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8.
+        Looked up once per file (:attr:`version` does not change)."""
         return release_facts(".".join(map(str, self.version)))
 
     def is_set(self, path: str) -> bool:
@@ -97,6 +100,8 @@ class Rule:
     """A config that sets it off, shown on the rule's page."""
     fix: Applicability | None = None
     """The fix the rule's hits carry (declared: ``tests/test_rules.py`` fails when its example gets none)."""
+    needs: frozenset[str] = frozenset()
+    """Options of which the file must write at least one for the rule to find anything; empty: any file."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -127,18 +132,26 @@ def rule(
     phrases: dict[str, str] | None = None,
     example: Example | None = None,
     fix: Applicability | None = None,
+    needs: tuple[str, ...] = (),
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
     a whole config that sets it off; ``fix``: the rule's hits carry a repair of this applicability (where the
-    values allow one)."""
+    values allow one).
+
+    ``needs``: canonical option paths of which the file must write at least one (:meth:`Context.is_set`) for the
+    rule to find anything; :func:`run_rules` does not call it for a file that writes none. Declare only what the
+    check itself proves: every hit depends on :func:`~dsref.check.rules._common.mapping` or ``is_set`` of one of
+    them, or of an option below one of them (the file cannot write an option without its section), never on a
+    default. ``tests/test_rules.py`` runs each such rule on files without them.
+    """
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
         if code in _RULES:
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix)
+        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs))
         _SORTED.clear()
         _BY_NAME.clear()
         return check
@@ -192,11 +205,14 @@ def run_rules(
     context = Context(config, seen, tree, world_size, profile, version)
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
+    written = seen.values.keys()  # (isdisjoint from the keys looks up the few needed paths, not every written one)
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
+        if r.needs and written.isdisjoint(r.needs):
+            continue  # it would find nothing: the file writes none of the options it needs (see rule())
         for hit in _safely(r, context):
-            if _too_new(tree, hit.option, version):
+            if _too_new(tree, hit.option, version, context.release):
                 continue
             findings.append(
                 Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related, hit.repair)
@@ -204,14 +220,14 @@ def run_rules(
     return findings
 
 
-def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int]) -> bool:
-    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply)."""
+def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int], release: ReleaseFacts | None) -> bool:
+    """Whether the option ``path`` came after ``version`` (so a rule's 0.19.8 judgement of it does not apply);
+    ``release``: that version's recorded facts (:attr:`Context.release`)."""
     if path is None or path not in tree:
         return False
     since = tree.get(path).since
     if since is not None and parse_version(since) > version:
         return True
-    release = release_facts(".".join(map(str, version)))
     return release is not None and not release.exists(path)
 
 

@@ -21,8 +21,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from typing import Any
+from collections.abc import Callable, Iterator, Mapping
+from functools import wraps
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ...tree.options import Option
 from ..positions import Location
@@ -46,6 +47,7 @@ __all__ = [
     "mapping",
     "offload_device",
     "optimizer_name",
+    "per_file",
     "related",
     "written",
     "zero_stage",
@@ -130,6 +132,32 @@ TORCH_LR_SCHEDULERS = frozenset(
 )
 
 
+_P = ParamSpec("_P")
+_MISSING: Any = object()
+_T = TypeVar("_T")
+
+
+def per_file(helper: Callable[Concatenate[Context, _P], _T]) -> Callable[Concatenate[Context, _P], _T]:
+    """Work ``helper(ctx, ...)`` out once per file and keep the answer in :attr:`Context.memo`.
+
+    For the helpers many rules ask (the ZeRO stage, the optimizer DeepSpeed builds, ...): their answer depends on
+    nothing but the file and the run's settings, which a :class:`Context` never changes, and on the arguments, which
+    are part of the key. Every caller gets the same answer, so a helper returns nothing a caller could change (a
+    frozenset, a tuple, a string). A helper that raises keeps nothing, so it raises again on the next call.
+    """
+    name = f"{helper.__module__}.{helper.__qualname__}"
+
+    @wraps(helper)
+    def memoized(ctx: Context, /, *args: _P.args, **kwargs: _P.kwargs) -> _T:
+        key = (name, args, tuple(kwargs.items())) if args or kwargs else name
+        answer: _T = ctx.memo.get(key, _MISSING)
+        if answer is _MISSING:
+            answer = ctx.memo[key] = helper(ctx, *args, **kwargs)
+        return answer
+
+    return memoized
+
+
 def _walk_autos(ctx: Context, parent: str | None, value: Mapping[Any, Any], out: set[str]) -> None:
     for key, item in value.items():
         if not isinstance(key, str):
@@ -144,26 +172,24 @@ def _walk_autos(ctx: Context, parent: str | None, value: Mapping[Any, Any], out:
             _walk_autos(ctx, ctx.tree.child_parent(opt), item, out)
 
 
-def auto_paths(ctx: Context) -> set[str]:
-    """Canonical paths of the options the file writes as ``"auto"`` (under any spelling)."""
-    found: set[str] | None = ctx.memo.get("auto_paths")
-    if found is None:
-        found = set()
-        if isinstance(ctx.config, Mapping):
-            _walk_autos(ctx, None, ctx.config, found)
-        ctx.memo["auto_paths"] = found
-    return set(found)
+@per_file
+def auto_paths(ctx: Context) -> frozenset[str]:
+    """Canonical paths of the options the file writes as ``"auto"`` (under any spelling).
 
-
-def _hf_fills(ctx: Context, path: str) -> bool:
-    return ctx.profile == "hf" and path in ctx.effective.filled
+    Not :attr:`Effective.autos`: this walk also enters a section DeepSpeed skips (a deprecated alias written after
+    the current name)."""
+    found: set[str] = set()
+    if isinstance(ctx.config, Mapping):
+        _walk_autos(ctx, None, ctx.config, found)
+    return frozenset(found)
 
 
 def known(ctx: Context, path: str) -> Any:
     """The value DeepSpeed uses for ``path``, or :data:`UNKNOWN` when Hugging Face fills it (``hf`` profile)."""
-    if _hf_fills(ctx, path):
+    seen = ctx.effective  # asked dozens of times per file: one call, no helpers in between
+    if path in seen.filled and ctx.profile == "hf":
         return UNKNOWN
-    return ctx.get(path)
+    return seen.get(path)
 
 
 def is_true(ctx: Context, path: str) -> bool:
@@ -178,10 +204,13 @@ def written(ctx: Context, path: str) -> bool:
 
 def mapping(ctx: Context, path: str) -> Mapping[str, Any] | None:
     """The section at ``path`` when the file writes it as an object; None otherwise."""
-    value = ctx.get(path) if ctx.is_set(path) else None
+    value = ctx.effective.values.get(path)  # what the file writes (ctx.is_set); None for the rest
+    if value is None or type(value) is dict:  # (the usual answers, asked before the slower abstract Mapping)
+        return value
     return value if isinstance(value, Mapping) else None
 
 
+@per_file
 def zero_stage(ctx: Context) -> int | None:
     """The ZeRO stage DeepSpeed runs (0 when unset), or None when it is not known yet."""
     value = known(ctx, "zero_optimization.stage")
@@ -190,6 +219,7 @@ def zero_stage(ctx: Context) -> int | None:
     return value
 
 
+@per_file
 def offload_device(ctx: Context, which: str) -> Any:
     """Device of ``zero_optimization.offload_<which>``: ``none``/``cpu``/``nvme``, None when the section is absent
     (or null), :data:`UNKNOWN` when Hugging Face fills it."""
@@ -202,6 +232,7 @@ def offload_device(ctx: Context, which: str) -> Any:
     return device if device in ("none", "cpu", "nvme") else None
 
 
+@per_file
 def optimizer_name(ctx: Context) -> str | None:
     """``optimizer.type`` as DeepSpeed keeps it: lower-cased when it is one of DeepSpeed's names."""
     value = ctx.get("optimizer.type") if mapping(ctx, "optimizer") is not None else None
@@ -210,6 +241,7 @@ def optimizer_name(ctx: Context) -> str | None:
     return value.lower() if value.lower() in DEEPSPEED_OPTIMIZERS else value
 
 
+@per_file
 def built_optimizer(ctx: Context, *, cpu: bool | None = None) -> str | None:
     """The optimizer class DeepSpeed builds from the ``optimizer`` section (``engine._configure_basic_optimizer``).
 

@@ -194,6 +194,7 @@ def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(f"{ZERO}.offload_param", f"{ZERO}.offload_optimizer"),
 )
 def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -234,6 +235,7 @@ def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("steps_per_print",),
 )
 def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("steps_per_print")
@@ -284,6 +286,7 @@ def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(f"{ZERO}.offload_optimizer",),
 )
 def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -387,6 +390,7 @@ def flops_profiler_wall_clock(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("pipeline",),
 )
 def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -423,6 +427,7 @@ def pipeline_with_zero_stage(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def adam_means_adamw(ctx: Context) -> Iterator[Hit]:
     params = mapping(ctx, "optimizer.params")

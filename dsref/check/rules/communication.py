@@ -93,6 +93,7 @@ def allreduce_sum_unsupported(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("managed_gradient_accumulation",),
 )
 def unmanaged_accumulation(ctx: Context) -> Iterator[Hit]:
     path = "managed_gradient_accumulation"

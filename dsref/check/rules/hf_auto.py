@@ -77,8 +77,8 @@ def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:
     ),
 )
 def hugging_face_fills_a_refused_value(ctx: Context) -> Iterator[Hit]:
-    if ctx.profile != "hf":
-        return
+    if ctx.profile != "hf" or not ctx.effective.hugging_face.known():
+        return  # with neither release known, both fill as their newest: no change is in force (_change_in_force)
     target = ".".join(map(str, ctx.version))
     for path in sorted(ctx.effective.filled):
         if path not in ctx.tree:

@@ -81,6 +81,7 @@ def param_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(PARAM, OPTIM),
 )
 def nvme_without_path(ctx: Context) -> Iterator[Hit]:
     if zero_stage(ctx) != 3:
@@ -127,6 +128,7 @@ def nvme_without_path(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -170,6 +172,7 @@ def optimizer_nvme_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -211,6 +214,7 @@ def partial_offload_below_stage3(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
     ratio = known(ctx, f"{OPTIM}.ratio")
@@ -253,12 +257,13 @@ def partial_offload_needs_cpu_adam(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(PARAM, OPTIM),
 )
 def offload_without_device(ctx: Context) -> Iterator[Hit]:
-    autos = auto_paths(ctx)
     for section in (PARAM, OPTIM):
         device = f"{section}.device"
-        if mapping(ctx, section) is not None and not ctx.is_set(device) and device not in autos:
+        # auto_paths (a walk of the whole file) last: only a section without a device needs it
+        if mapping(ctx, section) is not None and not ctx.is_set(device) and device not in auto_paths(ctx):
             yield Hit(ctx.where(section), section, {"section": section})
 
 
@@ -294,6 +299,7 @@ def offload_without_device(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
     device = offload_device(ctx, "optimizer")
@@ -339,6 +345,7 @@ def optimizer_offload_without_zero(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(OPTIM,),
 )
 def contiguous_gradients_forced(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)

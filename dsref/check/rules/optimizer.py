@@ -24,6 +24,7 @@ from ._common import (
     mapping,
     offload_device,
     optimizer_name,
+    per_file,
     related,
     zero_stage,
 )
@@ -86,12 +87,16 @@ def suggest(value: str, names: Iterable[str]) -> list[str]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
     params = mapping(ctx, "optimizer.params")
     if ctx.get("optimizer.type") is not None and params is not None and "max_grad_norm" in params:
         path = "optimizer.params.max_grad_norm"
         yield Hit(ctx.where(path), path)
+
+
+_REMOVED_IN = parse_version(REMOVED_OPTIMIZERS_IN)
 
 
 @rule(
@@ -122,10 +127,11 @@ def max_grad_norm_in_optimizer(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
-    if ctx.version < parse_version(REMOVED_OPTIMIZERS_IN):
+    if ctx.version < _REMOVED_IN:
         return  # the release checked for still has them
     if value is not None and value.lower() in REMOVED_OPTIMIZERS:
         yield Hit(ctx.where("optimizer.type"), "optimizer.type", {"value": value})
@@ -159,6 +165,7 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "optimizer")
@@ -200,6 +207,7 @@ def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -241,6 +249,7 @@ def untested_zero_optimizer(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
     value = known(ctx, "fp16.loss_scale")
@@ -277,6 +286,7 @@ def lamb_needs_dynamic_scale(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
     if optimizer_name(ctx) != "muon" or zero_stage(ctx) != 3:
@@ -313,6 +323,7 @@ def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("scheduler",),
 )
 def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -348,6 +359,7 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("scheduler",),
 )
 def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
     value = _type_of(ctx, "scheduler")
@@ -383,6 +395,7 @@ def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer", "scheduler"),
 )
 def params_without_type(ctx: Context) -> Iterator[Hit]:
     for section in ("optimizer", "scheduler"):
@@ -427,12 +440,13 @@ def _call(ctx: Context, cpu: bool) -> _Call | None:
     return _Call(built, _ADAM_POPPED, frozenset(passed))
 
 
-def _calls(ctx: Context) -> list[_Call]:
+@per_file
+def _calls(ctx: Context) -> tuple[_Call, ...]:
     """The constructor calls the section can lead to: one, or two while Hugging Face still fills the offload device."""
     device = offload_device(ctx, "optimizer")
     choices = (False, True) if device is UNKNOWN else (device in ("cpu", "nvme"),)
     calls = [_call(ctx, cpu) for cpu in choices]
-    return list(dict.fromkeys(c for c in calls if c is not None))
+    return tuple(dict.fromkeys(c for c in calls if c is not None))
 
 
 def _params_keys(ctx: Context) -> Iterator[tuple[str, str | None]]:
@@ -489,14 +503,15 @@ def _param_hit(ctx: Context, key: str, option: str | None, args: dict[str, Any])
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
     calls = _calls(ctx)
     if not calls:
         return
-    names = sorted({n for call in calls for n in call.names()})
     for key, option in _params_keys(ctx):
         if not any(call.accepts(key) for call in calls):
+            names = sorted({n for call in calls for n in call.names()})
             optimizer = " / ".join(call.cls for call in calls)
             args = {"optimizer": optimizer, "key": key, "suggestions": suggest(key, names)}
             yield _param_hit(ctx, key, option, args)
@@ -533,6 +548,7 @@ def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def muon_param_ignored(ctx: Context) -> Iterator[Hit]:
     if optimizer_name(ctx) != "muon":
@@ -585,6 +601,7 @@ INTEGER_CHECKED_SCHEDULER_PARAMS: dict[str, frozenset[str]] = {
         """,
         hf=True,
     ),
+    needs=("scheduler",),
 )
 def scheduler_steps_not_integer(ctx: Context) -> Iterator[Hit]:
     scheduler = _type_of(ctx, "scheduler")

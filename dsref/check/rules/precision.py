@@ -8,7 +8,7 @@ from functools import cache
 from ...tree.options import Option, OptionTree
 from ..findings import Example, Severity
 from . import Context, Hit, rule
-from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, zero_stage
+from ._common import UNKNOWN, built_optimizer, is_true, known, offload_device, per_file, zero_stage
 
 
 @rule(
@@ -63,6 +63,7 @@ DTYPE_SPELLINGS: dict[str, str] = {
 }
 
 
+@per_file
 def model_dtype(ctx: Context) -> str | None:
     """The dtype DeepSpeed trains the model in: fp16, bf16 or fp32 (None when Hugging Face decides)."""
     fp16, bf16 = known(ctx, "fp16.enabled"), known(ctx, "bf16.enabled")
@@ -75,6 +76,7 @@ def model_dtype(ctx: Context) -> str | None:
     return "fp32"
 
 
+@per_file
 def grad_accum_dtype(ctx: Context) -> str | None:
     """data_types.grad_accum_dtype as the dtype it names; the model dtype when unset; None when unknown."""
     if ctx.is_set("data_types.grad_accum_dtype") and ctx.get("data_types.grad_accum_dtype") is not None:
@@ -82,6 +84,7 @@ def grad_accum_dtype(ctx: Context) -> str | None:
     return model_dtype(ctx)
 
 
+@per_file
 def bf16_optimizer_path(ctx: Context) -> bool:
     """Whether DeepSpeed wraps a configured optimizer in its BF16_Optimizer instead of a ZeRO optimizer.
 
@@ -143,8 +146,7 @@ def master_weights_need_zero(ctx: Context) -> Iterator[Hit]:
     if stage is None:
         return
     for opt in _stage_bound_precision_options(ctx):
-        allowed = _allowed_stages(ctx, opt)
-        if is_true(ctx, opt.path) and stage not in allowed:
+        if is_true(ctx, opt.path) and stage not in (allowed := _allowed_stages(ctx, opt)):
             stages = f"{min(allowed)}-{max(allowed)}" if max(allowed) > min(allowed) else str(min(allowed))
             yield Hit(ctx.where(opt.path), opt.path, {"option": opt.path, "stage": stage, "stages": stages})
 

@@ -8,6 +8,8 @@ from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..findings import Severity
 from . import Context, Hit, rule
 
+_DESCRIBED = parse_version(DEEPSPEED_VERSION)
+
 
 @rule(
     "DS584",
@@ -27,6 +29,6 @@ from . import Context, Hit, rule
     ),
 )
 def rules_follow_described_release(ctx: Context) -> Iterator[Hit]:
-    if ctx.version != parse_version(DEEPSPEED_VERSION):
+    if ctx.version != _DESCRIBED:
         version = ".".join(map(str, ctx.version))
         yield Hit((), None, {"version": version, "described": DEEPSPEED_VERSION})

@@ -40,6 +40,7 @@ from ._common import known, mapping, related, zero_stage
         }
         """,
     ),
+    needs=("comms_logger",),
 )
 def comms_logger_disabled(ctx: Context) -> Iterator[Hit]:
     path = "comms_logger.enabled"
@@ -240,6 +241,7 @@ _SAMPLING = "data_efficiency.data_sampling"
         }
         """,
     ),
+    needs=(_SAMPLING,),
 )
 def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
     for feature, key in (("curriculum_learning", "curriculum_metrics"), ("dynamic_batching", "max_tokens")):
@@ -280,8 +282,9 @@ def data_sampling_missing_key(ctx: Context) -> Iterator[Hit]:
     ),
 )
 def unused_option(ctx: Context) -> Iterator[Hit]:
+    written = ctx.effective.values
     for opt in _parsed_unused(ctx.tree):
-        if opt.path == "comms_logger.enabled" or not ctx.is_set(opt.path):
+        if opt.path not in written or opt.path == "comms_logger.enabled":
             continue
         value = ctx.get(opt.path)
         if value != opt.default and _accepts(opt, value):  # a value of the wrong type is reported by the schema

@@ -97,6 +97,7 @@ def _refused_by_torch(cls: str, key: str, problem: str) -> bool:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
     for key, value, problem, path in _impossible_params(ctx):
@@ -145,6 +146,7 @@ def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=("optimizer",),
 )
 def optimizer_value_impossible(ctx: Context) -> Iterator[Hit]:
     calls = _calls(ctx)
@@ -219,6 +221,7 @@ DECAY_SCHEDULERS = frozenset({"WarmupDecayLR", "WarmupCosineLR"})
         }
         """,
     ),
+    needs=("scheduler",),
 )
 def scheduler_value_impossible(ctx: Context) -> Iterator[Hit]:
     scheduler = _type_of(ctx, "scheduler")

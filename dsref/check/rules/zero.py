@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
-from ...tree.options import Option
+from ...tree.options import Option, OptionTree
 from ..edits import Applicability
 from ..findings import Example, Severity
 from ..repairs import RemoveMember
@@ -77,15 +78,10 @@ def _stages_text(stages: tuple[int, ...]) -> str:
         """,
         also=("DS301",),
     ),
+    needs=(ZERO,),
 )
 def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
-    for opt in ctx.tree.iter_subtree(ZERO):
-        meta = opt.meta
-        if not (meta.deprecated and meta.use_instead and opt.validated_by_deepspeed) or meta.parsed_unused:
-            continue
-        replacement = ctx.tree.get(meta.use_instead) if meta.use_instead in ctx.tree else None
-        if replacement is None or replacement.parent != opt.parent:
-            continue  # DeepSpeed only asserts for a replacement in the same model
+    for opt, replacement in _replaced(ctx.tree):
         if ctx.is_set(opt.path) and ctx.is_set(replacement.path):
             yield Hit(
                 ctx.where(opt.path),
@@ -93,6 +89,22 @@ def deprecated_with_replacement(ctx: Context) -> Iterator[Hit]:
                 {"old": opt.key, "use_instead": replacement.path},
                 related(ctx, replacement.path),
             )
+
+
+@cache
+def _replaced(tree: OptionTree) -> tuple[tuple[Option, Option], ...]:
+    """The deprecated keys of zero_optimization DeepSpeed maps onto a replacement in the same model, with it (the
+    same for every file: worked out once per tree)."""
+    pairs = []
+    for opt in tree.iter_subtree(ZERO):
+        meta = opt.meta
+        if not (meta.deprecated and meta.use_instead and opt.validated_by_deepspeed) or meta.parsed_unused:
+            continue
+        replacement = tree.get(meta.use_instead) if meta.use_instead in tree else None
+        if replacement is None or replacement.parent != opt.parent:
+            continue  # DeepSpeed only asserts for a replacement in the same model
+        pairs.append((opt, replacement))
+    return tuple(pairs)
 
 
 @rule(
@@ -215,15 +227,24 @@ def legacy_stage1(ctx: Context) -> Iterator[Hit]:
         yield Hit(ctx.where(path), path)
 
 
+@cache
+def _tree_order(tree: OptionTree) -> dict[str, int]:
+    """The options of zero_optimization by path, numbered in tree order (parents before children); read only."""
+    return {opt.path: i for i, opt in enumerate(tree.iter_subtree(ZERO))}
+
+
 def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
     """Written options of zero_optimization whose stages exclude ``stage``, without their descendants."""
     reported: list[str] = []
-    order = {opt.path: i for i, opt in enumerate(ctx.tree.iter_subtree(ZERO))}
-    written = sorted((path for path in ctx.effective.values if path in order), key=order.__getitem__)
-    for opt in map(ctx.tree.get, written):  # the written ones only, in tree order: parents before children
+    order = _tree_order(ctx.tree)
+    # the written ones only, in tree order (parents before children); filter and sort run in C, no Python frame
+    # per written key
+    written = sorted(filter(order.__contains__, ctx.effective.values), key=order.__getitem__)
+    for path in written:
+        opt = ctx.tree.get(path)
+        if opt.stages is None or stage in opt.stages:
+            continue  # (the common case, asked first: both tests only skip)
         if any(opt.path.startswith(p + ".") for p in reported):
-            continue
-        if opt.stages is None or stage in opt.stages or not ctx.is_set(opt.path):
             continue
         if opt.meta.parsed_unused or opt.meta.deprecated or opt.removed_in or opt.meta.docs_only:
             continue  # reported elsewhere (DS575, DS301, DS302, DS303)
@@ -257,6 +278,7 @@ def _topmost_out_of_stage(ctx: Context, stage: int) -> Iterator[Option]:
         """,
     ),
     fix=Applicability.unsafe,
+    needs=(ZERO,),
 )
 def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -302,6 +324,7 @@ def option_ignored_at_stage(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def allgather_bucket_odd(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -396,6 +419,7 @@ def reduce_scatter_prescaling(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
     path = f"{ZERO}.stage3_prefetch_bucket_size"
@@ -434,6 +458,7 @@ def allgather_sequential_prefetch(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def zero_section_without_stage(ctx: Context) -> Iterator[Hit]:
     section = mapping(ctx, ZERO)
@@ -571,6 +596,7 @@ BF16_OPTIMIZER_READS = frozenset(
         }
         """,
     ),
+    needs=(ZERO,),
 )
 def bf16_optimizer_ignores_zero_keys(ctx: Context) -> Iterator[Hit]:
     if not bf16_optimizer_path(ctx) or offload_device(ctx, "optimizer") is UNKNOWN:
