@@ -54,7 +54,7 @@ from ..text.punctuation import quoted
 from ..tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
 from .parse_errors import said
 from .positions import Extent, LineIndex, Location, Span, Written
-from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
+from .scanner import Entries, Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [
     "MAX_BYTES",
@@ -179,10 +179,12 @@ class Positions(Mapping[Location, Spans]):
     worked out when an entry is looked up.
     """
 
-    def __init__(self, entries: Mapping[Location, Written], index: LineIndex) -> None:
+    def __init__(self, entries: Entries, index: LineIndex) -> None:
         self._entries = entries
         self.index = index
         """The line index of the text the reader parsed (built once; fixes and the server use it too)."""
+        self._located: dict[tuple[Location, str], Span] = {}
+        """What :meth:`locate` answered: a check sorts its findings by line and then draws each at its place."""
 
     def __getitem__(self, location: Location) -> Spans:
         written = self._entries[location]
@@ -200,7 +202,25 @@ class Positions(Mapping[Location, Spans]):
 
     def written(self, location: Location) -> Written | None:
         """Where ``location`` is written, as offsets into the text; None when it is not written."""
-        return self._entries.get(location)
+        return self._entries.written(location)
+
+    def locate(self, location: Location, part: str = "key") -> Span:
+        """See :meth:`LoadedConfig.locate`."""
+        loc = tuple(location)
+        span = self._located.get((loc, part))
+        if span is None:
+            span = self._located[loc, part] = self._nearest(loc, part)
+        return span
+
+    def _nearest(self, loc: Location, part: str) -> Span:
+        while True:
+            written = self._entries.written(loc)
+            if written is not None:  # only the part pointed at is turned into lines and columns
+                extent = written.key if part == "key" and written.key is not None else written.value
+                return self.index.span(extent.start, extent.end)
+            if not loc:
+                return Span(1, 1, 1, 1)
+            loc = loc[:-1]
 
     def span(self, start: int, end: int) -> Span:
         """The lines and columns of ``text[start:end]``."""
@@ -247,14 +267,7 @@ class LoadedConfig:
         >>> cfg.locate(("zero_optimization", "offload_param", "device"))
         Span(line=1, col=2, end_line=1, end_col=21)
         """
-        loc = tuple(location)
-        while True:
-            spans = self.positions.get(loc)
-            if spans is not None:
-                return spans.key if part == "key" and spans.key is not None else spans.value
-            if not loc:
-                return Span(1, 1, 1, 1)
-            loc = loc[:-1]
+        return self.positions.locate(location, part)
 
 
 class LoadErrorKind(str, Enum):
