@@ -354,10 +354,11 @@ def load(path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *,
     <LoadErrorKind.not_found: 'not_found'>
     """
     _check_profile(profile)
-    data = read_bytes(path, profile, max_bytes=max_bytes)
-    if isinstance(data, LoadError):
-        return data
-    return load_bytes(data, profile, path=path, max_bytes=max_bytes)
+    where = Path(os.fspath(path))  # made once, for reading and for the record
+    read = _read_file(where, profile, max_bytes)
+    if isinstance(read, LoadError):
+        return read
+    return _load_bytes(read.data, profile, where, max_bytes)
 
 
 def read_bytes(
@@ -387,8 +388,10 @@ def read_file(
     path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *, max_bytes: int = MAX_BYTES
 ) -> FileBytes | LoadError:
     """:func:`read_bytes` with the file's status as it was read (what ``check --fix`` compares before writing)."""
-    where = Path(os.fspath(path))
+    return _read_file(Path(os.fspath(path)), profile, max_bytes)
 
+
+def _read_file(where: Path, profile: Profile | None, max_bytes: int) -> FileBytes | LoadError:
     def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
         return LoadError(kind, reason, profile or "deepspeed", where, args=args)
 
@@ -431,7 +434,10 @@ def load_bytes(
     ({'steps_per_print': 5}, 'encoding_utf16')
     """
     _check_profile(profile)
-    where = None if path is None else Path(os.fspath(path))
+    return _load_bytes(data, profile, None if path is None else Path(os.fspath(path)), max_bytes)
+
+
+def _load_bytes(data: bytes, profile: Profile | None, where: Path | None, max_bytes: int) -> Loaded:
     if len(data) > max_bytes:
         return LoadError(LoadErrorKind.too_large, "too_large", profile or "deepspeed", where, args={"limit": max_bytes})
     try:
