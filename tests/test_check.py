@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from dsref.check.findings import Severity
 from dsref.check.pipeline import _relative_or_given, check_file, display_path
+from dsref.check.report import _json_visible, json_lines
 from dsref.cli.main import main
+from dsref.text.escape import json_visible
 
 from .conftest import shared_path
 
@@ -497,3 +499,17 @@ def test_display_path_as_relpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         monkeypatch.chdir(cwd)
         for path in named:
             assert display_path(path) == _relative_or_given(path), (cwd, path)
+
+
+def test_report_json_shortcuts() -> None:
+    """The JSON report's shortcuts write what json.dumps and json_visible write: a report is made visible without a
+    search when it is ASCII without DEL, and numbers, booleans and null are written without an encoder."""
+    pick = random.Random(5)
+    chars = ["a", " ", "\\", '"', "\x00", "\x1b", "\t", "\n", "\x7f", "\x9b", "é", "零", "\u202e", "\u2028", "😀"]
+    for n in range(300):
+        value = {"message": "".join(pick.choices(chars, k=n % 12)), "line": n - 150, "ok": n % 2 == 0, "x": None}
+        text = json_lines({"findings": [value], **value}, 2)
+        assert json.loads(text) == {"findings": [value], **value}
+        assert _json_visible(text) == json_visible(text)
+        for scalar in value.values():
+            assert json_lines(scalar, 1) == json.dumps(scalar, ensure_ascii=False)

@@ -365,12 +365,37 @@ def json_lines(value: object, depth: int, indent: str = "") -> str:
     (here: one finding per line). Only ``json.dumps`` without ``indent`` runs at C speed; with ``indent``, writing
     the findings of a few hundred files took longer than checking them."""
     if depth == 0 or not isinstance(value, (dict, list)) or not value:
-        return _ENCODE(value)
+        return _scalar(value) if type(value) in _SCALARS else _ENCODE(value)
     inner = indent + "  "
     if isinstance(value, dict):
         items = [f"{inner}{_key(key)}: {json_lines(item, depth - 1, inner)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{indent}}}"
     return "[\n" + ",\n".join(inner + json_lines(item, depth - 1, inner) for item in value) + f"\n{indent}]"
+
+
+_SCALARS = frozenset({int, bool, type(None), str})
+
+
+def _scalar(value: object) -> str:
+    """A number, boolean, null or string as ``json.dumps`` writes it, without the encoder object ``json.dumps``
+    makes for each value that is not a string (a file's counts, its ``ok``)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    return _ENCODE(value)
+
+
+def _json_visible(text: str) -> str:
+    """:func:`~dsref.text.escape.json_visible` of JSON text ``json.dumps`` wrote, with no search where it would change
+    nothing: ``json.dumps`` escapes the C0 controls itself, so in ASCII text the only character left to escape is
+    DEL (the rest are not ASCII, as its docstring says). Most reports are ASCII; the search costs some sixty
+    instructions a character (``tests/test_check.py`` compares the two)."""
+    return text if text.isascii() and "\x7f" not in text else json_visible(text)
 
 
 def _key(key: object) -> str:
@@ -437,7 +462,7 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
     counts = report.counts()
     if fmt == "json":
-        text = json_visible(json_lines(_json_file(report, lang, target, counts), 2, _FILE_INDENT))
+        text = _json_visible(json_lines(_json_file(report, lang, target, counts), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
