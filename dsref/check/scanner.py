@@ -393,15 +393,17 @@ def scan_json(text: str) -> Scan:
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string: no quote inside but an escaped one
 _TOKEN = re.compile(
     rf"[ \t\n\r,]*(?:({_STRING})[ \t\n\r]*:[ \t\n\r]*)?"
-    rf'(?:({_STRING})|([{{\[])|([}}\]])|([^ \t\n\r{{}}\[\],:"]+))'
+    rf'(?:({_STRING})|(\{{)|(\[)|([}}\]])|(true|false)|(null)|([^ \t\n\r{{}}\[\],:"]+))'
 )
 """One value of a text ``json.loads`` has accepted, with the separators before it and, in an object, its key and
-colon: a string followed by ``:`` can only be a key. Group 1 the key (None for the root and list items), then what
-the value is: 2 a string, 3 an opening bracket, 4 a closing one (a container ends), 5 a bare word (number,
-``true``, ``false``, ``null``, ``NaN``, ``Infinity``). A key and its value are one match, not two, so the Python
-loop below turns once per value; the regular expression reads the text in C."""
-_KEY, _STRING_VALUE, _OPENING, _CLOSING, _BARE = 1, 2, 3, 4, 5
-_BARE_FORMS = {"true": "boolean", "false": "boolean", "null": "null"}
+colon: a string followed by ``:`` can only be a key. Group 1 is the key (none for the root and list items); the
+group that closed last (``lastindex``) says what the value is: one of :data:`_FORMS`, or :data:`_CLOSING` where a
+container ends. A key and its value are one match, and each form has its group, so the Python loop below turns once
+per value and asks the match little: the regular expression reads the text in C, and each question the loop asks a
+match costs as much as a few characters of matching."""
+_KEY, _OBJECT, _ARRAY, _CLOSING = 1, 3, 4, 5
+_FORMS = {2: "string", _OBJECT: "object", _ARRAY: "array", 6: "boolean", 7: "null", 8: "number"}
+"""The form of a value by its group; any other bare word json.loads reads is a number (``NaN``, ``-Infinity``)."""
 
 
 def scan_valid_json(text: str) -> Scan:
@@ -432,13 +434,13 @@ def scan_valid_json(text: str) -> Scan:
             top, count, opened, pending = stack.pop()
             continue
         # a value starts: where it sits, and whether its key was written before in the same object
-        key = match.group(_KEY)
-        ks = ke = -1
+        ks, ke = match.span(_KEY)  # (-1, -1) where there is no key
         duplicate = None
-        if key is not None:
-            key = json.loads(key) if "\\" in key else key[1:-1]
+        if ks >= 0:
+            key = text[ks + 1 : ke - 1]
+            if "\\" in key:
+                key = json.loads(text[ks:ke])
             loc: Location = (*top, key)  # type: ignore[misc]
-            ks, ke = match.span(_KEY)
             earlier = entries.get(loc)
             if earlier is not None:  # the later value replaces the earlier one, and all below it
                 duplicate = (loc, (earlier[1], earlier[2]), (ks, ke))
@@ -449,19 +451,16 @@ def scan_valid_json(text: str) -> Scan:
         else:
             loc = (*top, count)
             count += 1
-        if kind == _OPENING:  # an object or an array opens
-            start = match.start(_OPENING)
-            form = "object" if text[start] == "{" else "array"
-            entries[loc] = (form, ks, ke, start, -1)
+        vs, ve = match.span(kind)  # type: ignore[arg-type]
+        form = _FORMS.get(kind, "number")  # type: ignore[arg-type]
+        if kind in (_OBJECT, _ARRAY):  # a container opens
+            entries[loc] = (form, ks, ke, vs, -1)
             stack.append((top, count, opened, pending))  # type: ignore[arg-type]
-            top, count, opened, pending = loc, 0, (form, ks, ke, start), duplicate
+            top, count, opened, pending = loc, 0, (form, ks, ke, vs), duplicate
             if len(stack) > max_depth:
-                max_depth, deepest = len(stack), start
+                max_depth, deepest = len(stack), vs
             continue
-        if kind == _STRING_VALUE:
-            entries[loc] = ("string", ks, ke, *match.span(_STRING_VALUE))
-        else:
-            entries[loc] = (_BARE_FORMS.get(match.group(_BARE), "number"), ks, ke, *match.span(_BARE))
+        entries[loc] = (form, ks, ke, vs, ve)
         if duplicate is not None:
             duplicates.append(duplicate)
     return Scan(
