@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.check.loader import _strict_json_as_hjson
+from dsref.check.loader import LoadedConfig, _strict_json_as_hjson, load_text
 from dsref.check.scanner import scan_hjson, scan_json, scan_valid_json
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
@@ -142,3 +142,18 @@ def test_tokenizer_as_full_scanner_any_text(
     if twice and isinstance(value, dict) and value:  # every member written twice
         text = text[:-1] + ", " + text[1:]
     _same_as_full_scanner(text)
+
+
+def test_json_reads_only_what_json_reads() -> None:
+    """A config the loader marks as read by json (so that check does not parse it again to say whether it is strict
+    JSON) is one json.loads reads; most real configs are marked."""
+    real = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json"))]
+    odd = ["{'a': 1}", '{"a": 1,}', "// c\n{}", "\ufeff{}", '{"a": NaN}', "[" * 150 + "]" * 150, "a: 1", "{\r\n}"]
+    marked = 0
+    for text in [*_ODD_JSON, *odd, *real]:
+        for profile in ("deepspeed", "hf"):
+            loaded = load_text(text, profile)  # type: ignore[arg-type]
+            if isinstance(loaded, LoadedConfig) and loaded.json_reads:
+                json.loads(loaded.text)
+                marked += text in real and profile == "deepspeed"
+    assert marked >= len(real) // 2

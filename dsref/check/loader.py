@@ -245,6 +245,9 @@ class LoadedConfig:
     path: Path | None
     source_lines: tuple[str, ...]
     """The text's lines (line ends removed), for showing a line under a message; ``source_lines[0]`` is line 1."""
+    json_reads: bool = False
+    """True when ``json.loads`` read the text as it is (strict JSON, what Hugging Face reads); False when the loader
+    does not know (it read the text with hjson)."""
 
     @property
     def text(self) -> str:
@@ -613,7 +616,8 @@ def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
         )
         for d in scan.duplicates
     )
-    return LoadedConfig(data, Positions(scan.entries, index), duplicates, profile, where, _source_lines(text))
+    positions = Positions(scan.entries, index)
+    return LoadedConfig(data, positions, duplicates, profile, where, _source_lines(text), scan.json_reads)
 
 
 def _scan_failure(scan: Scan) -> _Failure | None:

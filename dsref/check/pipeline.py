@@ -214,6 +214,8 @@ def _load_error_finding(error: LoadError) -> Finding:
 
 def _not_json_at(loaded: LoadedConfig) -> tuple[int, int] | None:
     """Where strict JSON (Hugging Face's json.load) first fails on the text; None when it reads it."""
+    if loaded.json_reads:  # the loader read it with json already (most configs): not parsed a second time
+        return None
     text = loaded.text  # with its byte-order mark, if any: json.load refuses one
     try:
         json.loads(text)

@@ -127,6 +127,9 @@ class Scan:
     error: ScanError | None = None
     suspect: tuple[int, int] | None = None
     """The last quoteless string value that swallowed a ``,``, ``}`` or ``]`` (hjson reads it to the end of line)."""
+    json_reads: bool = False
+    """Whether ``json.loads`` is known to read the text: a scan of :func:`scan_valid_json`, which is given only such
+    texts."""
 
 
 class _Node:
@@ -468,4 +471,5 @@ def scan_valid_json(text: str) -> Scan:
         duplicates=[DuplicateKey(loc, Extent(*first), Extent(*later)) for loc, first, later in duplicates],
         max_depth=max_depth,
         deepest=deepest,
+        json_reads=True,
     )
