@@ -14,8 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.findings import Severity
-from dsref.check.pipeline import check_file
+from dsref.check.pipeline import _relative_or_given, check_file, display_path
+from dsref.check.report import _json_visible, json_lines
 from dsref.cli.main import main
+from dsref.text.escape import json_visible
 
 from .conftest import shared_path
 
@@ -480,3 +482,34 @@ def test_a_long_source_line_is_cut_before_it_is_escaped_with_the_same_result(lin
     column = data.draw(st.integers(1, len(line)))
     width = data.draw(st.integers(1, len(line) - column + 1))
     assert shown_source(line, column, width) == source_window(*_visible_source(line, column, width))
+
+
+def test_display_path_as_relpath(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report names a file as os.path.relpath does (relative below the working directory, else as given), though
+    display_path works it out without relpath on POSIX."""
+    work = tmp_path / "work" / "wt"
+    work.mkdir(parents=True)
+    named = ["a.json", "./a.json", "sub/../a.json", "sub//a.json", "sub/", ".", "..", "../wt/a.json", "../wt2/a.json"]
+    named += ["../../x.json", "..foo.json", "sub/..foo", "/", "//x/y", "///x", "", "a b/ç.json", "/etc/hosts"]
+    named += [str(work), f"{work}/a.json", f"{work}/", str(work.parent), f"{work}2/a.json", f"{work}/../wt/b"]
+    steps = ["a", "..", ".", "", "wt", "work", "..x", str(tmp_path).strip("/")]
+    pick = random.Random(7)
+    named += [pick.choice(["", "/", "//"]) + "/".join(pick.choices(steps, k=pick.randint(1, 6))) for _ in range(400)]
+    for cwd in (work, tmp_path, Path("/")):
+        monkeypatch.chdir(cwd)
+        for path in named:
+            assert display_path(path) == _relative_or_given(path), (cwd, path)
+
+
+def test_report_json_shortcuts() -> None:
+    """The JSON report's shortcuts write what json.dumps and json_visible write: a report is made visible without a
+    search when it is ASCII without DEL, and numbers, booleans and null are written without an encoder."""
+    pick = random.Random(5)
+    chars = ["a", " ", "\\", '"', "\x00", "\x1b", "\t", "\n", "\x7f", "\x9b", "é", "零", "\u202e", "\u2028", "😀"]
+    for n in range(300):
+        value = {"message": "".join(pick.choices(chars, k=n % 12)), "line": n - 150, "ok": n % 2 == 0, "x": None}
+        text = json_lines({"findings": [value], **value}, 2)
+        assert json.loads(text) == {"findings": [value], **value}
+        assert _json_visible(text) == json_visible(text)
+        for scalar in value.values():
+            assert json_lines(scalar, 1) == json.dumps(scalar, ensure_ascii=False)

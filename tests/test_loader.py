@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 import re
 import time
 from collections.abc import Iterator
@@ -29,6 +30,7 @@ from dsref.check.loader import (
     load,
     load_text,
 )
+from dsref.check.positions import LineIndex, line_starts
 from dsref.check.scanner import MAX_DEPTH
 from dsref.tree.profiles import Profile
 
@@ -682,3 +684,16 @@ def test_every_message_of_json_and_hjson_has_a_meaning(raw: str) -> None:
 
     english, chinese = said(raw, "en"), said(raw, "zh")
     assert english and chinese and english != chinese and raw not in chinese
+
+
+def test_line_starts_at_every_line_end() -> None:
+    """Lines start after each \\r\\n, \\r and \\n, and nowhere else (str.splitlines also ends lines at \\v, \\x85,
+    U+2028, ...): the shortcut through str.splitlines agrees with a plain search on texts of any mix."""
+    pick = random.Random(11)
+    pieces = ["a", "é", "零", "😀", " ", "\n", "\r", "\r\n", "\n\r", "\v", "\f", "\x1c", "\x85", "\u2028", "\u2029"]
+    texts = ["", "\n", "\n\n", "a", "a\n", "\r", "{\n}", *("".join(pick.choices(pieces, k=n)) for n in range(1, 40))]
+    texts += ["".join(pick.choices(pieces[:6], k=30)) for _ in range(200)]  # most with "\n" as the only line end
+    for text in texts:
+        expected = [0, *(match.end() for match in re.finditer(r"\r\n|\r|\n", text))]
+        assert line_starts(text) == expected, repr(text)
+        assert LineIndex(text).lines == len(expected)

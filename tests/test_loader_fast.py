@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.check.loader import _strict_json_as_hjson
-from dsref.check.scanner import scan_hjson
+from dsref.check.loader import LoadedConfig, _strict_json_as_hjson, load_text
+from dsref.check.scanner import scan_hjson, scan_json, scan_valid_json
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 
@@ -77,3 +77,83 @@ _json = st.recursive(
 @given(_json, st.booleans(), st.sampled_from([None, 1, 2]))
 def test_any_json_text(value: Any, ascii_only: bool, indent: int | None) -> None:
     _same_as_hjson(json.dumps(value, ensure_ascii=ascii_only, indent=indent))
+
+
+def _same_as_full_scanner(text: str) -> None:
+    """The one-pass tokenizer (for texts json.loads accepts, as Hugging Face reads them) finds what the scanner that
+    checks the grammar finds."""
+    json.loads(text)
+    fast, full = scan_valid_json(text), scan_json(text)
+    assert full.error is None
+    assert fast.entries == full.entries
+    assert fast.duplicates == full.duplicates
+    assert (fast.max_depth, fast.deepest) == (full.max_depth, full.deepest)
+
+
+_ODD_JSON = [
+    '{"a": NaN, "b": [Infinity, -Infinity, -0.0, 1E+2, 2.5e-3], "c": null, "d": true, "e": false}',
+    '"text"',
+    "-12",
+    "[]",
+    " \n\t{}\r\n",
+    '[[[], {}], [{"a": []}]]',
+    '{"": "", "a:b": "c,d", "{": "[", "]": "}"}',
+    '{"k\\"ey" : "v\\\\" ,"x":1,"y":[ 1 ,2 ] , "z" :{ } }',
+    '{"k\\u00e9y": "\\ud83d\\ude00 \\/ \\" \\\\ \\t", "k\u00e9y": 2}',
+    '{"a": 1, "a": {"b": 2, "b": 3}}',
+    '{"a": {"x": {"y": 1}}, "a": 2, "a": [3, {"z": 4}], "b": {"a": 1}}',
+    '{"a": [1, [2, {"k": [], "k": {}}]], "a": {"c": 1}}',
+    '{"a": {"b": {"c": 1}}, "a": {"b": {"c": 2, "c": 3}}}',
+]
+
+
+def test_tokenizer_as_full_scanner() -> None:
+    for text in [*_ODD_JSON, *(p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json")))]:
+        try:
+            json.loads(text)
+        except ValueError:
+            continue
+        _same_as_full_scanner(text)
+
+
+_json_with_constants = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(st.sampled_from(["a", "b", 'q"', "\\", ":", "é"]) | st.text(max_size=4), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@pytest.mark.slow  # a fuzzer of seconds; the fast tier has the plain cases
+@settings(max_examples=300, deadline=None)
+@given(
+    _json_with_constants,
+    st.booleans(),
+    st.sampled_from([None, 0, 2, "\t"]),
+    st.sampled_from([None, (",", ":"), (" ,", " : "), (",\n", ":\r\n")]),
+    st.booleans(),
+)
+def test_tokenizer_as_full_scanner_any_text(
+    value: Any, ascii_only: bool, indent: int | str | None, separators: tuple[str, str] | None, twice: bool
+) -> None:
+    text = json.dumps(value, ensure_ascii=ascii_only, indent=indent, separators=separators)
+    if twice and isinstance(value, dict) and value:  # every member written twice
+        text = text[:-1] + ", " + text[1:]
+    _same_as_full_scanner(text)
+
+
+def test_json_reads_only_what_json_reads() -> None:
+    """A config the loader marks as read by json (so that check does not parse it again to say whether it is strict
+    JSON) is one json.loads reads; most real configs are marked."""
+    real = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json"))]
+    odd = ["{'a': 1}", '{"a": 1,}', "// c\n{}", "\ufeff{}", '{"a": NaN}', "[" * 150 + "]" * 150, "a: 1", "{\r\n}"]
+    marked = 0
+    for text in [*_ODD_JSON, *odd, *real]:
+        for profile in ("deepspeed", "hf"):
+            loaded = load_text(text, profile)  # type: ignore[arg-type]
+            if isinstance(loaded, LoadedConfig) and loaded.json_reads:
+                json.loads(loaded.text)
+                marked += text in real and profile == "deepspeed"
+    assert marked >= len(real) // 2

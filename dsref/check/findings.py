@@ -148,12 +148,12 @@ class Finding:
         if self.rule is not None:
             return self.rule
         assert self.kind is not None
-        return self.kind.code
+        return _CODES[self.kind]
 
     @property
     def name(self) -> str:
         if self.kind is not None:
-            return self.kind.name.replace("_", "-")
+            return _NAMES[self.kind]
         return self.rule_name or self.code
 
     @property
@@ -171,6 +171,12 @@ class Finding:
             "args": dict(self.args),
             "related": [list(r) for r in self.related],
         }
+
+
+# An enum member's ``name`` and ``value`` are looked up through a descriptor written in Python (up to 3.11): a
+# report asks for every finding's code and name, so they are read once here.
+_CODES = {kind: kind.value for kind in Kind}
+_NAMES = {kind: kind.name.replace("_", "-") for kind in Kind}
 
 
 def format_location(location: Location) -> str:

@@ -54,7 +54,7 @@ from ..text.punctuation import quoted
 from ..tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
 from .parse_errors import said
 from .positions import Extent, LineIndex, Location, Span, Written
-from .scanner import Scan, scan_hjson, scan_json, scan_valid_json
+from .scanner import Entries, Scan, scan_hjson, scan_json, scan_valid_json
 
 __all__ = [
     "MAX_BYTES",
@@ -179,10 +179,12 @@ class Positions(Mapping[Location, Spans]):
     worked out when an entry is looked up.
     """
 
-    def __init__(self, entries: Mapping[Location, Written], index: LineIndex) -> None:
+    def __init__(self, entries: Entries, index: LineIndex) -> None:
         self._entries = entries
         self.index = index
         """The line index of the text the reader parsed (built once; fixes and the server use it too)."""
+        self._located: dict[tuple[Location, str], Span] = {}
+        """What :meth:`locate` answered: a check sorts its findings by line and then draws each at its place."""
 
     def __getitem__(self, location: Location) -> Spans:
         written = self._entries[location]
@@ -200,7 +202,25 @@ class Positions(Mapping[Location, Spans]):
 
     def written(self, location: Location) -> Written | None:
         """Where ``location`` is written, as offsets into the text; None when it is not written."""
-        return self._entries.get(location)
+        return self._entries.written(location)
+
+    def locate(self, location: Location, part: str = "key") -> Span:
+        """See :meth:`LoadedConfig.locate`."""
+        loc = tuple(location)
+        span = self._located.get((loc, part))
+        if span is None:
+            span = self._located[loc, part] = self._nearest(loc, part)
+        return span
+
+    def _nearest(self, loc: Location, part: str) -> Span:
+        while True:
+            written = self._entries.written(loc)
+            if written is not None:  # only the part pointed at is turned into lines and columns
+                extent = written.key if part == "key" and written.key is not None else written.value
+                return self.index.span(extent.start, extent.end)
+            if not loc:
+                return Span(1, 1, 1, 1)
+            loc = loc[:-1]
 
     def span(self, start: int, end: int) -> Span:
         """The lines and columns of ``text[start:end]``."""
@@ -225,6 +245,9 @@ class LoadedConfig:
     path: Path | None
     source_lines: tuple[str, ...]
     """The text's lines (line ends removed), for showing a line under a message; ``source_lines[0]`` is line 1."""
+    json_reads: bool = False
+    """True when ``json.loads`` read the text as it is (strict JSON, what Hugging Face reads); False when the loader
+    does not know (it read the text with hjson)."""
 
     @property
     def text(self) -> str:
@@ -247,14 +270,7 @@ class LoadedConfig:
         >>> cfg.locate(("zero_optimization", "offload_param", "device"))
         Span(line=1, col=2, end_line=1, end_col=21)
         """
-        loc = tuple(location)
-        while True:
-            spans = self.positions.get(loc)
-            if spans is not None:
-                return spans.key if part == "key" and spans.key is not None else spans.value
-            if not loc:
-                return Span(1, 1, 1, 1)
-            loc = loc[:-1]
+        return self.positions.locate(location, part)
 
 
 class LoadErrorKind(str, Enum):
@@ -341,10 +357,11 @@ def load(path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *,
     <LoadErrorKind.not_found: 'not_found'>
     """
     _check_profile(profile)
-    data = read_bytes(path, profile, max_bytes=max_bytes)
-    if isinstance(data, LoadError):
-        return data
-    return load_bytes(data, profile, path=path, max_bytes=max_bytes)
+    where = Path(os.fspath(path))  # made once, for reading and for the record
+    read = _read_file(where, profile, max_bytes)
+    if isinstance(read, LoadError):
+        return read
+    return _load_bytes(read.data, profile, where, max_bytes)
 
 
 def read_bytes(
@@ -374,8 +391,10 @@ def read_file(
     path: str | os.PathLike[str], profile: Profile | None = "deepspeed", *, max_bytes: int = MAX_BYTES
 ) -> FileBytes | LoadError:
     """:func:`read_bytes` with the file's status as it was read (what ``check --fix`` compares before writing)."""
-    where = Path(os.fspath(path))
+    return _read_file(Path(os.fspath(path)), profile, max_bytes)
 
+
+def _read_file(where: Path, profile: Profile | None, max_bytes: int) -> FileBytes | LoadError:
     def fail(kind: LoadErrorKind, reason: str, **args: Any) -> LoadError:
         return LoadError(kind, reason, profile or "deepspeed", where, args=args)
 
@@ -418,7 +437,10 @@ def load_bytes(
     ({'steps_per_print': 5}, 'encoding_utf16')
     """
     _check_profile(profile)
-    where = None if path is None else Path(os.fspath(path))
+    return _load_bytes(data, profile, None if path is None else Path(os.fspath(path)), max_bytes)
+
+
+def _load_bytes(data: bytes, profile: Profile | None, where: Path | None, max_bytes: int) -> Loaded:
     if len(data) > max_bytes:
         return LoadError(LoadErrorKind.too_large, "too_large", profile or "deepspeed", where, args={"limit": max_bytes})
     try:
@@ -594,7 +616,8 @@ def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
         )
         for d in scan.duplicates
     )
-    return LoadedConfig(data, Positions(scan.entries, index), duplicates, profile, where, _source_lines(text))
+    positions = Positions(scan.entries, index)
+    return LoadedConfig(data, positions, duplicates, profile, where, _source_lines(text), scan.json_reads)
 
 
 def _scan_failure(scan: Scan) -> _Failure | None:

@@ -39,6 +39,13 @@ class FileReport:
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
 
+    def counts(self) -> tuple[int, int, int]:
+        """Errors, warnings and notes, counted in one pass."""
+        tally = {Severity.error: 0, Severity.warning: 0, Severity.info: 0}
+        for finding in self.findings:
+            tally[finding.severity] += 1
+        return tally[Severity.error], tally[Severity.warning], tally[Severity.info]
+
     @property
     def ok(self) -> bool:
         return self.error is None and self.count(Severity.error) == 0
@@ -207,6 +214,8 @@ def _load_error_finding(error: LoadError) -> Finding:
 
 def _not_json_at(loaded: LoadedConfig) -> tuple[int, int] | None:
     """Where strict JSON (Hugging Face's json.load) first fails on the text; None when it reads it."""
+    if loaded.json_reads:  # the loader read it with json already (most configs): not parsed a second time
+        return None
     text = loaded.text  # with its byte-order mark, if any: json.load refuses one
     try:
         json.loads(text)
@@ -221,8 +230,11 @@ def _line(loaded: LoadedConfig, finding: Finding) -> int:
     return loaded.locate(finding.location).line if finding.location else 0
 
 
+_ORDER = {Severity.error: 0, Severity.warning: 1, Severity.info: 2}
+
+
 def _order(severity: Severity) -> int:
-    return {Severity.error: 0, Severity.warning: 1, Severity.info: 2}[severity]
+    return _ORDER[severity]
 
 
 def read_many(paths: Iterable[str], **kwargs: object) -> list[FileReport]:
@@ -230,8 +242,25 @@ def read_many(paths: Iterable[str], **kwargs: object) -> list[FileReport]:
 
 
 def display_path(path: str) -> str:
+    """How a report names the file at ``path``: relative to the working directory when it lies below it, else as
+    given (normalized); standard input by its own name."""
     if path == STDIN:
         return STDIN_SHOWN
+    if os.sep == "/" and path:
+        # os.path.relpath, cut short for the case that matters: a file below the working directory is the rest of
+        # its absolute path after the directory's, and any other starts with "..". relpath works that out by
+        # splitting both paths into their parts and asks the system for the working directory twice, which cost
+        # as much as a fifth of reading a file (tests/test_check.py compares the two on many paths).
+        cwd = os.getcwd()
+        absolute = os.path.normpath(os.path.join(cwd, path))  # os.path.abspath, with the directory asked once
+        if not absolute.startswith("//"):  # POSIX keeps a leading "//", which relpath drops
+            below = cwd.rstrip("/") + "/"
+            relative = "." if absolute == cwd else absolute[len(below) :] if absolute.startswith(below) else ".."
+            return relative if not relative.startswith("..") else str(Path(path))
+    return _relative_or_given(path)
+
+
+def _relative_or_given(path: str) -> str:
     try:
         relative = os.path.relpath(path)
     except ValueError:

@@ -88,7 +88,7 @@ class Rendered:
         return {
             "code": self.code,
             "name": self.name,
-            "severity": self.severity.value,
+            "severity": _SEVERITY_NAMES[self.severity],
             "path": self.where,
             "option": self.option,
             "line": self.line,
@@ -100,6 +100,10 @@ class Rendered:
             "fix": None if self.fix is None else self.fix.to_json(self.lang),
             **({"detail": self.detail} if self.detail is not None else {}),
         }
+
+
+_SEVERITY_NAMES = {severity: severity.value for severity in Severity}
+"""Each severity's name, read once (an enum member's ``value`` is a descriptor written in Python up to 3.11)."""
 
 
 def rendered(report: FileReport, lang: Lang, target: str = "0.19.8") -> list[Rendered]:
@@ -334,14 +338,16 @@ def render_json(
     return assemble(pieces, "json", lang, target=target, checked_for=checked_for)
 
 
-def _json_file(report: FileReport, lang: Lang, target: str) -> dict[str, Any]:
+def _json_file(report: FileReport, lang: Lang, target: str, counts: tuple[int, int, int]) -> dict[str, Any]:
+    """One file's object of the JSON report; ``counts``: its errors, warnings and notes (:meth:`FileReport.counts`)."""
+    errors, warnings, infos = counts
     return {
         "file": report.path,
         "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
-        "ok": report.ok,
-        "errors": report.count(Severity.error),
-        "warnings": report.count(Severity.warning),
-        "infos": report.count(Severity.info),
+        "ok": report.error is None and errors == 0,
+        "errors": errors,
+        "warnings": warnings,
+        "infos": infos,
         "findings": [r.to_json() for r in rendered(report, lang, target)],
     }
 
@@ -359,12 +365,37 @@ def json_lines(value: object, depth: int, indent: str = "") -> str:
     (here: one finding per line). Only ``json.dumps`` without ``indent`` runs at C speed; with ``indent``, writing
     the findings of a few hundred files took longer than checking them."""
     if depth == 0 or not isinstance(value, (dict, list)) or not value:
-        return _ENCODE(value)
+        return _scalar(value) if type(value) in _SCALARS else _ENCODE(value)
     inner = indent + "  "
     if isinstance(value, dict):
         items = [f"{inner}{_key(key)}: {json_lines(item, depth - 1, inner)}" for key, item in value.items()]
         return "{\n" + ",\n".join(items) + f"\n{indent}}}"
     return "[\n" + ",\n".join(inner + json_lines(item, depth - 1, inner) for item in value) + f"\n{indent}]"
+
+
+_SCALARS = frozenset({int, bool, type(None), str})
+
+
+def _scalar(value: object) -> str:
+    """A number, boolean, null or string as ``json.dumps`` writes it, without the encoder object ``json.dumps``
+    makes for each value that is not a string (a file's counts, its ``ok``)."""
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if type(value) is int:
+        return int.__repr__(value)
+    return _ENCODE(value)
+
+
+def _json_visible(text: str) -> str:
+    """:func:`~dsref.text.escape.json_visible` of JSON text ``json.dumps`` wrote, with no search where it would change
+    nothing: ``json.dumps`` escapes the C0 controls itself, so in ASCII text the only character left to escape is
+    DEL (the rest are not ASCII, as its docstring says). Most reports are ASCII; the search costs some sixty
+    instructions a character (``tests/test_check.py`` compares the two)."""
+    return text if text.isascii() and "\x7f" not in text else json_visible(text)
 
 
 def _key(key: object) -> str:
@@ -429,17 +460,18 @@ class Piece:
 
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
     """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
+    counts = report.counts()
     if fmt == "json":
-        text = json_visible(json_lines(_json_file(report, lang, target), 2, _FILE_INDENT))
+        text = _json_visible(json_lines(_json_file(report, lang, target, counts), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
         text = "".join(line + "\n" for line in _text_lines(report, lang, color, target))
-    counts = (report.count(Severity.error), report.count(Severity.warning), report.count(Severity.info))
     fixes = [f.fix for f in report.findings if f.fix is not None]
     safe = sum(1 for fix in fixes if fix.safe)
     reading = report.loaded.profile if report.loaded is not None else report.error.profile if report.error else None
-    return Piece(text, *counts, report.ok, report.error is not None, safe, len(fixes) - safe, reading)
+    ok = report.error is None and counts[0] == 0  # FileReport.ok, without counting again
+    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading)
 
 
 _FILE_INDENT = "    "

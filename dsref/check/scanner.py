@@ -74,6 +74,11 @@ class Entries(Mapping[Location, Written]):
     def __getitem__(self, location: Location) -> Written:
         return _written(*self._offsets[location])
 
+    def written(self, location: Location) -> Written | None:
+        """How ``location`` is written; None when it is not (``Mapping.get`` without its ``KeyError``)."""
+        offsets = self._offsets.get(location)
+        return None if offsets is None else _written(*offsets)
+
     def __iter__(self) -> Iterator[Location]:
         return iter(self._offsets)
 
@@ -122,6 +127,9 @@ class Scan:
     error: ScanError | None = None
     suspect: tuple[int, int] | None = None
     """The last quoteless string value that swallowed a ``,``, ``}`` or ``]`` (hjson reads it to the end of line)."""
+    json_reads: bool = False
+    """Whether ``json.loads`` is known to read the text: a scan of :func:`scan_valid_json`, which is given only such
+    texts."""
 
 
 class _Node:
@@ -385,96 +393,83 @@ def scan_json(text: str) -> Scan:
 
 # --- text json has already read ------------------------------------------------------------------------------------
 
-_TOKEN = re.compile(r'[ \t\n\r,:]*(?:("(?:[^"\\]|\\.)*")|([{\[])|([}\]])|([^ \t\n\r{}\[\],:"]+))')
-"""One token of a text ``json.loads`` has accepted, with the separators before it (a key is known by where it
-stands, so ``,`` and ``:`` need no turn of their own): group 1 a string, 2 an opening bracket, 3 a closing one, 4 a
-bare word (number, ``true``, ``false``, ``null``)."""
-_BARE_FORMS = {"true": "boolean", "false": "boolean", "null": "null"}
-
-
-class _Frame:
-    __slots__ = ("count", "duplicate", "is_object", "key", "kspan", "loc", "seen")
-
-    def __init__(self, loc: Location, is_object: bool, duplicate: tuple[Any, ...] | None) -> None:
-        self.loc = loc
-        self.is_object = is_object
-        self.duplicate = duplicate
-        """The duplicate-key record of this container's own key, reported when it closes (as the walkers do)."""
-        self.count = 0
-        self.key: str | None = None
-        self.kspan = (-1, -1)
-        self.seen: dict[str, tuple[int, int]] = {}
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a JSON string: no quote inside but an escaped one
+_TOKEN = re.compile(
+    rf"[ \t\n\r,]*(?:({_STRING})[ \t\n\r]*:[ \t\n\r]*)?"
+    rf'(?:({_STRING})|(\{{)|(\[)|([}}\]])|(true|false)|(null)|([^ \t\n\r{{}}\[\],:"]+))'
+)
+"""One value of a text ``json.loads`` has accepted, with the separators before it and, in an object, its key and
+colon: a string followed by ``:`` can only be a key. Group 1 is the key (none for the root and list items); the
+group that closed last (``lastindex``) says what the value is: one of :data:`_FORMS`, or :data:`_CLOSING` where a
+container ends. A key and its value are one match, and each form has its group, so the Python loop below turns once
+per value and asks the match little: the regular expression reads the text in C, and each question the loop asks a
+match costs as much as a few characters of matching."""
+_KEY, _OBJECT, _ARRAY, _CLOSING = 1, 3, 4, 5
+_FORMS = {2: "string", _OBJECT: "object", _ARRAY: "array", 6: "boolean", 7: "null", 8: "number"}
+"""The form of a value by its group; any other bare word json.loads reads is a number (``NaN``, ``-Infinity``)."""
 
 
 def scan_valid_json(text: str) -> Scan:
     """What :func:`scan_json` finds, for a text ``json.loads`` has already accepted, in one pass of a tokenizer.
 
     Only for such texts: it trusts the grammar instead of checking it (``tests/test_loader_fast.py`` compares it
-    with the hjson scanner).
+    with the hjson scanner and with :func:`scan_json`).
 
     >>> scan_valid_json('{"a": [1, "x"], "a": null}').entries[("a",)]
     Written(form='null', key=Extent(start=16, end=19), value=Extent(start=21, end=25))
     """
     entries: dict[Location, _Offsets] = {}
     duplicates: list[tuple[Location, tuple[int, int], tuple[int, int]]] = []
-    stack: list[_Frame] = []
+    # The open containers, innermost last, each as (its location, items counted so far if an array, its entry
+    # without the end, the duplicate-key record of its own key, reported when it closes as the walkers do).
+    stack: list[tuple[Location, int, tuple[str, int, int, int], Any]] = []
+    top: Location | None = None  # the innermost open container's location; None outside the root
+    count = 0
+    opened: tuple[str, int, int, int] = ("", -1, -1, -1)
+    pending: Any = None
     max_depth = deepest = 0
-    top: _Frame | None = None
     for match in _TOKEN.finditer(text):
-        group = match.lastindex
-        if group == 1 and top is not None and top.is_object and top.key is None:
-            string = match.group(1)
-            top.key = json.loads(string) if "\\" in string else string[1:-1]
-            top.kspan = match.span(1)
-            continue
-        if group == 3:
-            assert top is not None
-            stack.pop()
-            form, ks, ke, vs, _ = entries[top.loc]
-            entries[top.loc] = (form, ks, ke, vs, match.end(3))
-            if top.duplicate is not None:
-                duplicates.append(top.duplicate)
-            top = stack[-1] if stack else None
-            if top is not None:
-                top.key = None
+        kind = match.lastindex
+        if kind == _CLOSING:
+            entries[top] = (*opened, match.end())  # type: ignore[index]
+            if pending is not None:
+                duplicates.append(pending)
+            top, count, opened, pending = stack.pop()
             continue
         # a value starts: where it sits, and whether its key was written before in the same object
-        ks, ke, duplicate = -1, -1, None
-        if top is None:
-            loc: Location = ()
-        elif top.is_object:
-            assert top.key is not None
-            loc = (*top.loc, top.key)
-            ks, ke = top.kspan
-            earlier = top.seen.get(top.key)
+        ks, ke = match.span(_KEY)  # (-1, -1) where there is no key
+        duplicate = None
+        if ks >= 0:
+            key = text[ks + 1 : ke - 1]
+            if "\\" in key:
+                key = json.loads(text[ks:ke])
+            loc: Location = (*top, key)  # type: ignore[misc]
+            earlier = entries.get(loc)
             if earlier is not None:  # the later value replaces the earlier one, and all below it
-                duplicate = (loc, earlier, top.kspan)
+                duplicate = (loc, (earlier[1], earlier[2]), (ks, ke))
                 for old in [k for k in entries if k[: len(loc)] == loc]:
                     del entries[old]
-            top.seen[top.key] = top.kspan
+        elif top is None:
+            loc = ()
         else:
-            loc = (*top.loc, top.count)
-            top.count += 1
-        if group == 2:  # an object or an array opens
-            start = match.start(2)
-            is_object = text[start] == "{"
-            entries[loc] = ("object" if is_object else "array", ks, ke, start, -1)
-            top = _Frame(loc, is_object, duplicate)
-            stack.append(top)
+            loc = (*top, count)
+            count += 1
+        vs, ve = match.span(kind)  # type: ignore[arg-type]
+        form = _FORMS.get(kind, "number")  # type: ignore[arg-type]
+        if kind in (_OBJECT, _ARRAY):  # a container opens
+            entries[loc] = (form, ks, ke, vs, -1)
+            stack.append((top, count, opened, pending))  # type: ignore[arg-type]
+            top, count, opened, pending = loc, 0, (form, ks, ke, vs), duplicate
             if len(stack) > max_depth:
-                max_depth, deepest = len(stack), start
+                max_depth, deepest = len(stack), vs
             continue
-        if group == 1:
-            entries[loc] = ("string", ks, ke, *match.span(1))
-        else:
-            entries[loc] = (_BARE_FORMS.get(match.group(4), "number"), ks, ke, *match.span(4))
+        entries[loc] = (form, ks, ke, vs, ve)
         if duplicate is not None:
             duplicates.append(duplicate)
-        if top is not None and top.is_object:
-            top.key = None
     return Scan(
         entries=Entries(entries),
         duplicates=[DuplicateKey(loc, Extent(*first), Extent(*later)) for loc, first, later in duplicates],
         max_depth=max_depth,
         deepest=deepest,
+        json_reads=True,
     )

@@ -191,6 +191,8 @@ class _Walker:
         self.hugging_face = hugging_face
         self.findings: list[Finding] = []
         self.root: Any = None
+        self.former_names = _former_names(tree)
+        """The keys earlier releases called an option, by where they stand (looked up for every key written)."""
 
     def refuses(self, opt: Option) -> bool:
         """Whether DeepSpeed itself refuses a wrong value here: its pydantic model does, or its own checks do
@@ -268,21 +270,25 @@ class _Walker:
             if parent is None and key == EDITOR_SCHEMA_KEY:
                 continue  # the editor's schema pointer; DeepSpeed ignores it, and dsref's docs recommend it
             hit = self.tree.lookup_key(parent, key)
-            former = self.former_name(parent, key)
-            if former is not None and former[1] is None:
-                continue  # the release checked for reads this key: it is the option there, under its old name
-            upgrade = {} if former is None else {"former_last": former[1], "former_new": former[0]}
+            upgrade: dict[str, Any] = {}
+            if (parent, key) in self.former_names:  # most keys are not an option's former name: no call for them
+                former = self.former_name(parent, key)
+                if former is not None and former[1] is None:
+                    continue  # the release checked for reads this key: it is the option there, under its old name
+                if former is not None:
+                    upgrade = {"former_last": former[1], "former_new": former[0]}
+            here = (*loc, key)
             if hit is None:
-                self.unknown(parent, key, (*loc, key), strict=strict, policy=policy, upgrade=upgrade)
+                self.unknown(parent, key, here, strict=strict, policy=policy, upgrade=upgrade)
                 continue
             opt, via = hit
             if via == "docs_name":
                 self.add(
                     Kind.unknown_key,
                     Severity.error if strict else Severity.warning,
-                    (*loc, key),
+                    here,
                     opt,
-                    repair=repairs.unknown_key((*loc, key), strict, [opt.key], [], self.root),
+                    repair=repairs.unknown_key(here, strict, [opt.key], [], self.root),
                     key=key,
                     policy=policy,
                     suggestions=[opt.key],
@@ -293,11 +299,9 @@ class _Walker:
                 continue
             seen.setdefault(opt.path, []).append(key)
             if via == "deprecated_alias":
-                repair = repairs.deprecated(opt, (*loc, key), None, opt.path, self.root)
-                self.add(
-                    Kind.deprecated, Severity.warning, (*loc, key), opt, repair=repair, key=key, use_instead=opt.path
-                )
-            self.option(opt, item, (*loc, key))
+                repair = repairs.deprecated(opt, here, None, opt.path, self.root)
+                self.add(Kind.deprecated, Severity.warning, here, opt, repair=repair, key=key, use_instead=opt.path)
+            self.option(opt, item, here)
         for path, keys in seen.items():
             if len(keys) > 1:
                 opt = self.tree.get(path)
@@ -315,7 +319,7 @@ class _Walker:
         and a covered release read it: the option's key now, and the newest release that read the old one (None
         when the release checked for reads it itself). None for any other key, and for a release older than every
         one that read it."""
-        opt = _former_names(self.tree).get((parent, key))
+        opt = self.former_names.get((parent, key))
         if opt is None:
             return None
         old = key if parent is None else f"{parent}.{key}"
@@ -347,7 +351,7 @@ class _Walker:
         repair = repairs.unknown_key(loc, severity is Severity.error, list(suggestions), list(elsewhere), self.root)
         lenient = None
         if parent is not None and severity is Severity.error and not suggestions and repair is None:
-            lenient = ignored_until(parent, f"{parent}.{key}", self.release_name)
+            lenient = _ignored_until(parent, f"{parent}.{key}", self.release_name)
         if lenient is not None:
             # an earlier release read this section key by key and never looked this one up: without it, the file
             # does there what it did; the release checked for refuses it
@@ -370,9 +374,8 @@ class _Walker:
     # -- one option ---------------------------------------------------------
     def option(self, opt: Option, value: Any, loc: Location) -> None:
         meta: Meta = opt.meta
-        strict = self.refuses(opt)
         if meta.docs_only:
-            self.add(Kind.docs_only, Severity.error if strict else Severity.warning, loc, opt)
+            self.add(Kind.docs_only, Severity.error if self.refuses(opt) else Severity.warning, loc, opt)
             return
         if opt.removed_in is not None and self.version >= parse_version(opt.removed_in):
             unused = self.did_nothing(opt, value)
@@ -427,7 +430,7 @@ class _Walker:
         return default is not UNSET and type(value) is type(default) and value == default
 
     def auto(self, opt: Option, loc: Location) -> None:
-        filled = hugging_face_fills(self.tree, loc, self.hugging_face)
+        filled = _hugging_face_fills(self.tree, loc, self.hugging_face)
         if self.profile == "hf" and filled:
             return
         named: dict[str, Any] = {}
@@ -721,6 +724,15 @@ def _siblings(tree: OptionTree, parent: str | None, version: tuple[int, int, int
         opt.key for opt in tree.under(parent) if opt.removed_in is None or parse_version(opt.removed_in) > version
     ]
     return Spellings(candidates), {c.lower().replace("-", "_"): c for c in candidates}
+
+
+_ignored_until = lru_cache(maxsize=256)(ignored_until)
+""":func:`~dsref.tree.releases.ignored_until` of an unknown key, worked out once (it reads every covered release's
+facts, and the same unknown keys recur from file to file)."""
+
+_hugging_face_fills = lru_cache(maxsize=1024)(hugging_face_fills)
+""":func:`~dsref.tree.profiles.hugging_face_fills` of an ``"auto"`` written at a place, worked out once (most files
+of Hugging Face's write ``"auto"`` at the same few places)."""
 
 
 @cache
