@@ -157,6 +157,25 @@ def test_hjson_becomes_strict_json_only_for_hugging_face() -> None:
     assert fixed(text, unsafe=True, profile="hf") == '{\n  "train_batch_size": 8\n}\n'
 
 
+def test_the_strict_json_rewrite_keeps_numbers_and_short_lists_as_written() -> None:
+    """The rewrite drops what strict JSON cannot hold (comments, unquoted keys), not the file's spelling: seed 000
+    once came back with ``1.0`` as ``1``, ``1e-8`` as ``1e-08`` and ``[0.9, 0.999]`` over four lines."""
+    text = (
+        "{\n  # comment\n  gradient_clipping: 1.0,\n"
+        '  "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": [0.9, 0.999], "eps": 1e-8}},\n'
+        '  "zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8, "x": [\n    1,\n    2\n  ]}\n}\n'
+    )
+    after = fixed(text, unsafe=True, profile="hf")
+    assert json.loads(after) == {
+        "gradient_clipping": 1.0,
+        "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": [0.9, 0.999], "eps": 1e-8}},
+        "zero_optimization": {"stage": 3, "reduce_bucket_size": 5e8, "x": [1, 2]},
+    }
+    assert '"gradient_clipping": 1.0,' in after and '"eps": 1e-8' in after and '"reduce_bucket_size": 5e8' in after
+    assert '"betas": [0.9, 0.999],' in after  # one line in the file, one line here
+    assert '"x": [\n      1,\n      2\n    ]' in after  # several lines in the file, one item a line here
+
+
 def test_a_hugging_face_file_with_comments_keeps_its_autos_once_rewritten() -> None:
     """A file that writes "auto" but has comments (as seed 000 does) is Hugging Face's, which json.load refuses:
     the unsafe fix rewrites it as strict JSON, and the rewritten file is still read as Hugging Face's, so its

@@ -13,9 +13,11 @@ allow (the key is not written there, a root without braces, the new name written
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from functools import singledispatch
+from typing import Any
 
 from .edits import Applicability, Edit, Fix
 from .findings import Finding
@@ -34,6 +36,7 @@ from .members import (
     quoted_like,
     remove_member,
 )
+from .positions import Location, Written
 from .repairs import (
     MergeInto,
     MoveMember,
@@ -202,7 +205,43 @@ def _apply_plain(text: str, edits: list[Edit]) -> str:
 
 
 def _as_json(src: Members) -> str:
-    """The data as strict JSON, indented as the file is (two spaces when it is on one line)."""
-    unit = indent_unit(src)
-    indent: int | str = len(unit) if unit.strip(" ") == "" else unit
-    return json.dumps(src.data, ensure_ascii=False, indent=indent) + "\n"
+    """The data as strict JSON, indented as the file is (two spaces when it is on one line), keeping what the file
+    wrote where strict JSON allows it: a number as spelled (``1.0``, ``1e-8``, ``5e8``, where ``json.dumps`` would
+    write ``1``, ``1e-08``, ``500000000.0``) and a list of plain values that sits on one line, on one line."""
+    return _written_as_json(src, src.data, (), "", indent_unit(src)) + "\n"
+
+
+def _written_as_json(src: Members, value: Any, location: Location, indent: str, step: str) -> str:
+    written = _written_or_none(src, location)
+    if isinstance(value, dict) and value:
+        inner = indent + step
+        members = (
+            f"{inner}{json.dumps(str(key), ensure_ascii=False)}: "
+            f"{_written_as_json(src, item, (*location, key), inner, step)}"
+            for key, item in value.items()
+        )
+        return "{\n" + ",\n".join(members) + f"\n{indent}}}"
+    if isinstance(value, list) and value:
+        plain = all(not isinstance(item, (dict, list)) for item in value)
+        if plain and written is not None and "\n" not in src.text[written.value.start : written.value.end]:
+            parts = (_written_as_json(src, item, (*location, i), "", step) for i, item in enumerate(value))
+            return "[" + ", ".join(parts) + "]"  # on one line in the file: on one line here
+        inner = indent + step
+        items = (inner + _written_as_json(src, item, (*location, i), inner, step) for i, item in enumerate(value))
+        return "[\n" + ",\n".join(items) + f"\n{indent}]"
+    if written is not None and written.form == "number" and isinstance(value, (int, float)) and value is not True:
+        spelled = src.text[written.value.start : written.value.end]
+        if _JSON_NUMBER.fullmatch(spelled) and json.loads(spelled) == value:
+            return spelled
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _written_or_none(src: Members, location: Location) -> Written | None:
+    try:
+        return src.written(location)
+    except NoFix:
+        return None
+
+
+_JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+"""A number as strict JSON writes it (Hjson also reads others, such as ``+1`` or ``.5``)."""
