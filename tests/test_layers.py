@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = (
     "dsref's layers: generator > cli > server | site > check | explain | editor | estimate > text > tree > generated "
-    "> schema"
+    "> schema > records"
 )
 
 

@@ -25,10 +25,11 @@ import enum
 import importlib
 import os
 import pathlib
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import MISSING, field, fields
 from functools import cache
 from typing import Any, TypeVar
 
+from ..records import record
 from ..schema import UNSET, HfAuto, HfChange, Meta
 from ..tree.options import Option, OptionTree
 from .plain_types import PlainType, plain_type
@@ -60,7 +61,7 @@ _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validato
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class ValidatorSpec:
     """An option's encoded pydantic-core schema, turned into a validator on first use.
 

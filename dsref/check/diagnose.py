@@ -11,14 +11,14 @@ strict JSON is wanted, a single-quoted string, a bare word or a trailing comma. 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..records import record
 from .positions import LineIndex
 
 __all__ = ["Mistake", "first_mistake"]
 
 
-@dataclass(frozen=True)
+@record
 class Mistake:
     """``reason`` names the loader's message; ``pos`` and ``end`` delimit the token in the text."""
 

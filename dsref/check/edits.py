@@ -11,10 +11,11 @@ change what DeepSpeed does, or pick one of several meanings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Any
 
+from ..records import record
 from ..text.i18n import Lang, messages
 from .positions import Span
 
@@ -48,7 +49,7 @@ class Applicability(str, Enum):
     unsafe = "unsafe"
 
 
-@dataclass(frozen=True)
+@record
 class Edit:
     """Replace ``text[start:end]`` with ``replacement`` (offsets into the text as the reader parsed it)."""
 
@@ -59,7 +60,7 @@ class Edit:
     """The same stretch as 1-based lines and columns (filled in by :func:`with_fixes`)."""
 
 
-@dataclass(frozen=True)
+@record
 class Fix:
     """A repair of one finding: what it is called, whether it is safe, and the edits that make it."""
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
+from ..records import record
 from .positions import Location
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 __all__ = ["Example", "Finding", "Kind", "Location", "Severity", "format_location"]
 
 
-@dataclass(frozen=True)
+@record
 class Example:
     """A whole config that sets off one finding code, as a user would write it; the code's page on the site shows
     it, what ``dsref check`` prints for it and how it is repaired, and the build checks all three.
@@ -120,7 +121,7 @@ _PROFILE_SEVERITY: dict[Kind, Mapping[str, Severity]] = {
 }
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """One thing wrong with, or worth saying about, a config."""
 

@@ -23,9 +23,10 @@ as they are except where an edit goes.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
+from ..records import record
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
 from ..tree.profiles import NEWEST, HfReleases
@@ -128,7 +129,7 @@ MAX_PASSES = 10
 """Passes at most: each applies every fix that does not overlap another; a fix may uncover the next."""
 
 
-@dataclass(frozen=True)
+@record
 class Refused:
     """A fix that was asked for and not applied, because the text it made failed :func:`~dsref.check.proof.judge`."""
 
@@ -136,7 +137,7 @@ class Refused:
     reason: Refusal
 
 
-@dataclass
+@record(frozen=False)
 class FixResult:
     """The text after fixing, the findings fixed, the fixes refused, and the report of what remains."""
 
@@ -278,7 +279,7 @@ def apply_edits(text: str, edits: list[Edit]) -> str:
     return out
 
 
-@dataclass(frozen=True)
+@record
 class Original:
     """A file's text as read for fixing, and the snapshot a fix is written against."""
 

@@ -43,11 +43,12 @@ import shlex
 import stat
 import sys
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from ..records import record
 from ..text.i18n import Lang, messages
 from ..text.oserror import os_reason
 from ..text.punctuation import quoted
@@ -150,7 +151,7 @@ M = messages(
 )
 
 
-@dataclass(frozen=True)
+@record
 class Spans:
     """Where one entry is written: its key (``None`` for the root and for list items) and its value."""
 
@@ -160,7 +161,7 @@ class Spans:
     """How the value is written (see :class:`~dsref.check.positions.Written`)."""
 
 
-@dataclass(frozen=True)
+@record
 class Duplicate:
     """A key written twice in the same object. The reader keeps the later value (DeepSpeed refuses the file)."""
 
@@ -232,7 +233,7 @@ class Positions(Mapping[Location, Spans]):
         return self.index.bom
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class LoadedConfig:
     """A config as its reader sees it, with the place of every key and value in the file."""
 
@@ -286,7 +287,7 @@ class LoadErrorKind(str, Enum):
     is_directory = "is_directory"
 
 
-@dataclass(frozen=True)
+@record
 class LoadError:
     """Why a file could not be read, and where: data for the caller to render, never an exception.
 
@@ -377,7 +378,7 @@ def read_bytes(
     return read if isinstance(read, LoadError) else read.data
 
 
-@dataclass(frozen=True)
+@record
 class FileBytes:
     """What :func:`read_file` read: the bytes, and the status of the file they were read from (``fstat`` of the
     descriptor read, so a symbolic link's target)."""

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from functools import partial
 from pathlib import Path
 
+from ..records import record
 from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Applicability
@@ -27,7 +28,7 @@ from .validation import validate
 __all__ = ["FileReport", "check_file", "check_loaded", "expand_paths"]
 
 
-@dataclass
+@record(frozen=False)
 class FileReport:
     """Everything found in one file."""
 

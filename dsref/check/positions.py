@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
 from itertools import accumulate
+
+from ..records import record
 
 __all__ = ["Extent", "LineIndex", "Location", "Span", "Written", "line_starts"]
 
@@ -60,7 +61,7 @@ def line_starts(text: str) -> list[int]:
     return starts
 
 
-@dataclass(frozen=True, order=True, slots=True)
+@record(order=True, slots=True)
 class Span:
     """A stretch of the text: the 1-based line and column of its first character and of the character after its
     last. Columns count code points (a tab is one); a byte-order mark takes no column."""
@@ -71,7 +72,7 @@ class Span:
     end_col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Extent:
     """``text[start:end]``: offsets into the text as its reader parsed it (``end`` exclusive)."""
 
@@ -79,7 +80,7 @@ class Extent:
     end: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Written:
     """How one entry of a config is written: its key (None for the root and for list items), its value, and the
     value's form: ``object``, ``array``, ``string`` (quoted), ``multiline_string`` (Hjson's ``'''``),

@@ -13,9 +13,10 @@ Like the edits, repairs know nothing of findings (``pyproject.toml``'s import-li
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import record
 from .edits import Applicability
 from .positions import Location
 
@@ -32,7 +33,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class Repair:
     """A change to the member at ``location``; ``title`` is a key of :data:`~dsref.check.edits.TITLES` and ``args``
     fill it (an ``old`` argument, the text as written, is added when the text is known)."""
@@ -43,26 +44,26 @@ class Repair:
     args: Mapping[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ReplaceValue(Repair):
     """Write ``literal`` (JSON text, spelled as it should read: ``1e-4`` stays ``1e-4``) where the value is."""
 
     literal: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class RemoveMember(Repair):
     """Remove the member, with its comma and, when it has a line of its own, that line."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class RenameKey(Repair):
     """Give the member the key ``new_key``, quoted as the old one was."""
 
     new_key: str
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class ReplaceMember(Repair):
     """Write ``"new_key": value`` in place of the member (a deprecated form and what DeepSpeed maps it to)."""
 
@@ -70,7 +71,7 @@ class ReplaceMember(Repair):
     value: Any
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MergeInto(Repair):
     """Remove the member and add ``"key": value`` to the object at ``target``, which is written already."""
 
@@ -79,19 +80,19 @@ class MergeInto(Repair):
     value: Any
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class MoveMember(Repair):
     """Move the member, as written, into the object at ``target`` (``()``: the top level), which is written."""
 
     target: Location
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class RemoveDuplicate(Repair):
     """Remove the first of two members written with the same key at ``location`` (the later one stays)."""
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(kw_only=True)
 class StrictJson(Repair):
     """Make the Hjson text strict JSON: drop a byte-order mark and trailing commas when that is enough, else (with
     ``rewrite``) write the data anew as JSON (comments are lost)."""

@@ -7,9 +7,10 @@ the three formats are three ways of printing those records.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, TextIO
 
+from ..records import record
 from ..text.escape import json_visible, visible
 from ..text.i18n import Lang, messages, option_text
 from ..text.punctuation import either, quoted
@@ -64,7 +65,7 @@ S = messages(
 )
 
 
-@dataclass
+@record(frozen=False)
 class Rendered:
     path: str
     line: int
@@ -440,7 +441,7 @@ def _github_lines(report: FileReport, lang: Lang, target: str) -> list[str]:
 # -- one file's part of the output, and the whole ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Piece:
     """One file's part of the output, drawn, with its counts: small enough to send between processes."""
 
@@ -478,7 +479,7 @@ _FILE_INDENT = "    "
 """Where a file's object sits in the JSON report: ``{"files": [...]}`` at the second level."""
 
 
-@dataclass(frozen=True)
+@record
 class CheckedFor:
     """What a whole check is for: the DeepSpeed release and how it was chosen, the reader the user asked for
     (None: each file is read as it is written), and how many files there are."""
@@ -510,7 +511,7 @@ class CheckedFor:
         }
 
 
-@dataclass
+@record(frozen=False)
 class Tally:
     """What the summary needs of the pieces written so far: their counts, not their text."""
 

@@ -26,9 +26,10 @@ import json.decoder
 import json.scanner
 import re
 from collections.abc import Generator, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from ..records import record
 from .positions import Extent, Location, Written
 
 __all__ = [
@@ -89,7 +90,7 @@ class Entries(Mapping[Location, Written]):
         return f"Entries({len(self)} locations)"
 
 
-@dataclass(frozen=True)
+@record
 class DuplicateKey:
     """A key written a second time in one object: where the first and the later key stand."""
 
@@ -114,7 +115,7 @@ class ScanError(Exception):
         self.detail = detail
 
 
-@dataclass
+@record(frozen=False)
 class Scan:
     """What a scanner found: how each location is written, duplicate keys, nesting, or the error that stopped it."""
 

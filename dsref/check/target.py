@@ -22,9 +22,9 @@ import enum
 import os
 import re
 import sys
-from dataclasses import dataclass
 from functools import cache
 
+from ..records import record
 from ..text.escape import visible
 from ..text.i18n import Lang, messages
 from ..text.punctuation import listed
@@ -91,7 +91,7 @@ class ReleaseSource(enum.Enum):
     older = "older"
 
 
-@dataclass(frozen=True)
+@record
 class Release:
     """The DeepSpeed release a check is for, and why that one."""
 

@@ -33,8 +33,9 @@ import signal
 import stat
 import threading
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from ..records import record
 
 if TYPE_CHECKING:
     from types import FrameType, TracebackType
@@ -51,7 +52,7 @@ _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGINT", "SIGHUP
 """The signals that stop dsref and can be caught (SIGKILL cannot)."""
 
 
-@dataclass(frozen=True)
+@record
 class Snapshot:
     """A file as ``check --fix`` read it: where its bytes are, and what it must still be for a fix to be written.
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..records import record
 from ..text.escape import json_visible, visible
 from ..text.i18n import messages
 from .lang import add_lang_option, language
@@ -402,7 +402,7 @@ def _read_model(path: str, stdin: bytes | None, lang: Lang, cli: Messages) -> Ar
         raise _in_file(exc, loaded, name, lang, cli) from None
 
 
-@dataclass(frozen=True)
+@record
 class _Config:
     """What ``--config`` gives a run, and the file it was read from (None without ``--config``)."""
 
@@ -436,7 +436,7 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, bool(eff.autos))
 
 
-@dataclass(frozen=True)
+@record
 class _Said:
     """One of check's findings as this command says it: a line, and the fields of its JSON record."""
 

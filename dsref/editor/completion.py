@@ -15,11 +15,11 @@ True
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from typing import Any
 
+from ..records import record
 from ..text.facts import shown_default, shown_summary
 from ..text.i18n import Lang, option_text
 from ..tree.index import OptionIndex
@@ -42,7 +42,7 @@ class CompletionKind(str, Enum):
     """A whole-file starting point."""
 
 
-@dataclass(frozen=True)
+@record
 class Completion:
     """One completion item."""
 

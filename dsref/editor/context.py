@@ -17,12 +17,12 @@ keeps a stack of the objects it is in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import record
 
 __all__ = ["CursorContext", "cursor_context"]
 
 
-@dataclass(frozen=True)
+@record
 class CursorContext:
     """What surrounds an offset of the text."""
 

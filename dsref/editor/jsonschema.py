@@ -35,10 +35,10 @@ import json
 import re
 import types
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from functools import reduce
 from typing import TYPE_CHECKING, Annotated, Any, Union, get_args, get_origin
 
+from ..records import record
 from ..schema import UNSET, Meta
 from ..text.i18n import messages, option_text
 from ..tree.links import option_url, page_url, schema_file, schema_url
@@ -152,7 +152,7 @@ M = messages(
 # -- rules that JSON Schema can express (if/then) ------------------------------
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """A value DeepSpeed refuses while building its config, given other options.
 
@@ -234,7 +234,7 @@ EXAMPLE = _Fill("EXAMPLE")
 DEFAULT = _Fill("DEFAULT")
 
 
-@dataclass(frozen=True)
+@record
 class Snippet:
     """A starting point offered by editors (``defaultSnippets``), for a whole file and for ``sections``."""
 

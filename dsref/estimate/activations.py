@@ -3,9 +3,9 @@ what Hugging Face's layers keep for backward, operation by operation (the one ac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
+from ..records import record
 from .model import FUSED_ACTIVATIONS, Architecture, assumed_hidden, assumed_vocab
 from .quantities import MAX_MICRO_BATCH, MAX_SEQ_LEN, Param, check_int
 
@@ -24,7 +24,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record
 class LayerBasis:
     """How the largest layer was found: given, or estimated from a vocabulary and a hidden size (each given or not)."""
 
@@ -74,7 +74,7 @@ INDEX = 8
 """Bytes of a token id or label (int64)."""
 
 
-@dataclass(frozen=True)
+@record
 class SavedActivations:
     """Bytes a forward pass keeps for backward, per GPU, by where they are kept.
 
@@ -272,7 +272,7 @@ def running_layer(
     return max(attention_part, mlp_part)
 
 
-@dataclass(frozen=True)
+@record
 class LayerPeaks:
     """The layer being run or differentiated at its own peak, beyond what the other layers keep, and what lives
     beside the kept tensors while the layers run.

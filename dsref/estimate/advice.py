@@ -11,9 +11,10 @@ it costs in speed, with the edit that makes it.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
+from ..records import record
 from .peak import Peak, Run, peak_memory
 from .quantities import MAX_BYTES, EstimateError, Param, check_int
 
@@ -91,7 +92,7 @@ SMALL_BUCKET = 50_000_000
 NCCL busy."""
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     """One change: the run it gives, its peak, and the edits that make it."""
 
@@ -114,7 +115,7 @@ class Change:
         }
 
 
-@dataclass(frozen=True)
+@record
 class Advice:
     """Whether the run fits one GPU's memory, and the changes that make it fit."""
 

@@ -9,9 +9,10 @@ context, judged against the GPU's memory less the stage's reserve for fragmentat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from ..records import record
 from .advice import Advice, check_budget, fragmentation_reserve, usable_memory
 from .model import Architecture
 from .model_states import SwapBuffers
@@ -43,7 +44,7 @@ SUGGEST_ORDER: tuple[tuple[int, OffloadDevice, OffloadDevice], ...] = (
 """Fastest first, as Hugging Face Transformers' DeepSpeed guide orders them (stage 3 rows under zero.Init)."""
 
 
-@dataclass(frozen=True)
+@record
 class RowFit:
     """One row of the model-state table, judged by the peak of the run on it."""
 
@@ -102,7 +103,7 @@ def fit_rows(
     return tuple(out)
 
 
-@dataclass(frozen=True)
+@record
 class Suggestion:
     """Every row judged, and the first choice in :data:`SUGGEST_ORDER` that fits (None when none does)."""
 

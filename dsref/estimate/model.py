@@ -18,9 +18,9 @@ Three families are known, by how their layers are built; each ``model_type`` bel
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..records import record
 from .quantities import (
     MAX_HIDDEN,
     MAX_LAYERS,
@@ -70,7 +70,7 @@ FUSED_ACTIVATIONS = frozenset({"silu", "swish", "gelu", "gelu_pytorch_tanh", "re
 (GPT-2's ``gelu_new``, written as a chain of operations) keeps four tensors of the MLP's width."""
 
 
-@dataclass(frozen=True)
+@record
 class Architecture:
     """What the memory of a decoder-only transformer depends on."""
 
@@ -194,7 +194,7 @@ def _first(config: Mapping[str, Any], names: tuple[str, ...]) -> tuple[str, Any]
     return names[0], None
 
 
-@dataclass(frozen=True)
+@record
 class _Reader:
     """Reads a quantity of a model's config, saying in what it raises where the value is written."""
 
@@ -397,7 +397,7 @@ def assumed_vocab(params: int, hidden: int) -> int:
     return max(1, min(ASSUMED_VOCAB, params // (4 * hidden)))
 
 
-@dataclass(frozen=True)
+@record
 class FlagModel:
     """A model given by its parameter count and what else the flags say: a Llama-family decoder (RMSNorm, rotary
     positions, a gated SiLU MLP, one key-value head per query head, untied embeddings) whose MLP width makes up the

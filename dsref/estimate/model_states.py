@@ -10,8 +10,10 @@ accounting (DeepSpeed's, mixed precision with Adam), in bytes per parameter: 2 f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cache
+
+from ..records import record
 
 __all__ = [
     "BUFFER_FACTOR",
@@ -163,7 +165,7 @@ def zero1_model_states(
     return cpu_mem, gpu_mem
 
 
-@dataclass(frozen=True)
+@record
 class SwapBuffers:
     """The pinned CPU buffers NVMe offload swaps through, per GPU; defaults are DeepSpeed's (from the option tree)."""
 

@@ -25,9 +25,10 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import Any, Literal
 
+from ..records import record
 from .activations import (
     ATTENTIONS,
     FP32,
@@ -108,7 +109,7 @@ DEFAULTS: tuple[Default, ...] = ("seq_len", "micro_batch", "precision", "attenti
 :class:`Run`'s default and says so (in this order)."""
 
 
-@dataclass(frozen=True)
+@record
 class RunWarning:
     """Something the run asks of the model that the model may not do; the estimate goes on, and says it first."""
 
@@ -137,7 +138,7 @@ def run_warnings(arch: Architecture, run: Run) -> tuple[RunWarning, ...]:
     )
 
 
-@dataclass(frozen=True)
+@record
 class Run:
     """Everything besides the model that the memory of a training run depends on."""
 
@@ -342,7 +343,7 @@ COMPONENTS: tuple[str, ...] = (
 """The parts of the peak, in the order they are shown."""
 
 
-@dataclass(frozen=True)
+@record
 class Peak:
     """Bytes per GPU by part and by phase, the peak and when it happens, and the CPU memory per node."""
 

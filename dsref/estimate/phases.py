@@ -26,8 +26,10 @@ Adam's own working memory at the step depends on the implementation (:data:`OPTI
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Literal
+
+from ..records import record
 
 __all__ = [
     "ALLREDUCE_ELEMENTS",
@@ -56,7 +58,7 @@ FP32 = 4
 ADAM = 8
 
 
-@dataclass(frozen=True)
+@record
 class Holding:
     """Bytes per GPU of the model states at one moment, by what holds them."""
 
@@ -71,7 +73,7 @@ class Holding:
         return self.params + self.gradients + self.optimizer + self.buckets + self.temporaries
 
 
-@dataclass(frozen=True)
+@record
 class StatePhases:
     """The model states of one GPU through a training step; activations and the CUDA context are not in them."""
 

@@ -13,11 +13,12 @@ import json
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import ROUND_HALF_EVEN, Decimal, InvalidOperation
 from enum import Enum
 from typing import TYPE_CHECKING, Literal
 
+from ..records import record
 from ..text.numbers import human_count
 from .messages import M
 
@@ -115,7 +116,7 @@ class Param(str, Enum):
     sub_group_size = "sub_group_size"
 
 
-@dataclass(frozen=True)
+@record
 class Phrase:
     """Part of a message that is itself a message of :data:`M` (``the text "4096"``), said in the message's
     language."""

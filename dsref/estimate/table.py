@@ -10,9 +10,9 @@ formula comes from.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..records import record
 from .activations import LayerBasis, largest_layer_estimate
 from .messages import M
 from .model import WIDTH_PER_LAYER
@@ -51,7 +51,7 @@ __all__ = ["Estimate", "Row", "assumption_lines", "estimate", "row_label"]
 Source = Literal["deepspeed", "dsref"]
 
 
-@dataclass(frozen=True)
+@record
 class Row:
     """One ZeRO stage and offload choice with its memory figures."""
 
@@ -85,7 +85,7 @@ class Row:
         }
 
 
-@dataclass(frozen=True)
+@record
 class Estimate:
     """Inputs, assumptions and one :class:`Row` per stage and offload choice."""
 

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..check.findings import Severity
 from ..check.pipeline import check_file
+from ..records import record
 from ..tree.versions import parse_version
 from .releases import SHA_DIGITS, VERDICTS_FILE, sha256_of
 
 
-@dataclass(frozen=True)
+@record
 class RecordedVerdicts:
     """``verdicts.json`` read back (:func:`dsref.generator.releases.compact_verdicts` says how it is written)."""
 
@@ -48,7 +48,7 @@ def recorded_verdicts(path: Path = VERDICTS_FILE) -> RecordedVerdicts:
     return RecordedVerdicts(tuple(data["releases"]), tuple(data["errors"]), files)
 
 
-@dataclass(frozen=True)
+@record
 class Disagreement:
     file: str
     release: str
@@ -63,7 +63,7 @@ class Disagreement:
         )
 
 
-@dataclass(frozen=True)
+@record
 class Agreement:
     release: str
     judged: int

@@ -19,7 +19,6 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from packaging.requirements import Requirement
 from packaging.version import Version
 
+from ..records import record
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
 
 RELEASES: tuple[str, ...] = (
@@ -88,7 +88,7 @@ except Exception:
 '''
 
 
-@dataclass(frozen=True)
+@record
 class ReleaseEnv:
     """Where one release is installed, and the environment a child process runs it with."""
 

@@ -17,8 +17,9 @@ so they stay plain typed data: no callables, nothing in ``json_schema_extra``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Literal
+
+from ..records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -70,7 +71,7 @@ Unit = Literal[
 HfFiller = Literal["transformers", "accelerate"]
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class HfChange:
     """A release of one Hugging Face integration from which it fills ``"auto"`` here as :class:`HfAuto` says
     (or, when :attr:`HfAuto.by` leaves it out, no longer fills it), and what its earlier releases did."""
@@ -85,7 +86,7 @@ class HfChange:
     defaults), where a DeepSpeed release refuses it: ``dsref check`` tells a file filled by them (DS561)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class HfAuto:
     """Hugging Face fills ``"auto"`` for this option.
 
@@ -100,7 +101,7 @@ class HfAuto:
     changes: tuple[HfChange, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Meta:
     """dsref's facts about one option (leaf or section field).
 

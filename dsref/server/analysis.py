@@ -12,7 +12,7 @@ character is one, an emoji two). :func:`lsp_position` converts with the document
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from urllib.parse import unquote, urlparse
 
 from lsprotocol import types as lsp
@@ -22,6 +22,7 @@ from ..check.findings import Finding, Severity
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
 from ..check.report import Rendered, rendered
+from ..records import record
 from ..text.i18n import Lang
 from ..tree.links import page_url
 from ..tree.profiles import NEWEST, HfReleases, Profile
@@ -42,7 +43,7 @@ _KEYS = re.compile(
 )
 
 
-@dataclass
+@record(frozen=False)
 class Analysis:
     """What the server knows of a document after checking it."""
 

@@ -21,8 +21,9 @@ import asyncio
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any
+
+from ..records import record
 
 __all__ = ["DEBOUNCE", "Scheduler"]
 
@@ -32,7 +33,7 @@ DEBOUNCE = 0.075
 """Seconds without a change after which a document that changed while it was being checked is checked again."""
 
 
-@dataclass(eq=False)
+@record(frozen=False, eq=False)
 class _State:
     generation: int = 0
     """How many times the document or the settings changed: a check's result is for the generation it began at."""

@@ -10,10 +10,10 @@ A value of the wrong kind is named in a message in the user's language, and its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ..check.target import covered
+from ..records import record
 from ..text.i18n import Lang
 from ..text.language import UnknownLanguage, resolve_language
 from ..tree.profiles import PROFILES, Profile
@@ -24,7 +24,7 @@ from .texts import TEXTS
 __all__ = ["Problem", "Settings", "read_settings"]
 
 
-@dataclass(frozen=True)
+@record
 class Settings:
     """What the editor asked for; None means: decide from the editor and the file."""
 
@@ -36,7 +36,7 @@ class Settings:
     """The workspace's Python interpreter, whose installed DeepSpeed the check is for (None: the server's own)."""
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """A setting with a value of the wrong kind."""
 

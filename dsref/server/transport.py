@@ -29,8 +29,9 @@ import logging
 import re
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
+
+from ..records import record
 
 __all__ = ["END", "MAX_BODY", "MAX_LINE", "Damage", "Inbox", "Reader", "frames", "read_messages"]
 
@@ -46,7 +47,7 @@ _FIELD_NAME = re.compile(rb"[!#$%&'*+\-.^_`|~0-9A-Za-z]+")
 _CONTENT_LENGTH = re.compile(rb"content-length:", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@record
 class Damage:
     """What was wrong where a message should have been: a key of the server's texts (``header_line``,
     ``header_length``, ``header_missing``, ``not_utf8``, ``not_json``)."""

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from html.parser import HTMLParser
 from itertools import pairwise
+
+from ..records import record
 
 __all__ = ["BREAK", "INLINE", "OPAQUE", "SKIPPED", "StrayJoin", "joins", "source_line", "stray_joins"]
 
@@ -104,7 +105,7 @@ BREAK = re.compile(r"[ \t]*\n[ \t\n]*")
 _AROUND = 12
 
 
-@dataclass(frozen=True)
+@record
 class StrayJoin:
     """A line break in a page's prose that shows as a space where :func:`joins` says it must not: the visible text
     just before and just after it (up to a dozen characters each)."""

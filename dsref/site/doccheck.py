@@ -34,10 +34,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from ..check.findings import Finding, Kind, Severity
+from ..records import record
 from ..tree.versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
@@ -82,7 +83,7 @@ class MarkerError(ValueError):
     """A ``dsref-check`` comment that does not parse (the message says what is wrong)."""
 
 
-@dataclass(frozen=True)
+@record
 class Marker:
     """How to check one block (the parsed ``<!-- dsref-check: … -->`` comment; the default when there is none)."""
 
@@ -140,7 +141,7 @@ def parse_marker(words: str) -> Marker:
     return Marker(profile, fragment, tuple(expect), world_size, skip, release)
 
 
-@dataclass(frozen=True)
+@record
 class Block:
     """One fenced ```json block of a Markdown file."""
 
@@ -241,7 +242,7 @@ def stray_markers(markdown: str) -> list[int]:
     return sorted(stray)
 
 
-@dataclass
+@record(frozen=False)
 class BlockCheck:
     """What dsref found in a block, and what is wrong with that for the docs (empty ``problems``: the block passes)."""
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -29,6 +28,7 @@ from ..estimate.model_states import BUFFER_FACTOR, SwapBuffers
 from ..estimate.peak import Run, peak_memory
 from ..estimate.quantities import OffloadDevice, format_bytes, format_number
 from ..estimate.table import Estimate, Row, estimate
+from ..records import record
 from ..text.numbers import grouped, human_count
 from .markdown import outside_fences
 
@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+@record
 class Model:
     """A model of the worked examples: its name and its shape, as its Hugging Face config.json writes it."""
 
@@ -192,7 +192,7 @@ _NEEDS_MODEL = {"gpu", "cpu", "nvme", "saving", "peak", "params", "largest-layer
 _NEEDS_MODEL |= {"command"}
 
 
-@dataclass(frozen=True)
+@record
 class Macro:
     """One parsed ``{{ figure … }}``."""
 
@@ -423,7 +423,7 @@ def fill(markdown: str, lang: Lang) -> tuple[str, list[str]]:
     return "\n".join(lines), problems
 
 
-@dataclass(frozen=True)
+@record
 class Statement:
     """A figure a page states: where, about which case and quantity (:attr:`Macro.key`), and what it says."""
 

@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from ..records import record
 
 __all__ = ["TOC_DEPTH", "Heading", "differences", "headings", "with_ids"]
 
@@ -40,7 +41,7 @@ _HEADING = re.compile(r"^(?P<marks>#{1,6})[ \t]+(?P<text>.*?)(?:[ \t]*\{(?P<attr
 _FENCE = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
 
 
-@dataclass(frozen=True)
+@record
 class Heading:
     """A heading of a page's Markdown source: its line (1-based), level and attr_list attributes (if any)."""
 

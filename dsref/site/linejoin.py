@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 from xml.etree.ElementTree import Element
@@ -30,6 +29,7 @@ from xml.etree.ElementTree import Element
 from markdown import Extension, Markdown
 from markdown.treeprocessors import Treeprocessor
 
+from ..records import record
 from .cjk import BREAK, INLINE, OPAQUE, joins
 
 __all__ = ["LineJoins", "makeExtension"]
@@ -46,7 +46,7 @@ _OBJECT = "\ufffc"
 _AROUND = 40
 
 
-@dataclass
+@record(frozen=False)
 class _Slot:
     """One piece of a paragraph's text: an element's ``text`` or ``tail``; only prose (not code) is edited."""
 

@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path, PurePosixPath
 from urllib.parse import unquote, urlsplit
+
+from ..records import record
 
 __all__ = ["Broken", "check_site"]
 
@@ -28,7 +29,7 @@ _TAG = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\s([^>]*)>")
 _ATTRIBUTE = re.compile(r'([a-zA-Z_:][-a-zA-Z0-9_:.]*)\s*=\s*(?:"([^"]*)"|\'([^\']*)\')')
 
 
-@dataclass(frozen=True)
+@record
 class Broken:
     page: str
     href: str
@@ -38,7 +39,7 @@ class Broken:
         return f"{self.page}: {self.href}: {self.reason}"
 
 
-@dataclass
+@record(frozen=False)
 class _Page:
     ids: set[str]
     links: list[str]

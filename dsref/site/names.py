@@ -31,9 +31,9 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from itertools import permutations
 
+from ..records import record
 from ..text.glossary import TERMS, Term
 from ..tree.index import OptionIndex
 from ..tree.links import reference_page
@@ -95,7 +95,7 @@ def _spellings(term: Term) -> list[str]:
     return list(dict.fromkeys(normalize(s) for s in (*term.english, *term.chinese) if s.strip()))
 
 
-@dataclass(frozen=True)
+@record
 class Place:
     """Where a name leads: a search entry's location (``reference/fp16/#fp16.enabled``), and how strongly the name
     names it (the kind of name, 1-5 as the module says; lower first)."""
@@ -104,7 +104,7 @@ class Place:
     kind: int
 
 
-@dataclass(frozen=True)
+@record
 class _Thing:
     location: str
     words: tuple[str, ...]
@@ -134,12 +134,12 @@ def names(docs: Iterable[Mapping[str, str]], index: OptionIndex | None = None) -
     add = found.add
 
     options: list[tuple[str, str]] = []  # (path, location)
-    for record in index:
-        page = reference_page(record.path)
-        location = f"reference/{page}/" if record.path == page else f"reference/{page}/#{record.path}"
+    for option in index:
+        page = reference_page(option.path)
+        location = f"reference/{page}/" if option.path == page else f"reference/{page}/#{option.path}"
         if location in order:
-            options.append((record.path, location))
-            for path in (record.path, *record.aliases, *record.deprecated_aliases):
+            options.append((option.path, location))
+            for path in (option.path, *option.aliases, *option.deprecated_aliases):
                 add(path, location, 1)
     for code, name, *_ in codes():
         add(code, f"rules/{code}/", 1)

@@ -15,13 +15,13 @@ import pkgutil
 import re
 import struct
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import read_po, write_po
 
+from ..records import record
 from .i18n import DOMAIN, LOCALE_DIRS, LOCALES, Lang, MoCatalog, registered_messages
 
 __all__ = [
@@ -181,7 +181,7 @@ def mo_bytes(texts: dict[tuple[str | None, str], str]) -> bytes:
 MEANINGFUL_HEADERS = ("Language", "Content-Type", "Plural-Forms")
 
 
-@dataclass(frozen=True)
+@record
 class MoMeaning:
     """What a ``.mo`` says: every translation keyed by ``(msgctxt, msgid)`` (a plural message keeps its forms,
     NUL-separated, in both), and the header fields of :data:`MEANINGFUL_HEADERS`."""
@@ -236,7 +236,7 @@ def _placeholders(text: str) -> set[str]:
     return set(_PLACEHOLDER.findall(text))
 
 
-@dataclass(frozen=True)
+@record
 class CatalogProblem:
     context: str | None
     msgid: str

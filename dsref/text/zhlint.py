@@ -25,8 +25,8 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 
+from ..records import record
 from .glossary import KEEP_IN_ENGLISH, NAMES, TERMS
 
 HAN = r"\u3400-\u9fff\uf900-\ufaff"
@@ -56,7 +56,7 @@ brackets after a Chinese term (激活检查点（gradient checkpointing）), the
 emphasis (*Settings → Languages & Frameworks*): not judged as English left in Chinese text."""
 
 
-@dataclass(frozen=True)
+@record
 class Problem:
     """One place that breaks a house rule."""
 
@@ -216,9 +216,9 @@ def _option_words() -> frozenset[str]:
     from ..tree.index import OptionIndex
 
     words: set[str] = set()
-    for record in OptionIndex.load():
-        words.add(record.key)
-        words.update(v for v in record.allowed or () if isinstance(v, str))
+    for option in OptionIndex.load():
+        words.add(option.key)
+        words.update(v for v in option.allowed or () if isinstance(v, str))
     return frozenset(words)
 
 

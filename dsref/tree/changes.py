@@ -14,10 +14,10 @@ from __future__ import annotations
 import enum
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from ..records import record
 from ..schema import UNSET
 from .index import OptionIndex
 from .record import OptionRecord
@@ -44,7 +44,7 @@ class What(enum.Enum):
     """A value (a probe config) the release before accepted is refused."""
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     """One change, made by ``release`` (compared with ``previous``, the covered release before it)."""
 
@@ -107,20 +107,20 @@ def _between(
     def change(what: What, path: str, was: Any = None, now: Any = None) -> Change:
         return Change(release, previous, what, path, was, now)
 
-    for record in records:
-        had, has = _reads(before, previous, record), _reads(after, release, record)
+    for option in records:
+        had, has = _reads(before, previous, option), _reads(after, release, option)
         if had != has:
-            yield change(What.appeared if has else What.gone, record.path)
+            yield change(What.appeared if has else What.gone, option.path)
             continue
-        if not has or record.kind != "leaf":
+        if not has or option.kind != "leaf":
             continue
-        schema_default = None if record.default is UNSET else record.default
-        was, now = _default(before, record, schema_default), _default(after, record, schema_default)
+        schema_default = None if option.default is UNSET else option.default
+        was, now = _default(before, option, schema_default), _default(after, option, schema_default)
         if was != now or isinstance(was, bool) != isinstance(now, bool) or (was is None) != (now is None):
-            yield change(What.default, record.path, was, now)
+            yield change(What.default, option.path, was, now)
     old_only = set(before.dict_only_here) if before is not None else set()
     new_only = set(after.dict_only_here) if after is not None else set()
-    known = {record.path for record in records}
+    known = {option.path for option in records}
     for path in sorted(old_only - new_only - known):
         yield change(What.gone, path)
     for path in sorted(new_only - old_only - known):

@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
+from ..records import record
 from .record import OptionRecord, child_parent_path, top_of
 
 __all__ = ["GENERATED_DIR", "INDEX_DIR", "INDEX_PACKAGE", "KEY_FIELDS", "Hit", "OptionIndex"]
@@ -57,7 +58,7 @@ PAGES_PREFIX = "pages_"
 """``pages_<lang>.txt`` holds the pre-rendered ``dsref explain`` pages, ``pages.py`` where each one is."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class _Names:
     """What the key module holds about an option (:data:`KEY_FIELDS`): where it is and every name it answers to."""
 
@@ -89,7 +90,7 @@ KEY_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(_Names))
 """The fields kept in the small key module: enough to resolve any spelling without loading the full records."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Hit:
     """An option a written path resolved to, and how exactly it matched."""
 

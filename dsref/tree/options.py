@@ -23,12 +23,13 @@ import builtins
 import re
 import types
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from functools import cache
 from pathlib import PurePath
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
+from ..records import record
 from ..schema import UNSET, Meta, meta_of
 from .paths import Via, resolve_steps, split_path
 from .record import BOUND_NAMES, OptionType, child_parent_path
@@ -60,7 +61,7 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*[A-Za-z0-9_]")
 _QUOTED = re.compile(r"`([^`]+)`")
 
 
-@dataclass(frozen=True, eq=False)
+@record(eq=False)
 class Option:
     """One option (a leaf value or a section) of ``ds_config.json``.
 
@@ -172,7 +173,7 @@ class Option:
         return record
 
 
-@dataclass(frozen=True)
+@record
 class Resolution:
     """The option a written path resolved to, and how."""
 
@@ -395,7 +396,7 @@ class OptionTree:
         return self._by_key
 
 
-@dataclass(frozen=True)
+@record
 class _Inherited:
     since: str | None = None
     removed_in: str | None = None

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
+
+from ..records import record
 
 if TYPE_CHECKING:
     from ..schema import HfAuto, HfFiller
@@ -66,7 +67,7 @@ def writes_auto(data: Any) -> bool:
 HF_FILLERS: tuple[HfFiller, ...] = ("transformers", "accelerate")
 
 
-@dataclass(frozen=True)
+@record
 class HfReleases:
     """The releases of Hugging Face's integrations that fill a file's ``"auto"``, as installed; None where none is
     known, which reads as the newest (the fills the schema's ``HfAuto.by`` and ``source`` describe)."""
@@ -117,7 +118,7 @@ def fill_at(hf: HfAuto, by: HfFiller, release: str | None) -> str | None:
     return hf.source if by in hf.by else None
 
 
-@dataclass(frozen=True)
+@record
 class Unfilled:
     """Why an ``"auto"`` that some release of an integration fills is not filled by the one installed: ``by`` at
     ``installed`` (None: its newest) leaves it; it fills it from ``release`` on (``since``) or only before it."""

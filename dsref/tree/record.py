@@ -16,7 +16,9 @@ is :mod:`dsref.text.facts`. Reading a record needs neither pydantic nor the mode
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import fields
+
+from ..records import record
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,7 +67,7 @@ def child_parent_path(path: str, container: Container | None, map_key: str | Non
     return path
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OptionType:
     """An option's type: the members of its union in the order the schema declares them, each a name such as
     ``int``, ``null``, ``"auto"``, ``enum``, ``list[str]`` or ``section``; written ``int | null``."""
@@ -97,7 +99,7 @@ class OptionType:
         return tuple(member for member in self.members if member != "null") == ("bool",)
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class Bounds:
     """The limits on an option's value (None: no such limit): ``gt``/``ge``/``lt``/``le`` on a number,
     ``min_length``/``max_length`` on a list or a string."""
@@ -124,7 +126,7 @@ class Bounds:
         return dict(self.items())
 
 
-@dataclass(frozen=True, slots=True)
+@record(slots=True)
 class OptionRecord:
     """One option (a leaf value or a section), as the option index holds it.
 

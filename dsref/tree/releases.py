@@ -18,11 +18,12 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cache
 from types import MappingProxyType
 from typing import Any
 
+from ..records import record
 from .versions import DEEPSPEED_VERSION, parse_version
 
 RELEASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "releases")
@@ -51,7 +52,7 @@ OLDEST_COVERED: str = COVERED[0]
 _NONE = "<none>"  # a key looked up with [] or `in`: no default passed
 
 
-@dataclass(frozen=True)
+@record
 class ReleaseFacts:
     """One release's config layer, as differences from 0.19.8's (paths are the schema's canonical ones)."""
 

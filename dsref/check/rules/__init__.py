@@ -15,10 +15,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import Any
 
+from ...records import record
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
@@ -34,7 +35,7 @@ from ..repairs import Repair
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
 
-@dataclass(frozen=True)
+@record
 class Hit:
     """One place a rule fires: where, about which option, with which message arguments."""
 
@@ -46,7 +47,7 @@ class Hit:
     """What would set it right, decided here from the config's values, when the rule declares a fix."""
 
 
-@dataclass
+@record(frozen=False)
 class Context:
     """What a rule may look at: the config as written, as DeepSpeed sees it, and the run's settings."""
 
@@ -85,7 +86,7 @@ class Context:
         return ()
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     code: str
     name: str

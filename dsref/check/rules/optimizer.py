@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ...records import record
 from ...tree.versions import parse_version
 from ..findings import Example, Severity
 from . import Context, Hit, rule
@@ -409,7 +409,7 @@ _ADAM_POPPED = frozenset({"adam_w_mode", "torch_adam", "fp32_optimizer_states"})
 """Keys engine._configure_basic_optimizer and get_optimizer_configuration pop from params for Adam and AdamW."""
 
 
-@dataclass(frozen=True)
+@record
 class _Call:
     """One constructor call DeepSpeed may make for the section: the class, what it pops, what it passes itself."""
 
