@@ -26,8 +26,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report stale files")
     args = parser.parse_args(argv)
     stale = []
-    if not args.check:  # the pages are drawn from the index: bring it up to date first
-        for path, content in index_files().items():
+    if not args.check:  # the pages are drawn from the index and checked with the check tree: those first
+        from dsref.generator.check_tree import check_tree_files
+
+        for path, content in {**index_files(), **check_tree_files()}.items():
             if not path.exists() or path.read_bytes() != content:
                 write_atomically(path, content)
         importlib.invalidate_caches()

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pydantic_core import ValidationError
 
-from dsref.check.checktree import check_tree, made_directly
+from dsref.check.checktree import check_tree
 from dsref.check.pipeline import check_file
 from dsref.check.rules import run_rules
 from dsref.check.validation import _accepts, _plain, validate
@@ -61,31 +61,20 @@ def test_every_option_has_the_same_facts() -> None:
         assert mine.meta == opt.meta, opt.path
 
 
-def _fields(record: Any) -> dict[str, Any]:
-    from dataclasses import fields
+def test_a_stale_check_tree_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows written for another ``Option`` would set the wrong fields: the tree is not read from them."""
+    import importlib
 
-    return {f.name: getattr(record, f.name) for f in fields(record)}
+    from dsref.check import checktree
 
-
-def test_options_made_directly_are_made_as_their_init_makes_them() -> None:
-    """The check tree sets its options' and facts' fields at once (``made_directly``): for every option, the same
-    record as the dataclass's own ``__init__`` makes from the same values; a wrong field is refused."""
-    from dataclasses import fields
-
-    from dsref.schema import Meta
-
-    for opt in check_tree():
-        for record in (opt, opt.meta):
-            cls = type(record)
-            values = {f.name: getattr(record, f.name) for f in fields(cls) if f.init}
-            made, by_init = made_directly(cls, values), cls(**values)
-            assert type(made) is cls
-            assert _fields(made) == _fields(by_init), opt.path
-    assert _fields(made_directly(Meta, {"unit": "steps"})) == _fields(Meta(unit="steps"))  # defaults filled in
-    with pytest.raises(TypeError, match="fields"):
-        made_directly(Meta, {"no_such_fact": 1})
-    with pytest.raises(TypeError, match="fields"):
-        made_directly(Option, {"path": "x"})  # required fields missing
+    module = importlib.import_module(checktree.CHECK_TREE_MODULE)
+    monkeypatch.setattr(module, "FIELDS", module.FIELDS[1:])
+    checktree.check_tree.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match=r"scripts/generate\.py"):
+            checktree.check_tree()
+    finally:
+        checktree.check_tree.cache_clear()
 
 
 def test_every_validator_is_pydantics_own() -> None:

@@ -3,10 +3,10 @@
 ``dsref check`` needs, for every option, the facts the option tree holds (keys, aliases, defaults, versions,
 Meta) and a validator of its value. Building them from the pydantic models costs a quarter of a second at each
 start; ``dsref/generated/check_tree.py`` (written by :mod:`dsref.generator.check_tree` from the same models,
-kept in sync by ``tests/test_checktree.py``) holds them ready: each option's record and its pydantic-core
-schema, the very schema pydantic generates for the field, from which :class:`pydantic_core.SchemaValidator`
-builds the same validator pydantic would. Only ``pydantic_core`` is imported, and only the validators of options a
-file writes are built.
+kept in sync by ``tests/test_checktree.py``) holds them ready: each option's fields, in the order ``Option``
+takes them, and its pydantic-core schema, the very schema pydantic generates for the field, from which
+:class:`pydantic_core.SchemaValidator` builds the same validator pydantic would. Only ``pydantic_core`` is
+imported, and only the validators of options a file writes are built.
 
 Options of this tree have no ``annotation``, ``field_info``, ``model``, ``description``, ``summary`` or
 ``related``: commands that show texts or walk the models use :func:`dsref.tree.options.option_tree`.
@@ -25,9 +25,9 @@ import enum
 import importlib
 import os
 import pathlib
-from dataclasses import MISSING, field, fields
+from dataclasses import field, fields
 from functools import cache
-from typing import Any, TypeVar
+from typing import Any
 
 from ..records import record
 from ..schema import UNSET, HfAuto, HfChange, Meta
@@ -37,11 +37,11 @@ from .plain_types import PlainType, plain_type
 __all__ = [
     "CHECK_TREE_FILE",
     "CHECK_TREE_MODULE",
+    "ROW_FIELDS",
     "ValidatorSpec",
     "check_tree",
     "decode_schema",
-    "made_directly",
-    "option_from_record",
+    "option_from_row",
 ]
 
 CHECK_TREE_MODULE = "dsref.generated.check_tree"
@@ -53,10 +53,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pydantic_core import SchemaValidator
 
-_TUPLE_FIELDS = ("aliases", "deprecated_aliases", "stages")
-_META_TUPLES = ("stages", "deprecated_aliases", "docs_names", "former_names", "deprecated_forms")
-_META_PAIRS = ("enum_docs", "replacement", "former_values", "requires")
-"""Facts written as lists of pairs (absent: none, the field's default)."""
 _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 
@@ -145,89 +141,46 @@ def path_validator(input_value: Any) -> pathlib.Path:
         raise PydanticCustomError("path_type", "Input is not a valid path") from exc
 
 
-def option_from_record(record: dict[str, Any]) -> Option:
-    """An :class:`~dsref.tree.options.Option` from its record in the check tree file."""
-    values = dict(record)
-    meta_record = values.pop("meta")
-    validator = values.pop("validator")
-    default = values.pop("default")
-    if not values.pop("has_default"):
-        default = UNSET
-    for name in _TUPLE_FIELDS:
-        if values.get(name) is not None:
-            values[name] = tuple(values[name])
-    if values.get("allowed") is not None:
-        values["allowed"] = tuple(values["allowed"])
-    values.update(
-        default=default,
-        description=None,
-        summary=None,
-        meta=_meta(meta_record),
-        annotation=None,
-        field_info=None,  # documented: the check tree has no pydantic fields
-        validator_spec=ValidatorSpec(validator),
-    )
-    return made_directly(Option, values)
+_OPTION_FIELDS = tuple(f.name for f in fields(Option))
+ROW_FIELDS = (*_OPTION_FIELDS, "has_default")
+"""What each row of the generated check tree holds: the fields of :class:`~dsref.tree.options.Option` in their
+order, then whether the option has a default (:func:`dsref.generator.check_tree.row`)."""
+_DEFAULT, _META, _VALIDATOR = (_OPTION_FIELDS.index(name) for name in ("default", "meta", "validator_spec"))
+
+
+def option_from_row(row: tuple[Any, ...]) -> Option:
+    """An :class:`~dsref.tree.options.Option` from its row in the check tree file: the row is its fields, in order,
+    but for its facts, its validator and the default it may not have."""
+    values = list(row[:-1])
+    values[_META] = _meta(values[_META])
+    values[_VALIDATOR] = ValidatorSpec(values[_VALIDATOR])
+    if not row[-1]:
+        values[_DEFAULT] = UNSET
+    return Option(*values)
 
 
 def _meta(record: dict[str, Any]) -> Meta:
     if not record:
         return _NO_META
-    values = dict(record)
-    for name in values.pop("$unset", ()):
-        values[name] = UNSET
-    for name in _META_TUPLES:
-        if values.get(name) is not None:
-            values[name] = tuple(values[name])
-    for name in _META_PAIRS:
-        if name in values:
-            values[name] = tuple(tuple(pair) for pair in values[name])
-    if values.get("hf_auto") is not None:
-        hf = values["hf_auto"]
-        changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
-        values["hf_auto"] = HfAuto(by=tuple(hf["by"]), source=hf["source"], changes=changes)
-    return Meta(**values)
+    if "$unset" in record or "hf_auto" in record:
+        record = dict(record)
+        for name in record.pop("$unset", ()):
+            record[name] = UNSET
+        hf = record.get("hf_auto")
+        if hf is not None:
+            changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
+            record["hf_auto"] = HfAuto(by=hf["by"], source=hf["source"], changes=changes)
+    return Meta(**record)
 
 
 _NO_META = Meta()
 """The facts of an option dsref says nothing special about (a fifth of them): one record, shared (it is frozen)."""
-
-_Record = TypeVar("_Record")
-_set = object.__setattr__
-
-
-def made_directly(cls: type[_Record], values: dict[str, Any]) -> _Record:
-    """``cls(**values)`` for a frozen dataclass with no ``__post_init__``, made as :mod:`copy` makes one: each field
-    set on a new instance. The check tree makes 602 options at every start of ``dsref check``, and binding the 27
-    keyword arguments of a frozen dataclass's ``__init__`` took most of the time. The fields are set in the order
-    ``__init__`` sets them, so that the instances share one table of attribute names as they would (attribute
-    reads stay as fast). ``tests/test_checktree.py`` compares every option made so with one its ``__init__``
-    makes."""
-    names, required, in_order = _fields_of(cls)  # type: ignore[arg-type]  # a class hashes
-    if not values.keys() <= names or not required <= values.keys():
-        raise TypeError(f"{cls.__name__} has the fields {sorted(names)}, not {sorted(values)}")
-    made = object.__new__(cls)
-    for name, default, factory in in_order:
-        value = values.get(name, default)
-        _set(made, name, factory() if value is MISSING else value)
-    return made
-
-
-@cache
-def _fields_of(cls: type) -> tuple[frozenset[str], frozenset[str], tuple[tuple[str, Any, Any], ...]]:
-    """A dataclass's field names, those it cannot do without, and each field with its default and default factory
-    (``MISSING`` where none), in order."""
-    if hasattr(cls, "__post_init__"):
-        raise TypeError(f"{cls.__name__} cannot be made field by field")
-    every = fields(cls)
-    in_order = tuple((f.name, f.default, f.default_factory) for f in every)
-    required = frozenset(name for name, default, factory in in_order if default is MISSING and factory is MISSING)
-    return frozenset(f.name for f in every), required, in_order
 
 
 @cache
 def check_tree() -> OptionTree:
     """The option tree read from ``dsref/generated/check_tree.py`` (read once)."""
     module = importlib.import_module(CHECK_TREE_MODULE)
-    fields = module.FIELDS
-    return OptionTree.from_options(option_from_record(dict(zip(fields, row, strict=True))) for row in module.ROWS)
+    if module.FIELDS != ROW_FIELDS:  # an edited Option and a file not written again
+        raise RuntimeError(f"{CHECK_TREE_FILE} is older than dsref's Option: run python scripts/generate.py")
+    return OptionTree.from_options(map(option_from_row, module.ROWS))

@@ -19,14 +19,15 @@ import functools
 import json
 import pathlib
 import types
+from dataclasses import fields
 from enum import Enum
 from typing import Any, Union
 
-from ..check.checktree import CHECK_TREE_FILE
+from ..check.checktree import CHECK_TREE_FILE, ROW_FIELDS
 from ..schema import UNSET, Meta
 from ..tree.options import Option, OptionTree, is_model, option_tree, strip_annotated, union_args
 
-__all__ = ["check_tree_files", "encode_schema", "records", "validator_of"]
+__all__ = ["check_tree_files", "encode_schema", "row", "rows", "validator_of"]
 
 _DROPPED = frozenset({"metadata", "serialization", "ref"})
 """Parts of a core schema that validation does not read (``ref`` names a schema for ``definition-ref``, which no
@@ -131,32 +132,43 @@ def _section_form(arg: Any) -> bool:
     return False
 
 
-_SKIPPED = frozenset(
-    {"description", "summary", "related", "annotation", "field_info", "model", "meta", "default", "validator_spec"}
-)
+_LEFT_OUT = frozenset({"description", "summary", "annotation", "field_info", "model"})
+"""Fields of an option that the check tree leaves out (None there; ``related`` is empty)."""
 
 
-def record(opt: Option) -> dict[str, Any]:
-    """The check tree's record of one option."""
-    out: dict[str, Any] = {}
-    for name in Option.__dataclass_fields__:
-        if name in _SKIPPED:
-            continue
-        value = getattr(opt, name)
-        out[name] = list(value) if isinstance(value, tuple) else dict(value) if name == "bounds" else value
-    out["has_default"] = opt.default is not UNSET
-    out["default"] = None if opt.default is UNSET else opt.default
-    out["meta"] = _meta_record(opt.meta)
-    validator = validator_of(opt)
-    out["validator"] = None if validator is None else encode_schema(validator.core_schema)
-    return out
+def row(opt: Option) -> tuple[Any, ...]:
+    """The check tree's row of one option: each field of :class:`~dsref.tree.options.Option`, in its order, as
+    :func:`dsref.check.checktree.option_from_row` passes it to ``Option``, then whether the option has a default.
+    ``default`` is None where it has none, ``meta`` holds the facts that differ from their defaults
+    (:func:`_meta_record`), and ``validator_spec`` the option's encoded core schema."""
+    values: list[Any] = []
+    for f in fields(Option):
+        name = f.name
+        if name in _LEFT_OUT:
+            value: Any = None
+        elif name == "related":
+            value = ()
+        elif name == "default":
+            value = None if opt.default is UNSET else opt.default
+        elif name == "meta":
+            value = _meta_record(opt.meta)
+        elif name == "validator_spec":
+            validator = validator_of(opt)
+            value = None if validator is None else encode_schema(validator.core_schema)
+        elif name == "bounds":
+            value = dict(opt.bounds)
+        else:
+            value = getattr(opt, name)
+        values.append(value)
+    return (*values, opt.default is not UNSET)
 
 
 _PLAIN = Meta()
 
 
 def _meta_record(meta: Meta) -> dict[str, Any]:
-    """The Meta fields that differ from their defaults."""
+    """The Meta fields that differ from their defaults, as ``Meta`` takes them (tuples stay tuples); ``hf_auto`` as
+    its parts and ``$unset`` naming the fields whose value is ``UNSET``."""
     out: dict[str, Any] = {}
     unset = []
     for name in Meta.__dataclass_fields__:
@@ -166,38 +178,37 @@ def _meta_record(meta: Meta) -> dict[str, Any]:
         if value is UNSET:
             unset.append(name)
         elif name == "hf_auto" and value is not None:
-            out[name] = {"by": list(value.by), "source": value.source}
+            out[name] = {"by": value.by, "source": value.source}
             if value.changes:
-                out[name]["changes"] = [
-                    [c.by, c.release, c.before] + ([] if c.example is UNSET else [c.example]) for c in value.changes
-                ]
+                out[name]["changes"] = tuple(
+                    (c.by, c.release, c.before) + (() if c.example is UNSET else (c.example,)) for c in value.changes
+                )
         else:
             out[name] = value
     if unset:
-        out["$unset"] = unset
+        out["$unset"] = tuple(unset)
     return out
 
 
-def records(tree: OptionTree | None = None) -> list[dict[str, Any]]:
-    return [record(opt) for opt in tree or option_tree()]
+def rows(tree: OptionTree | None = None) -> list[tuple[Any, ...]]:
+    return [row(opt) for opt in tree or option_tree()]
 
 
 def check_tree_files() -> dict[pathlib.Path, bytes]:
-    """``dsref/generated/check_tree.py``: the records as ``FIELDS`` and ``ROWS`` of JSON data, one option per line
+    """``dsref/generated/check_tree.py``: the rows (:func:`row`) as ``ROWS`` of JSON data, one option per line
     (so that a diff shows which options changed). A module rather than JSON: importing its compiled form is a
     third of the time ``json.load`` takes, at every start of ``dsref check``."""
     from ..tree.versions import DEEPSPEED_VERSION, DSREF_VERSION
     from .index import python_literal
 
-    every = records()
-    fields = tuple(every[0])
-    for record in every:
-        json.dumps(record, allow_nan=False)  # JSON data only: the module holds what the JSON file held
-    body = "".join(f"    {python_literal(tuple(record[name] for name in fields))},\n" for record in every)
+    every = rows()
+    for one in every:
+        json.dumps(one, allow_nan=False)  # JSON data only: the module holds what the JSON file held
+    body = "".join(f"    {python_literal(one)},\n" for one in every)
     text = (
         f'"""The check tree, generated from the schema by scripts/generate.py: do not edit.\n\n'
         f'See dsref/check/checktree.py for how it is read.\n"""\n\n'
         f"DSREF = {python_literal(DSREF_VERSION)}\nDEEPSPEED = {python_literal(DEEPSPEED_VERSION)}\n\n"
-        f"FIELDS = {python_literal(fields)}\n\nROWS = (\n{body})\n"
+        f"FIELDS = {python_literal(ROW_FIELDS)}\n\nROWS = (\n{body})\n"
     )
     return {pathlib.Path(CHECK_TREE_FILE): text.encode("utf-8")}
