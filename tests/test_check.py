@@ -513,3 +513,30 @@ def test_report_json_shortcuts() -> None:
         assert _json_visible(text) == json_visible(text)
         for scalar in value.values():
             assert json_lines(scalar, 1) == json.dumps(scalar, ensure_ascii=False)
+
+
+@pytest.mark.parametrize("written", [b'{"steps_per_print": 5}', b'{"x": "' + b"a" * 300_000 + b'"}'])
+def test_a_file_larger_than_its_status_says_is_read_whole_or_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, written: bytes
+) -> None:
+    """A file read for as many bytes as its status gives (one that grew since, or a /proc file saying 0) is read
+    on: the short file whole, the long one refused as too large, never judged from its first bytes."""
+    import os
+
+    from dsref.check import loader
+
+    path = tmp_path / "growing.json"
+    path.write_bytes(written)
+    real_fstat = os.fstat
+
+    def says_empty(fd: int) -> os.stat_result:
+        status = list(real_fstat(fd))
+        status[6] = 0  # st_size
+        return os.stat_result(status)
+
+    monkeypatch.setattr(loader.os, "fstat", says_empty)
+    report = check_file(str(path))
+    if len(written) < loader.MAX_BYTES:
+        assert report.error is None and report.loaded is not None and report.loaded.data == {"steps_per_print": 5}
+    else:
+        assert report.error is not None and report.error.kind.value == "too_large"

@@ -2,8 +2,8 @@
 
 The files are dealt round: with ``n`` processes, this one checks files ``0, n, 2n, ...`` and the ``k``-th process
 it forks checks files ``k, n + k, ...``, drawing each file's part of the output (:func:`dsref.check.report.draw`)
-and sending it back through a pipe as soon as it is drawn. This process hands the parts on in the order the files
-were given, each as soon as it is ready, so that the caller can print them at once
+and sending it back through a pipe as soon as it is drawn (:mod:`marshal`). This process hands the parts on in the
+order the files were given, each as soon as it is ready, so that the caller can print them at once
 (:class:`dsref.check.report.Writer`) and keep nothing; the output is the same, byte for byte, whatever the number
 of processes (``tests/test_check.py`` compares them). The forked processes start with everything this one has
 loaded (the check tree, the rules), cost a fork and a pipe each (no pool, no threads), and ignore Ctrl-C: this
@@ -14,11 +14,12 @@ early, its files are checked here.
 from __future__ import annotations
 
 import contextlib
+import marshal
 import os
-import pickle
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import fields
 from functools import partial
 from typing import BinaryIO
 
@@ -35,6 +36,10 @@ __all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
 
 FILES_PER_WORKER = 48
 """Below this many files per process, starting one costs more than it saves."""
+
+_PIECE_FIELDS = tuple(f.name for f in fields(Piece))
+"""A part travels through the pipe as its fields' values, strings and numbers that :mod:`marshal` writes (the
+same interpreter reads them back; ``pickle`` would cost its import at every start)."""
 
 
 def check_and_draw(
@@ -85,11 +90,11 @@ class _Helper:
         """Its next part, or None once it has stopped (its remaining files are then checked here)."""
         if self.alive:
             try:
-                piece = pickle.load(self.reader)
-            except (EOFError, OSError, pickle.UnpicklingError):
-                piece = None
-            if isinstance(piece, Piece):
-                return piece
+                values = marshal.load(self.reader)
+            except (EOFError, OSError, ValueError, TypeError):
+                values = None
+            if isinstance(values, tuple) and len(values) == len(_PIECE_FIELDS):
+                return Piece(*values)
             self.alive = False
         return None
 
@@ -135,7 +140,8 @@ def _fork(share: list[str], one: Callable[[str], Piece]) -> _Helper | None:
             os.close(read_end)
             with os.fdopen(write_end, "wb") as out:
                 for path in share:
-                    pickle.dump(one(path), out, protocol=pickle.HIGHEST_PROTOCOL)
+                    piece = one(path)
+                    marshal.dump(tuple(getattr(piece, name) for name in _PIECE_FIELDS), out)
                     out.flush()
         except BaseException:  # the parent meets the end of the pipe and checks the rest itself
             status = 1

@@ -412,7 +412,11 @@ def _read_file(where: Path, profile: Profile | None, max_bytes: int) -> FileByte
             status = os.fstat(fd)
             if not stat.S_ISREG(status.st_mode):
                 return fail(LoadErrorKind.unreadable, "not_a_file", what=_special(status.st_mode))
-            data = handle.read(max_bytes + 1)
+            # As many bytes as the file holds, and one more: asking for the limit at once would have every read
+            # allocate (and the kernel map) a buffer of the largest size dsref reads.
+            data = handle.read(min(status.st_size, max_bytes) + 1)
+            if status.st_size < len(data) <= max_bytes:  # it grew since: read on, up to the limit
+                data += handle.read(max_bytes + 1 - len(data))
     except (FileNotFoundError, NotADirectoryError):
         return fail(LoadErrorKind.not_found, "not_found")
     except IsADirectoryError:
