@@ -157,3 +157,69 @@ def test_json_reads_only_what_json_reads() -> None:
                 json.loads(loaded.text)
                 marked += text in real and profile == "deepspeed"
     assert marked >= len(real) // 2
+
+
+_CHANGES = ["True", "None", ",", "}", "]", "{", "[", '"', ":", "#", "//", "/*", "*/", "\n", "'", "'''", " ", "x", "1"]
+
+
+def _almost_configs(count: int) -> list[str]:
+    """Texts that are nearly configs: corpus files (and a few written here) with up to three characters or words
+    inserted, removed or replaced, the same ones at every run."""
+    import random
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json"))[:120]]
+    texts += ['{"a": 1, "b": [1, 2], "c": {"d": "e"}}', "a: 1\nb: [\n  x\n  'y'\n]\n", '{"x": true} // note\n']
+    rng = random.Random(22)
+    made = []
+    for _ in range(count):
+        text = rng.choice(texts)
+        for _ in range(rng.randint(1, 3)):
+            at, roll = rng.randrange(len(text) + 1), rng.random()
+            cut = at + (rng.randint(1, 3) if roll < 0.3 else 1 if roll >= 0.6 else 0)
+            text = text[:at] + ("" if roll < 0.3 else rng.choice(_CHANGES)) + text[cut:]
+        made.append(text)
+    return made
+
+
+def test_the_scanner_stops_where_and_as_hjson_stops() -> None:
+    """The loader reports hjson's syntax error from the scanner, which drives hjson's own lexical functions, without
+    reading the text with ``hjson.loads`` a second time: over almost-configs, the scanner accepts what hjson accepts,
+    and where hjson refuses a text with its syntax error, the scanner stops at the same place with the same words."""
+    from hjson.scanner import HjsonDecodeError
+
+    refused = accepted = 0
+    for text in _almost_configs(1500):
+        scan = scan_hjson(text)
+        try:
+            hjson.loads(text, object_pairs_hook=dict)
+        except HjsonDecodeError as exc:
+            detail = exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1]))
+            assert scan.error is not None, text
+            if scan.error.reason == "decode":
+                assert (scan.error.pos, scan.error.detail) == (exc.pos, detail), text
+                refused += 1
+        except Exception:  # hjson's crashes (IndexError, ...): the scanner names them another way
+            assert scan.error is not None and scan.error.reason != "decode", text
+        else:
+            assert scan.error is None or scan.error.reason not in ("decode",), text
+            accepted += 1
+    assert refused > 300 and accepted > 300  # both kinds were met
+
+
+@settings(max_examples=400)
+@given(st.text(alphabet=' \t\r\n\x0c\xa0#/*ab"{}', max_size=30), st.integers(min_value=0, max_value=34))
+def test_the_scanner_skips_blanks_and_comments_as_hjson_does(text: str, pos: int) -> None:
+    from hjson.decoder import getNext
+
+    from dsref.check.hjson_scanner import _Hjson
+    from dsref.check.scanner import ScanError
+
+    try:
+        expected: Any = getNext(text, pos)
+    except IndexError:
+        expected = "a comment never closed"
+    try:
+        got: Any = _Hjson(text).next(pos)
+    except ScanError as exc:
+        got = "a comment never closed" if exc.reason == "unterminated_comment" else exc.reason
+    assert got == expected

@@ -44,8 +44,8 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
 
     ``strict``: the text is meant as JSON (Hugging Face's ``json.load``), so single quotes and bare words are
     mistakes too; otherwise Hjson's quoteless values are allowed where they end their line. ``lines``: the text's
-    line index when the caller has one (else one is built); each token's line is looked up in it, so the walk stays
-    linear in the length of the text.
+    line index when the caller has one (else one is built); a token's line is looked up in it where two tokens
+    might share one, so the walk stays linear in the length of the text.
 
     >>> first_mistake('{"fp16": {"enabled": True}}', strict=False)
     Mistake(reason='python_literal', pos=21, end=25, word='True', fix='true')
@@ -61,7 +61,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
     line_of = (lines if lines is not None and lines.text is text else LineIndex(text)).line_of
     stack: list[str] = []  # "{" or "["
     expect = "value"  # value | key | colon | after (a comma or a closing bracket)
-    line_of_last = -1
+    last = -1  # where the last value or closing bracket began (its line is looked up only when needed)
     comma = -1  # where the last comma stood, while nothing has followed it
     pos = 0
     n = len(text)
@@ -73,7 +73,6 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
             pos = space.end()
         if pos >= n:
             return None
-        line = line_of(pos)
         char = text[pos]
         if expect == "after":
             if char == ",":
@@ -83,11 +82,10 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
                 continue
             if char in "}]":
                 stack.pop() if stack else None
-                expect = "after"
+                expect, last = "after", pos
                 pos += 1
-                line_of_last = line
                 continue
-            if line == line_of_last and stack:  # two members on one line with nothing between them
+            if stack and last >= 0 and line_of(pos) == line_of(last):  # two members on one line, nothing between
                 token = _token(text, pos)
                 return Mistake("missing_comma", pos, pos + len(token), token)
             if strict:
@@ -106,7 +104,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         closing = {"key": "}", "value": "]"}[expect]  # an empty object or array, or one after a trailing comma
         if char == closing and stack and stack[-1] == {"}": "{", "]": "["}[closing]:
             stack.pop()
-            expect, line_of_last = "after", line
+            expect, last = "after", pos
             pos += 1
             continue
         if expect == "key":
@@ -136,12 +134,12 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
             end = _string_end(text, pos)
             if end is None or (char == "'" and strict):
                 return _quoted(text, pos, end)
-            pos, expect, line_of_last = end, "after", line
+            pos, expect, last = end, "after", pos
             continue
         number = _NUMBER.match(text, pos)
         word = _WORD.match(text, pos)
         if number and (word is None or word.end() == number.end()):
-            pos, expect, line_of_last = number.end(), "after", line
+            pos, expect, last = number.end(), "after", pos
             continue
         placeholder = _PLACEHOLDER.match(text, pos)
         if placeholder:
@@ -151,7 +149,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         if word.group() in _PYTHON:
             return Mistake("python_literal", pos, word.end(), word.group(), _PYTHON[word.group()])
         if word.group() in ("true", "false", "null"):
-            pos, expect, line_of_last = word.end(), "after", line
+            pos, expect, last = word.end(), "after", pos
             continue
         if strict:
             return Mistake("bare_word", pos, word.end(), word.group())
@@ -160,7 +158,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         end_of_line = n if end_of_line < 0 else end_of_line
         if any(c in text[word.end() : end_of_line] for c in ",}]"):
             return Mistake("quoteless", pos, word.end(), word.group())
-        pos, expect, line_of_last = end_of_line, "after", line
+        pos, expect, last = end_of_line, "after", pos
 
 
 def _quoted(text: str, pos: int, end: int | None) -> Mistake | None:

@@ -95,12 +95,25 @@ def _comment_start(s: str, pos: int) -> int:
     return pos
 
 
+_BLANK = re.compile(r"[ \t\n\r]*")
+"""hjson's ``WHITESPACE``: what ``getNext`` steps over one character at a time."""
+
+
 class _Hjson(_Walker):
     def next(self, pos: int) -> tuple[str, int]:
+        """``getNext``: the next character that is neither blank nor in a comment, and where it is. Blanks are
+        skipped with one match (hjson tests them one by one in Python, most of the time a scan took); from a
+        comment on, hjson's own function goes on (``tests/test_loader_fast.py`` compares the two)."""
+        s = self.s
+        if pos < len(s):
+            end = _BLANK.match(s, pos).end()  # type: ignore[union-attr]  # matches the empty string anywhere
+            ch = s[end : end + 1]
+            if ch != "#" and ch != "/":
+                return ch, end
         try:
-            return getNext(self.s, pos)
+            return getNext(s, pos)
         except IndexError:
-            raise ScanError("unterminated_comment", _comment_start(self.s, pos)) from None
+            raise ScanError("unterminated_comment", _comment_start(s, pos)) from None
 
     def document(self) -> Scan:
         """``HjsonDecoder.decode``: a BOM, an empty text, a root in braces, or members without braces."""

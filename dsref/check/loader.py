@@ -667,6 +667,10 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     early = _scan_failure(scan)
     if early is not None:
         raise early
+    if scan.error is not None and scan.error.reason == "decode":
+        # hjson's own syntax error, met by the scanner driving hjson's lexical functions as hjson.loads does: the
+        # same place and words (tests/test_loader_fast.py holds them equal), without reading the text again
+        raise _syntax_hjson(scan.error.pos, scan.error.detail, scan, index)
     import hjson  # only here: most files are strict JSON, read above without it (a few ms of every start-up)
     from hjson.scanner import HjsonDecodeError
 
@@ -674,10 +678,7 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
         data = hjson.loads(text, object_pairs_hook=dict)
     except HjsonDecodeError as exc:
         detail = exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1]))
-        failure = _Failure(LoadErrorKind.syntax, "syntax_hjson", exc.pos, detail=detail)
-        if not _first_mistake(failure, index, strict=False) and scan.suspect is not None and scan.suspect[0] <= exc.pos:
-            failure.hint, failure.hint_pos = "hint_quoteless", scan.suspect[0]
-        raise failure from None
+        raise _syntax_hjson(exc.pos, detail, scan, index) from None
     except RecursionError:
         raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.deepest, depth=scan.max_depth) from None
     except Exception as exc:
@@ -685,6 +686,14 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     if scan.error is not None:  # pragma: no cover - the scanner disagrees with hjson; keep the data, lose positions
         return data, Scan()
     return data, scan
+
+
+def _syntax_hjson(pos: int, detail: str, scan: Scan, index: LineIndex) -> _Failure:
+    """hjson's syntax error at ``pos``, moved to the first wrong token before it when there is one."""
+    failure = _Failure(LoadErrorKind.syntax, "syntax_hjson", pos, detail=detail)
+    if not _first_mistake(failure, index, strict=False) and scan.suspect is not None and scan.suspect[0] <= pos:
+        failure.hint, failure.hint_pos = "hint_quoteless", scan.suspect[0]
+    return failure
 
 
 _FAST_DEPTH = 100
