@@ -223,3 +223,21 @@ def test_the_scanner_skips_blanks_and_comments_as_hjson_does(text: str, pos: int
     except ScanError as exc:
         got = "a comment never closed" if exc.reason == "unterminated_comment" else exc.reason
     assert got == expected
+
+
+@settings(max_examples=400)
+@given(st.sampled_from(["'", '"']), st.text(alphabet="ab'\"\\\n\t\x01u0/ é", max_size=12), st.text(max_size=3))
+def test_the_scanner_reads_quoted_strings_as_hjson_does(quote: str, inside: str, after: str) -> None:
+    from hjson.decoder import scanstring
+    from hjson.scanner import HjsonDecodeError
+
+    from dsref.check.hjson_scanner import _string
+
+    text = quote + inside + quote + after
+    outcomes = []
+    for read in (lambda: scanstring(text, 1, "utf-8", True), lambda: _string(text, 0)):
+        try:
+            outcomes.append(read())
+        except HjsonDecodeError as exc:
+            outcomes.append((exc.msg, exc.pos))
+    assert outcomes[0] == outcomes[1]

@@ -97,6 +97,18 @@ def _comment_start(s: str, pos: int) -> int:
 
 _BLANK = re.compile(r"[ \t\n\r]*")
 """hjson's ``WHITESPACE``: what ``getNext`` steps over one character at a time."""
+_PLAIN_STRING = {'"': re.compile(r'"([^"\\\x00-\x1f]*)"'), "'": re.compile(r"'([^'\\\x00-\x1f]*)'")}
+"""A quoted string without escapes or control characters: what ``scanstring`` reads in one chunk."""
+
+
+def _string(s: str, idx: int) -> tuple[str, int]:
+    """``scanstring`` of the string whose quote is at ``idx``: its value and the index after it. One without escapes
+    or control characters (nearly every key and value) is matched at once; any other is read by hjson's own."""
+    plain = _PLAIN_STRING[s[idx]].match(s, idx)
+    if plain is not None:
+        return plain.group(1), plain.end()
+    result: tuple[str, int] = scanstring(s, idx + 1, "utf-8", True)
+    return result
 
 
 class _Hjson(_Walker):
@@ -162,7 +174,7 @@ class _Hjson(_Walker):
                 except IndexError:  # nothing after the quotes, or no line break anywhere to measure indentation by
                     raise ScanError("unterminated_multiline" if "\n" in s else "multiline_one_line", idx) from None
                 return _Node("multiline_string", idx, end), end
-            _, end = scanstring(s, idx + 1, "utf-8", True)
+            _, end = _string(s, idx)
             return _Node("string", idx, end), end
         if ch == "{":
             return self.object(idx, idx + 1, braceless=False)
@@ -210,8 +222,10 @@ class _Hjson(_Walker):
             self.depth -= 1
             return node, end + 1
         while True:
-            _, key_start = self.next(end)
-            key, end = scanKeyName(s, key_start, "utf-8", True)
+            # hjson calls getNext here and at the end of the loop again, at a place getNext has just returned,
+            # where it would stop at once: the scan skips the repeats (the same answers, a third of the calls)
+            key_start = end
+            key, end = _string(s, end) if ch in ("'", '"') else scanKeyName(s, end, "utf-8", True)
             key_end = end if s[key_start] in ("'", '"') else key_start + len(key)
             ch, end = self.next(end)
             if ch != ":":
@@ -231,7 +245,6 @@ class _Hjson(_Walker):
                 end += 1
                 node.ve = end
                 break
-            ch, end = self.next(end)
         self.depth -= 1
         return node, end
 
@@ -258,7 +271,6 @@ class _Hjson(_Walker):
             if ch == "]":
                 end += 1
                 break
-            ch, end = self.next(end)
         node.ve = end
         self.depth -= 1
         return node, end
