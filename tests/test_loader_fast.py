@@ -168,6 +168,8 @@ def _almost_configs(count: int) -> list[str]:
     import random
 
     texts = [p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.json"))[:120]]
+    if not texts:
+        pytest.skip(f"no corpus at {CORPUS} (../shared/ is not beside this checkout)")
     texts += ['{"a": 1, "b": [1, 2], "c": {"d": "e"}}', "a: 1\nb: [\n  x\n  'y'\n]\n", '{"x": true} // note\n']
     rng = random.Random(22)
     made = []
@@ -241,3 +243,26 @@ def test_the_scanner_reads_quoted_strings_as_hjson_does(quote: str, inside: str,
         except HjsonDecodeError as exc:
             outcomes.append((exc.msg, exc.pos))
     assert outcomes[0] == outcomes[1]
+
+
+def test_the_first_mistake_is_the_same_when_json_reads_whole_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``first_mistake`` has ``json`` read each object or array it can whole, instead of walking it token by token:
+    over almost-configs (and a few with ``NaN``, control characters and bad escapes, which ``json`` refuses or takes
+    differently), in both modes, it finds what the walk alone finds."""
+    from dsref.check import diagnose
+
+    texts = [
+        *_almost_configs(1500),
+        '{"a": {"b": NaN}, "c": True}',
+        '{"a": [1, Infinity], "b": [1 2]}',
+        '{"a": {"s": "x\\qy"}, "b": $LR}',
+        '{"a": {"s": "tab\there"}, "b": None}',
+        '{"a": [1, 2,], "b": 1}',
+        '{"a": {"b": 1}} "c": 2}',
+        "[" * 3000 + "True",
+    ]
+    found = [(diagnose.first_mistake(t, strict=False), diagnose.first_mistake(t, strict=True)) for t in texts]
+    monkeypatch.setattr(diagnose, "_json_value_end", lambda text, pos, budget: -pos)  # the walk alone
+    walked = [(diagnose.first_mistake(t, strict=False), diagnose.first_mistake(t, strict=True)) for t in texts]
+    assert found == walked
+    assert sum(m is not None for pair in found for m in pair) > 500  # mistakes were there to find

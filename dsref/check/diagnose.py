@@ -10,6 +10,7 @@ strict JSON is wanted, a single-quoted string, a bare word or a trailing comma. 
 
 from __future__ import annotations
 
+import json
 import re
 
 from ..records import record
@@ -65,6 +66,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
     comma = -1  # where the last comma stood, while nothing has followed it
     pos = 0
     n = len(text)
+    budget = 4 * n  # text the JSON reader may go through in all (a value it refuses is walked after it)
     if text.startswith("\ufeff"):
         pos = 1
     while True:
@@ -126,6 +128,11 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         if template:
             return Mistake("placeholder", pos, template.end(), template.group())
         if char in "{[":
+            end = _json_value_end(text, pos, budget) if budget > 0 else -pos
+            budget -= abs(end) - pos
+            if end > 0:  # a whole JSON object or array: no mistake in it, and on after its closing bracket
+                pos, expect, last = end, "after", end - 1
+                continue
             stack.append(char)
             pos += 1
             expect = "key" if char == "{" else "value"
@@ -159,6 +166,29 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         if any(c in text[word.end() : end_of_line] for c in ",}]"):
             return Mistake("quoteless", pos, word.end(), word.group())
         pos, expect, last = end_of_line, "after", pos
+
+
+def _refuse_constant(name: str) -> None:
+    raise ValueError(f"{name} is no JSON")
+
+
+_JSON = json.JSONDecoder(parse_constant=_refuse_constant)
+"""Strict JSON, without the ``NaN`` and ``Infinity`` Python's reader takes: text it reads whole holds none of the
+mistakes above."""
+
+
+def _json_value_end(text: str, pos: int, budget: int) -> int:
+    """Where the JSON object or array at ``pos`` ends, read by ``json``'s C reader (a config's big sections are
+    mostly well formed: walking them token by token was most of the time); minus where the reader stopped when it
+    is not one. Each value the reader refuses is walked afterwards, so the caller gives it a ``budget`` of text,
+    which bounds the work of a mistake deep in many nested values."""
+    try:
+        _, end = _JSON.raw_decode(text, pos)
+    except json.JSONDecodeError as exc:
+        return -max(exc.pos, pos + 1)
+    except (ValueError, RecursionError):  # a constant refused, or nesting deeper than Python's limit
+        return -min(len(text), pos + budget)
+    return int(end)
 
 
 def _quoted(text: str, pos: int, end: int | None) -> Mistake | None:
