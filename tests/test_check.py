@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dsref.check.findings import Severity
 from dsref.check.pipeline import _relative_or_given, check_file, display_path
-from dsref.check.report import _json_visible, json_lines
+from dsref.check.report import Piece, _json_visible, json_lines
 from dsref.cli.main import main
 from dsref.text.escape import json_visible
 
@@ -346,6 +346,33 @@ def test_several_processes_print_what_one_prints(fmt: str) -> None:
         outputs.append((proc.returncode, proc.stdout, proc.stderr))
     assert outputs[0] == outputs[1]
     assert outputs[0][1].count("DS") > 100
+
+
+def test_every_part_a_forked_process_sends_comes_back_whole(tmp_path: Path) -> None:
+    """A forked process sends each drawn part through the pipe as its fields' values, in marshal's format: a field
+    that format cannot carry would make every helper stop at its first file, leaving all to this process (slowly,
+    and silently). Each format, a file with findings, a broken one and a missing one: every part the helper drew
+    comes back equal, and this process checks only its own share."""
+    from dsref.check import batch
+
+    paths = []
+    for n in range(2):
+        good, broken = tmp_path / f"good{n}.json", tmp_path / f"broken{n}.json"
+        good.write_text('{"train_batch_size": 8, "zero_optimization": {"stage": 9}}', encoding="utf-8")
+        broken.write_text('{"fp16": {"enabled": True}}', encoding="utf-8")
+        paths += [str(good), str(broken), str(tmp_path / f"missing{n}.json")]
+    here = os.getpid()
+    for fmt in ("text", "json", "github"):
+        alone = dict(zip(paths, batch.check_and_draw(paths, fmt, "zh", world_size=2, jobs=1), strict=True))
+        checked_here: list[str] = []
+
+        def one(path: str, alone: dict[str, Piece] = alone, checked_here: list[str] = checked_here) -> Piece:
+            if os.getpid() == here:
+                checked_here.append(path)
+            return alone[path]
+
+        assert list(batch._dealt_round(paths, one, 2)) == list(alone.values())
+        assert checked_here == paths[0::2]  # the helper's parts (files 1, 3, 5) all came through the pipe
 
 
 def test_jobs_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
