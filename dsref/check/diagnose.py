@@ -66,7 +66,7 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
     comma = -1  # where the last comma stood, while nothing has followed it
     pos = 0
     n = len(text)
-    budget = 4 * n  # text the JSON reader may go through in all (a value it refuses is walked after it)
+    budget = 4 * n  # text the JSON reader may go through in all (see _read_as_json)
     if text.startswith("\ufeff"):
         pos = 1
     while True:
@@ -128,10 +128,10 @@ def first_mistake(text: str, *, strict: bool, lines: LineIndex | None = None) ->
         if template:
             return Mistake("placeholder", pos, template.end(), template.group())
         if char in "{[":
-            end = _json_value_end(text, pos, budget) if budget > 0 else -pos
-            budget -= abs(end) - pos
-            if end > 0:  # a whole JSON object or array: no mistake in it, and on after its closing bracket
-                pos, expect, last = end, "after", end - 1
+            whole, reached = _read_as_json(text, pos) if budget > 0 else (False, pos)
+            budget -= reached - pos
+            if whole:  # a whole JSON object or array: no mistake in it, and on after its closing bracket
+                pos, expect, last = reached, "after", reached - 1
                 continue
             stack.append(char)
             pos += 1
@@ -177,18 +177,18 @@ _JSON = json.JSONDecoder(parse_constant=_refuse_constant)
 mistakes above."""
 
 
-def _json_value_end(text: str, pos: int, budget: int) -> int:
-    """Where the JSON object or array at ``pos`` ends, read by ``json``'s C reader (a config's big sections are
-    mostly well formed: walking them token by token was most of the time); minus where the reader stopped when it
-    is not one. Each value the reader refuses is walked afterwards, so the caller gives it a ``budget`` of text,
-    which bounds the work of a mistake deep in many nested values."""
+def _read_as_json(text: str, pos: int) -> tuple[bool, int]:
+    """Whether ``json``'s C reader reads the object or array at ``pos`` whole, and where it stopped: after the value,
+    or where it refused it. A config's big sections are mostly well formed, and walking them token by token was
+    most of the time. A value the reader refuses is walked afterwards, so the walk gives the reader a budget of text
+    (four times the text's length), which bounds the work a mistake deep in many nested values costs."""
     try:
         _, end = _JSON.raw_decode(text, pos)
     except json.JSONDecodeError as exc:
-        return -max(exc.pos, pos + 1)
-    except (ValueError, RecursionError):  # a constant refused, or nesting deeper than Python's limit
-        return -min(len(text), pos + budget)
-    return int(end)
+        return False, max(exc.pos, pos + 1)
+    except (ValueError, RecursionError):  # a constant refused, or nesting deeper than Python's limit: no use
+        return False, pos + 4 * len(text)  # asking again, so the whole budget is spent
+    return True, int(end)
 
 
 def _quoted(text: str, pos: int, end: int | None) -> Mistake | None:
