@@ -29,12 +29,12 @@ _LAZY = {
     "Option": "dsref.tree.options",
     "OptionTree": "dsref.tree.options",
     "option_tree": "dsref.tree.options",
-    "validate": "dsref.check.validation",
+    "validate": "dsref.check.validate.validation",
 }
 
 if TYPE_CHECKING:
     from .check.findings import Finding, Kind, Severity
-    from .check.validation import validate
+    from .check.validate.validation import validate
     from .schema.config import DeepSpeedConfig
     from .tree.options import Option, OptionTree, option_tree
     from .tree.versions import DEEPSPEED_VERSION

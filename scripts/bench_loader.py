@@ -1,4 +1,5 @@
-"""Speed and memory of `dsref.check.loader`: files per second over the real corpus, and the worst inputs it must bound.
+"""Speed and memory of `dsref.check.read.loader`: files per second over the real corpus, and the worst inputs it must
+bound.
 
     python scripts/bench_loader.py [--corpus ../shared/corpus/real] [--rounds 5]
 
@@ -23,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 import hjson  # noqa: E402
 
-from dsref.check.loader import MAX_BYTES, LoadError, load  # noqa: E402
-from dsref.check.scanner import scan_hjson, scan_json  # noqa: E402
+from dsref.check.read.loader import MAX_BYTES, LoadError, load  # noqa: E402
+from dsref.check.read.scanner import scan_hjson, scan_json  # noqa: E402
 
 
 def rate(paths: list[Path], rounds: int, step: Callable[[Path], object]) -> float:

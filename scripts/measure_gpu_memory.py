@@ -96,7 +96,7 @@ def ds_config(run: dict[str, Any]) -> dict[str, Any]:
 
 def predicted_allocated(run: dict[str, Any]) -> int:
     """dsref's peak for ``run`` on one GPU, less the CUDA context (which max_memory_allocated does not see)."""
-    from dsref.check.effective import effective
+    from dsref.check.validate.effective import effective
     from dsref.estimate.model import architecture_from_hf
     from dsref.estimate.peak import CONFIG_PATHS, peak_memory, run_from_config
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from dsref.check.findings import Severity
 from dsref.check.pipeline import _relative_or_given, check_file, display_path
-from dsref.check.report import Piece, _json_visible, json_lines
+from dsref.check.report.draw import Piece, _json_visible, json_lines
 from dsref.cli.main import main
 from dsref.text.escape import json_visible
 
@@ -197,7 +197,7 @@ def test_any_bytes_give_findings_not_tracebacks(tmp_path: Path, content: bytes) 
     report = check_file(str(path))
     for finding in report.findings:
         assert finding.severity in Severity
-    from dsref.check.report import render
+    from dsref.check.report.draw import render
 
     for fmt in ("text", "json", "github"):
         render([report], fmt, "en")
@@ -260,7 +260,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
     path.write_bytes(bytes(data))
     for profile in ("deepspeed", "hf"):
         report = check_file(str(path), profile=profile)  # type: ignore[arg-type]
-        from dsref.check.report import render
+        from dsref.check.report.draw import render
 
         render([report], "text", "zh")
 
@@ -276,7 +276,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
 @settings(max_examples=300, deadline=None)
 def test_json_layout_is_only_layout(value: object, depth: int) -> None:
     """The JSON report writes the upper levels indented and each finding on one line; the data is json.dumps'."""
-    from dsref.check.report import json_lines
+    from dsref.check.report.draw import json_lines
 
     text = json_lines(value, depth)
     assert json.loads(text) == value
@@ -392,7 +392,7 @@ def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> Non
     """The files are dealt round; when a forked helper dies (here: at its second file), this process checks the
     files it had left, and the parts still come in order, each once."""
     from dsref.check import batch
-    from dsref.check.report import Piece
+    from dsref.check.report.draw import Piece
 
     here = os.getpid()
     checked_in: list[str] = []
@@ -413,7 +413,7 @@ def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> Non
 
 def test_where_no_process_can_be_forked_the_files_are_checked_here(monkeypatch: pytest.MonkeyPatch) -> None:
     from dsref.check import batch
-    from dsref.check.report import Piece
+    from dsref.check.report.draw import Piece
 
     def refuse() -> int:
         raise OSError(11, "Resource temporarily unavailable")
@@ -504,7 +504,7 @@ def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_pat
 def test_a_long_source_line_is_cut_before_it_is_escaped_with_the_same_result(line: str, data: st.DataObject) -> None:
     """shown_source escapes only the part of a long line it shows: what it shows is what escaping the whole line
     and then cutting it shows."""
-    from dsref.check.report import _visible_source, shown_source, source_window
+    from dsref.check.report.draw import _visible_source, shown_source, source_window
 
     column = data.draw(st.integers(1, len(line)))
     width = data.draw(st.integers(1, len(line) - column + 1))
@@ -550,7 +550,7 @@ def test_a_file_larger_than_its_status_says_is_read_whole_or_refused(
     on: the short file whole, the long one refused as too large, never judged from its first bytes."""
     import os
 
-    from dsref.check import loader
+    from dsref.check.read import loader
 
     path = tmp_path / "growing.json"
     path.write_bytes(written)

@@ -16,10 +16,11 @@ from typing import Any
 import pytest
 from pydantic_core import ValidationError
 
-from dsref.check.checktree import check_tree
 from dsref.check.pipeline import check_file
 from dsref.check.rules import run_rules
-from dsref.check.validation import _accepts, _plain, validate
+from dsref.check.validate.checktree import check_tree
+from dsref.check.validate.validation import validate
+from dsref.check.validate.values import accepts, plain_value
 from dsref.generator.check_tree import validator_of
 from dsref.tree.options import Option, option_tree
 
@@ -44,7 +45,7 @@ def _outcome(validator: Any, value: Any) -> tuple[Any, ...]:
     except ValidationError as exc:
         strict = sorted(e["type"] for e in exc.errors())
     try:
-        lax: Any = ("ok", repr(_plain(validator.validate_python(value))))
+        lax: Any = ("ok", repr(plain_value(validator.validate_python(value))))
     except ValidationError as exc:
         lax = sorted(e["type"] for e in exc.errors())
     return strict, lax
@@ -65,7 +66,7 @@ def test_a_stale_check_tree_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     """Rows written for another ``Option`` would set the wrong fields: the tree is not read from them."""
     import importlib
 
-    from dsref.check import checktree
+    from dsref.check.validate import checktree
 
     module = importlib.import_module(checktree.CHECK_TREE_MODULE)
     monkeypatch.setattr(module, "FIELDS", module.FIELDS[1:])
@@ -96,7 +97,7 @@ def test_sections_accept_the_same_plain_values() -> None:
         if opt.kind == "section" and opt.container != "list":
             for value in PROBES:
                 if not isinstance(value, dict):
-                    assert _accepts(light.get(opt.path), value, scalar=True) == _accepts(opt, value, scalar=True)
+                    assert accepts(light.get(opt.path), value, scalar=True) == accepts(opt, value, scalar=True)
 
 
 def _corpus() -> list[Path]:

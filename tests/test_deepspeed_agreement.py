@@ -31,7 +31,7 @@ import pytest
 
 from dsref.check.findings import Finding, Severity
 from dsref.check.rules import run_rules
-from dsref.check.validation import validate
+from dsref.check.validate.validation import validate
 
 from .conftest import require_deepspeed, shared_path
 

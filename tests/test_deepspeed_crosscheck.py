@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from dsref.check.validation import validate
+from dsref.check.validate.validation import validate
 from dsref.schema import UNSET, Section
 from dsref.tree.options import Option, OptionTree, option_tree
 

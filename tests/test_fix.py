@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.edits import Applicability
-from dsref.check.fixer import Original, apply_edits, fix_text, read_original
+from dsref.check.fix.fixer import Original, apply_edits, fix_text, read_original
+from dsref.check.fix.writer import write_fixed
 from dsref.check.pipeline import check_text
-from dsref.check.writer import write_fixed
 
 from .conftest import require_deepspeed, shared_path
 
@@ -525,9 +525,9 @@ def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspee
     """The one unsafe fix whose loss is not DeepSpeed's: comments and Hjson syntax go, the config stays."""
     hjson_texts = [t for _, t in _real_texts() if check_text(t, "x", profile="hf").error is not None]
     assert hjson_texts
-    from dsref.check.fixer import apply_edits
-    from dsref.check.loader import LoadedConfig, load_text
-    from dsref.check.repairing import strict_json_fix
+    from dsref.check.fix.fixer import apply_edits
+    from dsref.check.read.loader import LoadedConfig, load_text
+    from dsref.check.repair.repairing import strict_json_fix
 
     rewritten = 0
     for text in hjson_texts:

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dsref.check.checktree import check_tree
 from dsref.check.findings import Finding, Severity
-from dsref.check.fixer import fix_text
+from dsref.check.fix.fixer import fix_text
+from dsref.check.fix.proof import HF_FILLED, filled_as_hugging_face_does, judge, meaning
 from dsref.check.pipeline import FileReport, check_text
-from dsref.check.proof import HF_FILLED, filled_as_hugging_face_does, judge, meaning
+from dsref.check.validate.checktree import check_tree
 
 from .conftest import require_deepspeed, shared_path
 from .test_fix import _MUTATIONS, _deepspeed_view, deepspeed_built

@@ -1,4 +1,4 @@
-"""``dsref check --fix`` writes only over what it read (``dsref/check/writer.py``).
+"""``dsref check --fix`` writes only over what it read (``dsref/check/fix/writer.py``).
 
 * A file changed between the read and the write keeps the change, and dsref says so (both languages), exit status 2.
 * The check compares the bytes, not only the size and time, and sees a file replaced, deleted, grown or re-linked.
@@ -24,10 +24,10 @@ from typing import Any
 
 import pytest
 
-import dsref.check.fixer
-import dsref.check.writer
-from dsref.check.fixer import Original, read_original
-from dsref.check.writer import STALE_AFTER_S, FileChanged, remove_stale_temporaries, write_fixed
+import dsref.check.fix.fixer
+import dsref.check.fix.writer
+from dsref.check.fix.fixer import Original, read_original
+from dsref.check.fix.writer import STALE_AFTER_S, FileChanged, remove_stale_temporaries, write_fixed
 from dsref.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,14 +75,14 @@ def test_an_edit_made_while_fixing_survives_and_is_reported(
     path.write_text(BROKEN, encoding="utf-8")
     if linked:  # written in place rather than renamed over: the same check
         os.link(path, tmp_path / "other.json")
-    real_fix_text = dsref.check.fixer.fix_text
+    real_fix_text = dsref.check.fix.fixer.fix_text
 
     def user_saves_meanwhile(*args: Any, **kwargs: Any) -> Any:
         result = real_fix_text(*args, **kwargs)
         path.write_text(EDITED, encoding="utf-8")
         return result
 
-    monkeypatch.setattr(dsref.check.fixer, "fix_text", user_saves_meanwhile)
+    monkeypatch.setattr(dsref.check.fix.fixer, "fix_text", user_saves_meanwhile)
     assert main(["check", "--fix", str(path), "--lang", lang]) == 2
     out, err = capsys.readouterr()
     assert path.read_text(encoding="utf-8") == EDITED
@@ -258,7 +258,7 @@ def test_a_signal_during_the_write_removes_the_temporary_file(
     path = tmp_path / "ds.json"
     path.write_text(BROKEN, encoding="utf-8")
     original = _original(path)
-    real_write_all = dsref.check.writer._write_all
+    real_write_all = dsref.check.fix.writer._write_all
     seen: list[str] = []
 
     def stopped_halfway(fd: int, data: bytes) -> None:
@@ -267,7 +267,7 @@ def test_a_signal_during_the_write_removes_the_temporary_file(
         _signal_self(signum)
         real_write_all(fd, data[len(data) // 2 :])  # pragma: no cover - the signal stops the write
 
-    monkeypatch.setattr(dsref.check.writer, "_write_all", stopped_halfway)
+    monkeypatch.setattr(dsref.check.fix.writer, "_write_all", stopped_halfway)
     with pytest.raises(raised) as stopped:
         write_fixed(original.snapshot, FIXED)
     if raised is SystemExit:
@@ -286,14 +286,14 @@ def test_a_signal_during_an_in_place_write_waits_until_it_is_done(
     path.write_text(BROKEN, encoding="utf-8")
     os.link(path, other)
     original = _original(path)
-    real_write_all = dsref.check.writer._write_all
+    real_write_all = dsref.check.fix.writer._write_all
 
     def signalled_halfway(fd: int, data: bytes) -> None:
         real_write_all(fd, data[: len(data) // 2])
         _signal_self(signal.SIGTERM)
         real_write_all(fd, data[len(data) // 2 :])
 
-    monkeypatch.setattr(dsref.check.writer, "_write_all", signalled_halfway)
+    monkeypatch.setattr(dsref.check.fix.writer, "_write_all", signalled_halfway)
     with pytest.raises(SystemExit) as stopped:
         write_fixed(original.snapshot, FIXED)
     assert stopped.value.args == (128 + signal.SIGTERM,)
@@ -302,7 +302,7 @@ def test_a_signal_during_an_in_place_write_waits_until_it_is_done(
 
 SIGTERM_DURING_WRITE = """
 import os, signal, sys
-import dsref.check.writer as writer
+import dsref.check.fix.writer as writer
 from dsref.cli.main import main
 
 real_write_all = writer._write_all

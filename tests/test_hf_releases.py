@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from dsref.check.messages import help_lines
 from dsref.check.pipeline import check_text
-from dsref.check.target import Release, ReleaseSource, distribution_on_path, installed_hugging_face, statement
-from dsref.check.validation import validate
+from dsref.check.report.messages import help_lines
+from dsref.check.report.target import Release, ReleaseSource, distribution_on_path, installed_hugging_face, statement
+from dsref.check.validate.validation import validate
 from dsref.cli.main import main
 from dsref.schema import HfFiller
 from dsref.tree.options import OptionTree, option_tree
@@ -386,7 +386,7 @@ def test_the_refused_fill_is_what_the_formula_gives_and_deepspeed_0_19_8_refuses
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_refused_fill_is_said_in_both_languages(lang: str) -> None:
-    from dsref.check.report import render_text
+    from dsref.check.report.draw import render_text
 
     report = check_text(
         json.dumps(FILLED),

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsref
-from dsref.check.loader import load, load_bytes
+from dsref.check.read.loader import load, load_bytes
 from dsref.cli.main import main
 
 from .models import SMALL_LLAMA
@@ -280,7 +280,7 @@ def test_explain_json_without_a_match_prints_an_error_object(capsys: pytest.Capt
     ],
 )
 def test_values_in_messages_are_written_as_json(config: dict[str, object], said: str) -> None:
-    from dsref.check.messages import message
+    from dsref.check.report.messages import message
 
     texts = [message(f, "en") for f in dsref.validate(config)]
     assert said in texts, texts
@@ -389,7 +389,7 @@ def test_a_byte_order_mark_is_noted_at_1_1_for_deepspeed_and_refused_for_hf(tmp_
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="{}[]:,\"' \n\ttTrueNon$<>%{}abc123.-e/#*", max_size=60), st.booleans())
 def test_the_search_for_the_first_mistake_never_fails(text: str, strict: bool) -> None:
-    from dsref.check.diagnose import first_mistake
+    from dsref.check.read.diagnose import first_mistake
 
     mistake = first_mistake(text, strict=strict)
     if mistake is not None:
@@ -447,7 +447,7 @@ def test_estimate_says_what_check_says_of_a_file_it_cannot_read(
 ) -> None:
     import threading
 
-    from dsref.check.loader import MAX_BYTES
+    from dsref.check.read.loader import MAX_BYTES
 
     if kind == "fifo":
         target = tmp_path / "pipe.json"

@@ -1,7 +1,8 @@
 """The editor JSON Schema: committed copies current, pure draft-07, faithful to the option tree and to validate().
 
 The agreement tests put the exported schema (run by the ``jsonschema`` library) and
-:func:`dsref.check.validation.validate` side by side, on the real configs of ``../shared/corpus/real/`` and on a grid of
+:func:`dsref.check.validate.validation.validate` side by side, on the real configs of ``../shared/corpus/real/`` and on
+a grid of
 probe values for every option, and require the same verdict at the same place; the differences that remain are
 listed below, each with its reason.
 """
@@ -27,7 +28,7 @@ import jsonschema
 import pytest
 
 from dsref.check.findings import Severity
-from dsref.check.validation import validate
+from dsref.check.validate.validation import validate
 from dsref.editor.jsonschema import (
     DRAFT_07_KEYWORDS,
     EDITOR_KEYWORDS,

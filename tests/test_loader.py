@@ -1,4 +1,4 @@
-"""dsref.check.loader: a config read as DeepSpeed (Hjson) or Hugging Face (json) reads it, with where every entry
+"""dsref.check.read.loader: a config read as DeepSpeed (Hjson) or Hugging Face (json) reads it, with where every entry
 is."""
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.findings import Location
-from dsref.check.loader import (
+from dsref.check.positions import LineIndex, line_starts
+from dsref.check.read.loader import (
     MAX_BYTES,
     Duplicate,
     LoadedConfig,
@@ -30,8 +31,7 @@ from dsref.check.loader import (
     load,
     load_text,
 )
-from dsref.check.positions import LineIndex, line_starts
-from dsref.check.scanner import MAX_DEPTH
+from dsref.check.read.walker import MAX_DEPTH
 from dsref.tree.profiles import Profile
 
 from .conftest import require_deepspeed, shared_path
@@ -425,7 +425,7 @@ def test_unreadable_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     def refuse(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("dsref.check.loader.open", refuse, raising=False)
+    monkeypatch.setattr("dsref.check.read.loader.open", refuse, raising=False)
     error = load(path)
     assert isinstance(error, LoadError) and error.kind is LoadErrorKind.unreadable
     assert error.message == "cannot read the file: permission denied"
@@ -645,9 +645,9 @@ def test_generated_hjson_documents(document: tuple[str, Any]) -> None:
     ],
 )
 def test_a_parser_message_is_said_in_the_users_language_and_kept_in_json(text: str, profile: str, raw: str) -> None:
-    from dsref.check.parse_errors import PARSER, meaning
     from dsref.check.pipeline import check_text
-    from dsref.check.report import render_json
+    from dsref.check.read.parse_errors import PARSER, meaning
+    from dsref.check.report.draw import render_json
 
     report = check_text(text, "ds_config.json", profile=profile)  # type: ignore[arg-type]
     finding = json.loads(render_json([report], "zh"))["files"][0]["findings"][0]
@@ -680,7 +680,7 @@ def test_a_parser_message_is_said_in_the_users_language_and_kept_in_json(text: s
     ],
 )
 def test_every_message_of_json_and_hjson_has_a_meaning(raw: str) -> None:
-    from dsref.check.parse_errors import said
+    from dsref.check.read.parse_errors import said
 
     english, chinese = said(raw, "en"), said(raw, "zh")
     assert english and chinese and english != chinese and raw not in chinese

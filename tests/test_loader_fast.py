@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.check.loader import LoadedConfig, _strict_json_as_hjson, load_text
-from dsref.check.scanner import scan_hjson, scan_json, scan_valid_json
+from dsref.check.read.loader import LoadedConfig, _strict_json_as_hjson, load_text
+from dsref.check.read.scanner import scan_hjson, scan_json, scan_valid_json
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus" / "real"
 
@@ -213,8 +213,8 @@ def test_the_scanner_stops_where_and_as_hjson_stops() -> None:
 def test_the_scanner_skips_blanks_and_comments_as_hjson_does(text: str, pos: int) -> None:
     from hjson.decoder import getNext
 
-    from dsref.check.hjson_scanner import _Hjson
-    from dsref.check.scanner import ScanError
+    from dsref.check.read.hjson_scanner import _Hjson
+    from dsref.check.read.walker import ScanError
 
     try:
         expected: Any = getNext(text, pos)
@@ -233,7 +233,7 @@ def test_the_scanner_reads_quoted_strings_as_hjson_does(quote: str, inside: str,
     from hjson.decoder import scanstring
     from hjson.scanner import HjsonDecodeError
 
-    from dsref.check.hjson_scanner import _string
+    from dsref.check.read.hjson_scanner import _string
 
     text = quote + inside + quote + after
     outcomes = []
@@ -249,7 +249,7 @@ def test_the_first_mistake_is_the_same_when_json_reads_whole_values(monkeypatch:
     """``first_mistake`` has ``json`` read each object or array it can whole, instead of walking it token by token:
     over almost-configs (and a few with ``NaN``, control characters and bad escapes, which ``json`` refuses or takes
     differently), in both modes, it finds what the walk alone finds."""
-    from dsref.check import diagnose
+    from dsref.check.read import diagnose
 
     texts = [
         *_almost_configs(1500),

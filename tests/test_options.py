@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from dsref.check.validation import validate, value_validator
+from dsref.check.validate.validation import validate, value_validator
 from dsref.schema import UNSET, DictSection, PassthroughSection, StrictSection
 from dsref.tree.options import Option, OptionTree
 from dsref.tree.versions import parse_version

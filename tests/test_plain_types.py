@@ -1,8 +1,9 @@
-"""dsref.check.plain_types answers as pydantic-core does, for every option of the check tree.
+"""dsref.check.validate.plain_types answers as pydantic-core does, for every option of the check tree.
 
 For each option's schema and values of every JSON type (the option's own words and bounds among them, strings that
 may or may not read as numbers or booleans, huge ints, nested arrays), a sure answer of
-:class:`~dsref.check.plain_types.PlainType` must be pydantic-core's: ``strict`` its strict JSON validation, ``lax``
+:class:`~dsref.check.validate.plain_types.PlainType` must be pydantic-core's: ``strict`` its strict JSON validation,
+``lax``
 its lax Python validation: what it keeps (an enum member as its value, of the same Python type) or the types of its
 errors and the bounds they state. Checking through the plain answers must find what checking through pydantic-core
 alone finds, and a plain config is checked without importing pydantic-core at all.
@@ -24,10 +25,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic_core import SchemaValidator, ValidationError
 
-from dsref.check.checktree import ValidatorSpec, check_tree
-from dsref.check.effective import effective
-from dsref.check.plain_types import UNSURE, PlainType, Refused, plain_type
-from dsref.check.validation import accepts, coerce, validate
+from dsref.check.validate.checktree import ValidatorSpec, check_tree
+from dsref.check.validate.effective import effective
+from dsref.check.validate.plain_types import UNSURE, PlainType, Refused, plain_type
+from dsref.check.validate.validation import validate
+from dsref.check.validate.values import accepts, coerce
 from dsref.tree.options import Option
 
 _VALUES: list[Any] = [
@@ -217,7 +219,7 @@ def _everything_said(opt: Option, value: Any) -> list[str]:
         said.append(f"coerce: {_plain(coerce(opt, value))!r}")
     except ValueError:
         said.append("coerce refuses")
-    said.append(f"accepts: {accepts(opt, value)}")
+    said.append(f"accepts: {accepts(opt, value, scalar=True)}")
     return said
 
 

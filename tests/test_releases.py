@@ -291,7 +291,7 @@ def test_show_effective_gives_the_release_s_defaults(
 ) -> None:
     """gradient_clipping 0.0 up to 0.19.2, steps_per_print 10 up to 0.15.1, WarmupLR's warmup_max_lr 0.001 up to
     0.16.4 (GRADIENT_CLIPPING_DEFAULT, STEPS_PER_PRINT_DEFAULT, WarmupLR.__init__ of each release)."""
-    from dsref.check.show_effective import effective_document
+    from dsref.check.report.show_effective import effective_document
 
     config = {"train_batch_size": 8, "scheduler": {"type": "WarmupLR", "params": {}}}
     document = effective_document(config, deepspeed_version=release)["config"]

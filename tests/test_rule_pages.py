@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from dsref.check.findings import Kind
-from dsref.check.messages import EXAMPLES
 from dsref.check.pipeline import check_text
+from dsref.check.report.messages import EXAMPLES
 from dsref.site.rules import M, pages
 from dsref.text.punctuation import colon
 
@@ -66,7 +66,7 @@ def test_a_rule_pages_output_is_what_its_command_prints_in_a_terminal_first_line
 ) -> None:
     """Run the command each rule page writes out, on its example, and find the page's output: the line saying what
     was checked for first (the release "as asked", whatever DeepSpeed is installed here), then the findings."""
-    from dsref.check import target
+    from dsref.check.report import target
     from dsref.cli.main import main
     from dsref.site.doccheck import RUN_MARKER, blocks, output
     from dsref.tree.profiles import NEWEST

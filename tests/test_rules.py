@@ -15,10 +15,10 @@ from typing import Any
 import hjson
 import pytest
 
-from dsref.check.effective import effective
 from dsref.check.findings import Location
 from dsref.check.rules import Context, all_rules, get_rule, run_rules
 from dsref.check.rules import _common as common
+from dsref.check.validate.effective import effective
 from dsref.tree.options import OptionTree
 from dsref.tree.releases import release_facts
 from dsref.tree.versions import parse_version

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from dsref.check.loader import load_text
 from dsref.check.pipeline import check_text
-from dsref.check.target import (
+from dsref.check.read.loader import load_text
+from dsref.check.report.target import (
     Release,
     ReleaseSource,
     UncoveredRelease,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dsref.check.fixer import fix_text
+from dsref.check.fix.fixer import fix_text
 from dsref.check.pipeline import check_text
 from dsref.tree.releases import COVERED, release_facts
 
@@ -47,7 +47,7 @@ def test_check_fix_carries_an_old_config_forward() -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_help_names_the_last_release_that_took_the_old_spelling(lang: str) -> None:
-    from dsref.check.report import render_text
+    from dsref.check.report.draw import render_text
 
     text = render_text([check_text(OLD, "ds_config.json")], lang)  # type: ignore[arg-type]
     assert "0.13.5" in text and "bf16" in text
@@ -135,7 +135,7 @@ def test_the_release_a_file_was_written_for_is_the_oldest_its_keys_tell() -> Non
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_help_says_which_release_the_file_was_written_for(lang: str) -> None:
-    from dsref.check.report import render_text
+    from dsref.check.report.draw import render_text
 
     config = {"train_batch_size": 8, "amp": {"enabled": False}}
     report = check_text(json.dumps(config), "ds_config.json", deepspeed_version="0.19.8")
@@ -211,7 +211,7 @@ def test_a_key_renamed_between_releases_is_read_by_the_releases_that_had_it(
     assert found.severity.value == "warning" and found.args["former_last"] == last
     assert found.args["written_for"] == last
     assert found.fix is not None and not found.fix.safe  # 0.19.8 ignores the old key: renaming changes what it does
-    from dsref.check.messages import help_lines
+    from dsref.check.report.messages import help_lines
 
     assert any(f"DeepSpeed {last} and earlier read this key as" in line for line in help_lines(found, "en"))
     assert any(f"DeepSpeed {last} 及更早的版本" in line for line in help_lines(found, "zh"))

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.findings import Kind, Severity
-from dsref.check.validation import validate
+from dsref.check.validate.validation import validate
 from dsref.tree.options import OptionTree, option_tree
 
 from .conftest import require_deepspeed, shared_path
@@ -271,7 +271,7 @@ def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> N
 
 
 def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: pytest.CaptureFixture[str]) -> None:
-    from dsref.check.messages import help_lines
+    from dsref.check.report.messages import help_lines
 
     finding = validate({"zero_optimization": {"stage": 2, "cpu_offload": True}})[0]
     assert help_lines(finding, "en") == ['write {"offload_optimizer": {"device": "cpu"}} in zero_optimization instead']
@@ -283,9 +283,9 @@ def test_a_deprecated_switch_gets_its_replacement_as_json_in_the_help(capsys: py
 def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
     """HF looks "auto" up key by key as written: under an alias it is not filled, DeepSpeed drops it, and the
     checker, the rules, the estimator and the proof of fixes all say so (dsref.tree.profiles.hugging_face_fills)."""
-    from dsref.check.effective import effective
     from dsref.check.pipeline import check_text
     from dsref.check.rules import run_rules
+    from dsref.check.validate.effective import effective
 
     aliased = {"train_batch_size": 8, "bfloat16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
     own = {"train_batch_size": 8, "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
@@ -294,7 +294,7 @@ def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
     assert dropped.location == ("bfloat16", "enabled") and dropped.args["hf_name"] == "bf16.enabled"
     assert effective(own).filled == {"bf16.enabled"} and effective(aliased).filled == set()
     assert effective(aliased).autos == {"bf16.enabled"}
-    from dsref.check.report import rendered
+    from dsref.check.report.draw import rendered
 
     report = check_text(json.dumps(aliased), "ds.json", profile="hf")
     [shown] = [r for r in rendered(report, "en", "0.19.8") if r.code == "DS401"]
@@ -309,8 +309,8 @@ def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
 def test_values_remembered_as_valid_are_told_apart_by_type_and_bits() -> None:
     """check remembers scalar values found valid for an option; ``1``, ``true`` and ``1.0`` stay three values, and
     ``-0.0`` keeps its sign in what DeepSpeed keeps."""
-    from dsref.check.effective import effective
     from dsref.check.pipeline import check_text
+    from dsref.check.validate.effective import effective
 
     def codes(text: str) -> list[str]:
         return [f.code for f in check_text(text, "ds_config.json").findings if f.option == "train_batch_size"]
@@ -324,12 +324,13 @@ def test_values_remembered_as_valid_are_told_apart_by_type_and_bits() -> None:
 
 
 def test_the_memo_of_valid_values_stays_bounded() -> None:
-    from dsref.check import validation
     from dsref.check.pipeline import check_text
+    from dsref.check.validate.values import REMEMBERED, remember
 
-    for n in range(validation._REMEMBERED + 10):
-        validation.remember(validation._STRICTLY_VALID, ("probe", int, n), True)
-    assert len(validation._STRICTLY_VALID) <= validation._REMEMBERED
+    memo: dict[object, bool] = {}
+    for n in range(REMEMBERED + 10):
+        remember(memo, ("probe", int, n), True)
+    assert 0 < len(memo) <= REMEMBERED
     assert not check_text('{"train_batch_size": 8}', "ds_config.json").findings  # still right after starting again
 
 

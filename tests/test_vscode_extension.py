@@ -113,7 +113,7 @@ def test_activate_starts_the_server_with_the_settings(node: str) -> None:
 
 
 def test_the_status_bar_says_what_the_server_checks_for(node: str) -> None:
-    from dsref.check.target import Release, ReleaseSource, statement
+    from dsref.check.report.target import Release, ReleaseSource, statement
 
     release = Release("0.15.4", ReleaseSource.installed, "0.15.4")
     said = statement(release, None, "en", detected=True)

@@ -1,10 +1,10 @@
 """Check many files in one call: in several processes when there are enough files to pay for them.
 
 The files are dealt round: with ``n`` processes, this one checks files ``0, n, 2n, ...`` and the ``k``-th process
-it forks checks files ``k, n + k, ...``, drawing each file's part of the output (:func:`dsref.check.report.draw`)
+it forks checks files ``k, n + k, ...``, drawing each file's part of the output (:func:`dsref.check.report.draw.draw`)
 and sending it back through a pipe as soon as it is drawn (:mod:`marshal`). This process hands the parts on in the
 order the files were given, each as soon as it is ready, so that the caller can print them at once
-(:class:`dsref.check.report.Writer`) and keep nothing; the output is the same, byte for byte, whatever the number
+(:class:`dsref.check.report.draw.Writer`) and keep nothing; the output is the same, byte for byte, whatever the number
 of processes (``tests/test_check.py`` compares them). The forked processes start with everything this one has
 loaded (the check tree, the rules), cost a fork and a pipe each (no pool, no threads), and ignore Ctrl-C: this
 process stops them on its way out. Where a process cannot be forked (Windows, macOS, a browser), or one stops
@@ -26,7 +26,7 @@ from typing import BinaryIO
 from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .pipeline import STDIN, check_bytes, check_file, display_path
-from .report import Piece, draw
+from .report.draw import Piece, draw
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,8 +73,8 @@ def check_and_draw(
     if workers <= 1:
         yield from map(one, paths)
         return
-    from .checktree import check_tree
     from .rules import all_rules
+    from .validate.checktree import check_tree
 
     check_tree(), all_rules()  # loaded once here, before forking, instead of once in every process
     yield from _dealt_round(paths, one, workers)

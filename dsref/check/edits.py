@@ -1,9 +1,9 @@
 """Fixes as ruff shapes them: an :class:`Edit` of the text, a :class:`Fix` (a title, an :class:`Applicability` and
 edits), and the titles of fixes in both languages. Plain data that knows nothing of findings or of what found them
-(an import-linter contract in ``pyproject.toml`` keeps it so); :mod:`dsref.check.repairing` makes fixes from the
-:mod:`~dsref.check.repairs` the checks decide, and :mod:`dsref.check.fixer` applies them.
+(an import-linter contract in ``pyproject.toml`` keeps it so); :mod:`dsref.check.repair.repairing` makes fixes from the
+:mod:`~dsref.check.repairs` the checks decide, and :mod:`dsref.check.fix.fixer` applies them.
 
-*safe* fixes leave DeepSpeed building the same training from the file (:mod:`dsref.check.proof` proves it for each
+*safe* fixes leave DeepSpeed building the same training from the file (:mod:`dsref.check.fix.proof` proves it for each
 file before one is applied), or correct a file DeepSpeed refuses that could only have meant one thing; *unsafe* ones
 change what DeepSpeed does, or pick one of several meanings.
 """

@@ -141,7 +141,7 @@ class Finding:
     """What would repair it, as the check that found it decided from the config's values: a typed change (rename
     this key, write this value, remove this member), not yet edits of the text."""
     fix: Fix | None = field(default=None, compare=False)
-    """The repair as edits of this file's text (set by :func:`dsref.check.repairing.with_fixes`), when the text
+    """The repair as edits of this file's text (set by :func:`dsref.check.repair.repairing.with_fixes`), when the text
     allows it."""
 
     @property

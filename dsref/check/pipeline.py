@@ -1,8 +1,9 @@
 """Check config files: load them as their reader does, validate against the schema, run the cross-field rules.
 
-The steps stay apart and each is a plain function over plain data: :mod:`dsref.check.loader` (text → positioned
-tree), :func:`dsref.check.validation.validate` (schema findings), :func:`dsref.check.rules.run_rules` (cross-field
-findings); :func:`check_file` puts them together and :mod:`dsref.check.report` draws the result.
+The steps stay apart and each is a plain function over plain data: :mod:`dsref.check.read.loader` (text → positioned
+tree), :func:`dsref.check.validate.validation.validate` (schema findings), :func:`dsref.check.rules.run_rules`
+(cross-field
+findings); :func:`check_file` puts them together and :mod:`dsref.check.report.draw` draws the result.
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Applicability
 from .findings import Finding, Kind, Severity
-from .loader import LoadedConfig, LoadError, load, load_bytes, load_text
-from .repairing import located, strict_json_fix, with_fixes
+from .read.loader import LoadedConfig, LoadError, load, load_bytes, load_text
+from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
 from .rules import run_rules
-from .validation import validate
+from .validate.validation import validate
 
 __all__ = ["FileReport", "check_file", "check_loaded", "expand_paths"]
 
@@ -125,7 +126,7 @@ def _report(
 ) -> FileReport:
     """The findings of a file as read: its load error alone, or everything check finds in it."""
     if isinstance(loaded, LoadError):
-        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+        return FileReport(path, None, loaded, [load_error_finding(loaded)])
     return check_loaded(
         loaded, path, world_size=world_size, deepspeed_version=deepspeed_version, hugging_face=hugging_face
     )
@@ -201,7 +202,7 @@ def check_loaded(
     return FileReport(path, loaded, None, with_fixes(findings, loaded))
 
 
-def _load_error_finding(error: LoadError) -> Finding:
+def load_error_finding(error: LoadError) -> Finding:
     finding = Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
     if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and error.source_lines:
         # json.load refuses what DeepSpeed's Hjson reads: the fix writes the file as strict JSON

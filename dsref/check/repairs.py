@@ -2,9 +2,11 @@
 
 A repair says what changes in the config (write this value here, remove this member, rename this key, move it
 there), typed, with the title of the fix and whether it is safe; it says nothing of where the text has it.
-:mod:`dsref.check.repairing` turns a repair into a :class:`~dsref.check.edits.Fix` over the text as written, or into
+:mod:`dsref.check.repair.repairing` turns a repair into a :class:`~dsref.check.edits.Fix` over the text as written, or
+into
 nothing when the text does not allow it (the key is not written there, a root without braces). The schema's checks
-(:mod:`dsref.check.validation`, :mod:`dsref.check.pipeline`) and each cross-field rule build the repairs of their
+(:mod:`dsref.check.validate.validation`, :mod:`dsref.check.pipeline`) and each cross-field rule build the repairs of
+their
 own findings, next to the code that finds them; nothing reads a repair out of a message's placeholders.
 
 Like the edits, repairs know nothing of findings (``pyproject.toml``'s import-linter contract).

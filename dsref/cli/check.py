@@ -16,7 +16,7 @@ from .lang import add_lang_option, language
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..check.target import Release
+    from ..check.report.target import Release
     from ..text.i18n import Lang
     from ..tree.profiles import HfReleases
 
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     lang = language(args)
     if lang is None:
         return 2
-    from ..check.target import UncoveredRelease, installed_deepspeed, installed_hugging_face, release_to_check
+    from ..check.report.target import UncoveredRelease, installed_deepspeed, installed_hugging_face, release_to_check
 
     try:
         release = release_to_check(args.deepspeed_version, installed_deepspeed())
@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         return _fix(args, lang, release, hugging_face)
 
-    from ..check.loader import MAX_BYTES
     from ..check.pipeline import expand_paths
+    from ..check.read.loader import MAX_BYTES
 
     paths = list(expand_paths(args.paths))
     if not paths:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if args.show_effective:
         return _show_effective(paths, args, target, stdin, hugging_face)
     from ..check.batch import check_and_draw
-    from ..check.report import CheckedFor, Writer
+    from ..check.report.draw import CheckedFor, Writer
     from .explain import use_color
 
     pieces = check_and_draw(
@@ -132,8 +132,8 @@ def _collect_from_here() -> None:
     files (check/batch.py) do not copy its memory by touching it."""
     import gc
 
-    from ..check.checktree import check_tree
     from ..check.rules import all_rules
+    from ..check.validate.checktree import check_tree
 
     check_tree(), all_rules()
     gc.freeze()
@@ -146,7 +146,7 @@ def _show_effective(
     import json
 
     from ..check.pipeline import check_bytes, check_file, display_path
-    from ..check.show_effective import effective_document
+    from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
     reports = []
@@ -175,7 +175,7 @@ def _show_effective(
 
 def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: HfReleases) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
-    from ..check.fixer import (
+    from ..check.fix.fixer import (
         TEXTS,
         Original,
         counted,
@@ -185,10 +185,10 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: H
         refusal_text,
         unified_diff,
     )
-    from ..check.loader import MAX_BYTES
+    from ..check.fix.writer import FileChanged, write_fixed
     from ..check.pipeline import FileReport, display_path, expand_paths
-    from ..check.report import CheckedFor, render
-    from ..check.writer import FileChanged, write_fixed
+    from ..check.read.loader import MAX_BYTES
+    from ..check.report.draw import CheckedFor, render
     from ..text.escape import visible
     from .explain import use_color
     from .texts import CLI, say

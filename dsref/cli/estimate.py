@@ -13,7 +13,7 @@ from ..text.i18n import messages
 from .lang import add_lang_option, language
 
 if TYPE_CHECKING:
-    from ..check.loader import Loaded, LoadedConfig
+    from ..check.read.loader import Loaded, LoadedConfig
     from ..estimate.model import Architecture
     from ..estimate.peak import Default, Run
     from ..estimate.quantities import EstimateError
@@ -344,7 +344,7 @@ def _where(name: str, line: int | None, col: int | None) -> str:
 
 def _stdin(args: argparse.Namespace) -> bytes | None:
     """Standard input, read once and bounded as a file is, when ``--model`` or ``--config`` is ``-``."""
-    from ..check.loader import MAX_BYTES
+    from ..check.read.loader import MAX_BYTES
 
     given = [path for path in (args.model, args.config) if path == "-"]
     if len(given) > 1:
@@ -356,8 +356,8 @@ def _stdin(args: argparse.Namespace) -> bytes | None:
 
 def _load(path: str, profile: Profile, stdin: bytes | None) -> tuple[Loaded, str]:
     """The file at ``path`` (``-``: ``stdin``) read as ``dsref check`` reads it, and its name as messages show it:
-    only a regular file, at most :data:`~dsref.check.loader.MAX_BYTES`, never waiting on a pipe or a device."""
-    from ..check.loader import load, load_bytes
+    only a regular file, at most :data:`~dsref.check.read.loader.MAX_BYTES`, never waiting on a pipe or a device."""
+    from ..check.read.loader import load, load_bytes
 
     if path == "-":
         return load_bytes(stdin or b"", profile), "<stdin>"
@@ -381,7 +381,7 @@ def _read_model(path: str, stdin: bytes | None, lang: Lang, cli: Messages) -> Ar
     read as Hugging Face reads it (``json.loads``)."""
     import os
 
-    from ..check.loader import LoadError
+    from ..check.read.loader import LoadError
     from ..estimate.model import architecture_from_hf
     from ..estimate.quantities import EstimateError
 
@@ -423,9 +423,9 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
 
     if path is None:
         return _Config({}, set(), set(), None, "")
-    from ..check.effective import effective
-    from ..check.loader import LoadError
-    from ..check.target import installed_hugging_face
+    from ..check.read.loader import LoadError
+    from ..check.report.target import installed_hugging_face
+    from ..check.validate.effective import effective
 
     loaded, name = _load(path, "deepspeed", stdin)
     if isinstance(loaded, LoadError):
@@ -449,7 +449,7 @@ def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages)
     whether DeepSpeed refuses it. A config with "auto" is for Hugging Face, and is checked as Hugging Face reads it."""
     from ..check.findings import Severity
     from ..check.pipeline import check_loaded, check_text
-    from ..check.report import rendered
+    from ..check.report.draw import rendered
 
     loaded = config.loaded
     if loaded is None:

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     if lang is None:
         return 2
     if args.deepspeed_version is not None:
-        from ..check.target import UncoveredRelease, release_to_check
+        from ..check.report.target import UncoveredRelease, release_to_check
 
         try:
             release_to_check(args.deepspeed_version, None)

@@ -28,11 +28,11 @@ def language(args: argparse.Namespace) -> Lang | None:
         from .texts import CLI, say
 
         # said in the environment's language, the one asked for being unknown
-        say("dsref: " + CLI.text("unknown_language", _fallback(), value=visible(args.lang, name=True)))
+        say("dsref: " + CLI.text("unknown_language", environment_language(), value=visible(args.lang, name=True)))
         return None
 
 
-def _fallback() -> Lang:
+def environment_language() -> Lang:
     from ..text.language import UnknownLanguage, resolve_language
 
     try:

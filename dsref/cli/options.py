@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         records = [dict(record.to_json(), text=option_texts(record, lang)) for record in index]
     document["options"] = records
     if args.deepspeed_version is not None:
-        from ..check.target import UncoveredRelease, release_to_check
+        from ..check.report.target import UncoveredRelease, release_to_check
         from ..tree.releases import in_release
         from .texts import say
 

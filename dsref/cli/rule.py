@@ -14,9 +14,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..check.findings import Kind
-    from ..check.fix_notes import fix_note
-    from ..check.messages import explanation
-    from ..check.report import S as SEVERITY
+    from ..check.repair.fix_notes import fix_note
+    from ..check.report.draw import S as SEVERITY
+    from ..check.report.messages import explanation
     from ..check.rules import all_rules, get_rule
     from ..text.punctuation import aside
 

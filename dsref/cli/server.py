@@ -21,10 +21,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if (args.tcp and args.stdio) or not 0 < args.port < 65536:
-        from .lang import _fallback
+        from .lang import environment_language
         from .texts import CLI, say
 
-        say("dsref: " + CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", _fallback()))
+        say("dsref: " + CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", environment_language()))
         return 2
     import gc
 
@@ -36,10 +36,10 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         if exc.name not in SERVER_EXTRA:
             raise
-        from .lang import _fallback
+        from .lang import environment_language
         from .texts import CLI, say
 
-        say("dsref: " + CLI.text("server_extra", _fallback(), name=exc.name))
+        say("dsref: " + CLI.text("server_extra", environment_language(), name=exc.name))
         return 2
 
     gc.freeze()

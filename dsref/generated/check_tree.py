@@ -1,6 +1,6 @@
 """The check tree, generated from the schema by scripts/generate.py: do not edit.
 
-See dsref/check/checktree.py for how it is read.
+See dsref/check/validate/checktree.py for how it is read.
 """
 
 DSREF = '0.1.0.dev0'

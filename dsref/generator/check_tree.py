@@ -1,6 +1,8 @@
-"""Write the check tree (:mod:`dsref.check.checktree`) from the models: one record per option, with its core schema.
+"""Write the check tree (:mod:`dsref.check.validate.checktree`) from the models: one record per option, with its core
+schema.
 
-The core schema of an option is what :func:`dsref.check.validation.value_validator` validates its value with on the
+The core schema of an option is what :func:`dsref.check.validate.validation.value_validator` validates its value with
+on the
 model-built tree: pydantic's own schema for the field's type and constraints. Validation needs none of its metadata
 or serialization parts, which are dropped; the few Python objects it holds are written as names:
 
@@ -23,7 +25,7 @@ from dataclasses import fields
 from enum import Enum
 from typing import Any, Union
 
-from ..check.checktree import CHECK_TREE_FILE, ROW_FIELDS
+from ..check.validate.checktree import CHECK_TREE_FILE, ROW_FIELDS
 from ..schema import UNSET, Meta
 from ..tree.options import Option, OptionTree, is_model, option_tree, strip_annotated, union_args
 
@@ -93,7 +95,7 @@ def _name_of(function: Any) -> str:
 
 def _path_constructor(function: types.FunctionType) -> str:
     """The closure must build a ``pathlib.Path`` from a ``str`` (its ``path_type`` not ``bytes``), which is what
-    :func:`dsref.check.checktree.path_validator` does."""
+    :func:`dsref.check.validate.checktree.path_validator` does."""
     names, cells_ = function.__code__.co_freevars, function.__closure__ or ()
     cells = {name: cell.cell_contents for name, cell in zip(names, cells_, strict=True)}
     if cells.get("path_constructor") is not pathlib.Path or cells.get("path_type") is bytes:
@@ -106,7 +108,7 @@ def validator_of(opt: Option) -> Any:
     plain-value forms of its type (a JSON object goes to the section's own keys, never to this validator)."""
     from pydantic import TypeAdapter
 
-    from ..check.validation import value_validator
+    from ..check.validate.validation import value_validator
 
     if opt.kind == "leaf":
         return value_validator(opt)
@@ -138,7 +140,8 @@ _LEFT_OUT = frozenset({"description", "summary", "annotation", "field_info", "mo
 
 def row(opt: Option) -> tuple[Any, ...]:
     """The check tree's row of one option: each field of :class:`~dsref.tree.options.Option`, in its order, as
-    :func:`dsref.check.checktree.option_from_row` passes it to ``Option``, then whether the option has a default.
+    :func:`dsref.check.validate.checktree.option_from_row` passes it to ``Option``, then whether the option has a
+    default.
     ``default`` is None where it has none, ``meta`` holds the facts that differ from their defaults
     (:func:`_meta_record`), and ``validator_spec`` the option's encoded core schema."""
     values: list[Any] = []
@@ -207,7 +210,7 @@ def check_tree_files() -> dict[pathlib.Path, bytes]:
     body = "".join(f"    {python_literal(one)},\n" for one in every)
     text = (
         f'"""The check tree, generated from the schema by scripts/generate.py: do not edit.\n\n'
-        f'See dsref/check/checktree.py for how it is read.\n"""\n\n'
+        f'See dsref/check/validate/checktree.py for how it is read.\n"""\n\n'
         f"DSREF = {python_literal(DSREF_VERSION)}\nDEEPSPEED = {python_literal(DEEPSPEED_VERSION)}\n\n"
         f"FIELDS = {python_literal(ROW_FIELDS)}\n\nROWS = (\n{body})\n"
     )

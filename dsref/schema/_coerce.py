@@ -1,7 +1,8 @@
 """The plain functions some field types run before pydantic validates a value (``BeforeValidator``).
 
 They live apart from the models and import nothing heavy, because the generated check tree
-(:mod:`dsref.check.checktree`) names them in its validators: ``dsref check`` calls them without importing pydantic or
+(:mod:`dsref.check.validate.checktree`) names them in its validators: ``dsref check`` calls them without importing
+pydantic or
 building a model.
 
 >>> reject_bool(True)

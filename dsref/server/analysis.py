@@ -21,7 +21,7 @@ from ..check.edits import Fix
 from ..check.findings import Finding, Severity
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
-from ..check.report import Rendered, rendered
+from ..check.report.draw import Rendered, rendered
 from ..records import record
 from ..text.i18n import Lang
 from ..tree.links import page_url

@@ -23,7 +23,7 @@ from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
-from ..check.target import installed_deepspeed, installed_hugging_face, release_to_check, statement
+from ..check.report.target import installed_deepspeed, installed_hugging_face, release_to_check, statement
 from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
@@ -60,7 +60,8 @@ class DsrefServer(LanguageServer):
         )
         self.settings = Settings()
         self.release = release_to_check(None, installed_deepspeed())
-        """The DeepSpeed release the checks are for (:mod:`dsref.check.target`), worked out when the settings change."""
+        """The DeepSpeed release the checks are for (:mod:`dsref.check.report.target`), worked out when the settings
+        change."""
         self.hugging_face = installed_hugging_face()
         """The transformers and accelerate whose filling of "auto" the checks follow, found with :attr:`release`."""
         self.editor_lang: Lang = "en"
@@ -258,7 +259,7 @@ def make_server() -> DsrefServer:
 
     @server.command(COMMANDS["explain_rule"])
     def explain_rule(ls: DsrefServer, arguments: Any) -> None:
-        from ..check.fix_notes import fix_note
+        from ..check.repair.fix_notes import fix_note
         from ..check.rules import get_rule
 
         code = _one_string(ls, arguments, COMMANDS["explain_rule"], TEXTS.text("rule_argument", ls.lang))
@@ -267,7 +268,7 @@ def make_server() -> DsrefServer:
             text = f"{rule.code} {rule.name}: {rule.text('explanation', ls.lang)}"
         else:
             from ..check.findings import Kind
-            from ..check.messages import explanation
+            from ..check.report.messages import explanation
 
             kind = next((k for k in Kind if k.code == code), None)
             text = f"{code}: {explanation(kind, ls.lang)}" if kind is not None else str(code)

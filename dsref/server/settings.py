@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..check.target import covered
+from ..check.report.target import covered
 from ..records import record
 from ..text.i18n import Lang
 from ..text.language import UnknownLanguage, resolve_language

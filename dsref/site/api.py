@@ -2,7 +2,7 @@
 
 The Chinese page says that the API reference is in English and links to it.
 
->>> "::: dsref.check.validation.validate" in page("en")
+>>> "::: dsref.check.validate.validation.validate" in page("en")
 True
 >>> "../../api/" in page("zh")
 True

@@ -43,7 +43,7 @@ from ..tree.versions import DEEPSPEED_VERSION
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from ..check.fixer import FixResult
+    from ..check.fix.fixer import FixResult
     from ..check.pipeline import FileReport
     from ..text.i18n import Lang
     from ..tree.profiles import Profile
@@ -68,7 +68,7 @@ __all__ = [
 OUTPUT_MARKER = "<!-- dsref-check-output -->"
 RUN_MARKER = "<!-- dsref-check-output: run -->"
 """The output as the terminal shows it for the command :func:`command_options` gives, its first line (what the check
-was for: :class:`dsref.check.report.CheckedFor`) included; what a page that writes that command out uses."""
+was for: :class:`dsref.check.report.draw.CheckedFor`) included; what a page that writes that command out uses."""
 OUTPUT_MARKERS = (OUTPUT_MARKER, RUN_MARKER)
 DIFF_MARKERS = {"<!-- dsref-fix-diff -->": "safe", "<!-- dsref-fix-diff: unsafe -->": "unsafe"}
 _MARKER = re.compile(r"^\s*<!--\s*dsref-check:(?P<words>.*?)-->\s*$")
@@ -267,9 +267,9 @@ def _wrapped(block: Block) -> tuple[str, tuple[str, ...]]:
 
 def check(block: Block) -> BlockCheck:
     """Check one block as its marker says (never raises for any block text)."""
-    from ..check.loader import LoadError, load_text
     from ..check.pipeline import FileReport, check_loaded
-    from ..check.validation import validate
+    from ..check.read.loader import LoadError, load_text
+    from ..check.validate.validation import validate
 
     if block.marker_error is not None:
         return BlockCheck(block, None, [block.marker_error])
@@ -306,7 +306,7 @@ def check(block: Block) -> BlockCheck:
 
 
 def _describe(finding: Finding) -> str:
-    from ..check.messages import message
+    from ..check.report.messages import message
 
     if finding.rule is not None:
         from ..check.rules import get_rule
@@ -324,7 +324,7 @@ def asked_profile(text: str, marker: Marker) -> Profile | None:
     """The ``--profile`` a shown ``dsref check`` command must name for ``text`` to be read as ``marker`` says: none
     where dsref, left to itself, reads the file so (:mod:`dsref.tree.profiles`); ``hf`` always for a block marked
     ``hf``, which a reader of the page copies into a file of their own."""
-    from ..check.loader import load_text
+    from ..check.read.loader import load_text
 
     if marker.profile == "hf":
         return "hf"
@@ -350,8 +350,8 @@ def command_options(text: str, marker: Marker) -> list[str]:
 def output(block: Block, lang: Lang) -> str:
     """The ``dsref check`` text output for a block, in ``lang`` (what replaces ``<!-- dsref-check-output -->``); for
     :data:`RUN_MARKER`, as the command of :func:`command_options` prints it, starting with what it checked for."""
-    from ..check.report import CheckedFor, render_text
-    from ..check.target import Release, ReleaseSource
+    from ..check.report.draw import CheckedFor, render_text
+    from ..check.report.target import Release, ReleaseSource
 
     result = check(block)
     if result.report is None:
@@ -372,7 +372,7 @@ def markdown_files(docs: Path) -> Iterator[Path]:
 def fix_diff(block: Block, lang: Lang) -> str:
     """What ``dsref check --diff`` (``--unsafe-fixes`` too, for an ``unsafe`` marker) prints for a block: the unified
     diff, then the count it writes to stderr. Empty when nothing would change (the build then fails)."""
-    from ..check.fixer import TEXTS, counted, unified_diff
+    from ..check.fix.fixer import TEXTS, counted, unified_diff
 
     result = _fixed(block)
     if not result.changed:
@@ -384,7 +384,7 @@ def fix_diff(block: Block, lang: Lang) -> str:
 
 
 def _fixed(block: Block) -> FixResult:
-    from ..check.fixer import fix_text
+    from ..check.fix.fixer import fix_text
 
     text, _ = _wrapped(block)
     return fix_text(

@@ -87,8 +87,8 @@ def check_document(
     without transformers and accelerate, as the browser's is); ``{"refused": what it says}`` for a release it
     refuses."""
     from ..check.batch import check_and_draw
-    from ..check.report import CheckedFor, Writer
-    from ..check.target import UncoveredRelease, release_to_check
+    from ..check.report.draw import CheckedFor, Writer
+    from ..check.report.target import UncoveredRelease, release_to_check
 
     try:
         release = release_to_check(deepspeed_version, None)
@@ -124,10 +124,10 @@ def fix_document(
     """``{"text": what dsref check --fix [--unsafe-fixes] - writes, "fixed": how many findings it repaired,
     "report": the JSON report of what remains}``; the text unchanged where it cannot be read; ``{"refused": what
     dsref says}`` for a release it refuses."""
-    from ..check.fixer import fix_text, read_text
+    from ..check.fix.fixer import fix_text, read_text
     from ..check.pipeline import FileReport
-    from ..check.report import CheckedFor, render
-    from ..check.target import UncoveredRelease, release_to_check
+    from ..check.report.draw import CheckedFor, render
+    from ..check.report.target import UncoveredRelease, release_to_check
 
     try:
         release = release_to_check(deepspeed_version, None)
@@ -181,9 +181,9 @@ def estimate_document(
     --model config.json --gpu-memory G --gpus-per-node N --nodes M --seq-len S`` prints (the same library calls:
     the run read from the config as DeepSpeed reads it, its peak part by part and whether it fits), or
     ``{"ok": false, "text": why not}`` in ``lang``, the inputs named as the panel labels them."""
-    from ..check.effective import effective
-    from ..check.loader import LoadError, load_bytes
     from ..check.pipeline import check_text
+    from ..check.read.loader import LoadError, load_bytes
+    from ..check.validate.effective import effective
     from ..estimate.advice import advise
     from ..estimate.gpus import gpu_memory as gpu_memory_of
     from ..estimate.model import architecture_from_hf

@@ -1,7 +1,8 @@
 """One page per finding code (``rules/<CODE>.md``) and an index, from the registered rules and the schema kinds.
 
 Schema findings (``DS0xx``–``DS4xx``, :class:`dsref.check.findings.Kind`) take their explanation from
-:data:`dsref.check.messages.EXPLANATIONS`; cross-field rules (``DS5xx`` errors and warnings, ``DS6xx`` advice) from
+:data:`dsref.check.report.messages.EXPLANATIONS`; cross-field rules (``DS5xx`` errors and warnings, ``DS6xx``
+advice) from
 their :class:`dsref.check.rules.Rule`. Whatever is registered when the pages are generated is listed; a code without
 an explanation in either language is reported by :func:`missing_texts`.
 
@@ -16,7 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ..check.findings import Example, Kind
-from ..check.fix_notes import fix_note
+from ..check.repair.fix_notes import fix_note
 from ..text.i18n import Lang, messages
 from ..text.punctuation import colon
 from ..tree.index import OptionIndex
@@ -89,7 +90,7 @@ def _varies(code_: str, lang: Lang) -> str:
 def codes() -> list[tuple[str, str, str | None, str, str]]:
     """(code, name, severity or None for a schema kind whose severity varies, English explanation, group) for every
     kind and rule."""
-    from ..check.messages import EXPLANATIONS
+    from ..check.report.messages import EXPLANATIONS
     from ..check.rules import all_rules
 
     out: list[tuple[str, str, str | None, str, str]] = []
@@ -103,7 +104,7 @@ def codes() -> list[tuple[str, str, str | None, str, str]]:
 
 
 def _explanation(code_: str, lang: Lang) -> str:
-    from ..check.messages import EXPLANATIONS
+    from ..check.report.messages import EXPLANATIONS
     from ..check.rules import get_rule
 
     kind = next((k for k in Kind if k.code == code_), None)
@@ -146,9 +147,10 @@ def nav_group(code_: str) -> str:
 
 
 def example_of(code_: str) -> Example | None:
-    """The config that sets a code off: a schema kind's from :data:`dsref.check.messages.EXAMPLES`, a rule's from
+    """The config that sets a code off: a schema kind's from :data:`dsref.check.report.messages.EXAMPLES`, a
+    rule's from
     its ``example=``."""
-    from ..check.messages import EXAMPLES
+    from ..check.report.messages import EXAMPLES
     from ..check.rules import get_rule
 
     kind = next((k for k in Kind if k.code == code_), None)
@@ -160,7 +162,7 @@ def example_of(code_: str) -> Example | None:
 
 def repairing_fix(code_: str, example: Example) -> str | None:
     """``--fix`` or ``--fix --unsafe-fixes`` when that repairs the example so that ``code_`` is gone, else None."""
-    from ..check.fixer import fix_text
+    from ..check.fix.fixer import fix_text
 
     for unsafe in (False, True):
         result = fix_text(
@@ -219,7 +221,7 @@ def _message(code_: str, lang: Lang) -> str:
     """The message in ``lang`` as dsref prints it for the code's example (its placeholders filled with the example's
     values); for a code without an example, the template with each placeholder shown as "…"."""
     from ..check.pipeline import check_text
-    from ..check.report import rendered
+    from ..check.report.draw import rendered
 
     example = example_of(code_)
     if example is not None:
@@ -238,7 +240,7 @@ def _message(code_: str, lang: Lang) -> str:
 
 
 def _template(code_: str, lang: Lang) -> str:
-    from ..check.messages import MESSAGES
+    from ..check.report.messages import MESSAGES
     from ..check.rules import get_rule
 
     kind = next((k for k in Kind if k.code == code_), None)
@@ -298,4 +300,4 @@ def missing_texts() -> Iterator[str]:
     """Codes whose page would have no explanation (Chinese ones fall back to English until translated)."""
     for code_, _name, _severity, _english, _group in codes():
         if not _explanation(code_, "en").strip():
-            yield f"{code_}: no explanation (dsref/check/messages.py EXPLANATIONS, or the rule's explanation=)"
+            yield f"{code_}: no explanation (dsref/check/report/messages.py EXPLANATIONS, or the rule's explanation=)"

@@ -83,7 +83,7 @@ class Option:
     meta: Meta
     field_name: str
     annotation: Any = field(repr=False)
-    """The field's type (None in the check tree, see :mod:`dsref.check.checktree`)."""
+    """The field's type (None in the check tree, see :mod:`dsref.check.validate.checktree`)."""
     field_info: FieldInfo = field(repr=False)
     """The pydantic field (None in the check tree)."""
     allowed: tuple[Any, ...] | None = None
@@ -104,7 +104,7 @@ class Option:
     unknown_keys: UnknownKeys | None = None
     """For a section: what DeepSpeed does with keys it does not know there."""
     validator_spec: Any = field(default=None, repr=False)
-    """In the check tree only: the generated validator of the value (see :mod:`dsref.check.checktree`)."""
+    """In the check tree only: the generated validator of the value (see :mod:`dsref.check.validate.checktree`)."""
 
     @property
     def depth(self) -> int:

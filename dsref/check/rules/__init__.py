@@ -27,10 +27,10 @@ from ...tree.profiles import NEWEST, HfReleases
 from ...tree.releases import ReleaseFacts, release_facts
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..edits import Applicability
-from ..effective import Effective, effective
 from ..findings import Example, Finding, Severity
 from ..positions import Location
 from ..repairs import Repair
+from ..validate.effective import Effective, effective
 
 __all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
 
@@ -198,7 +198,7 @@ def run_rules(
     depend on ask ``Context.version``.
     """
     if tree is None:
-        from ..checktree import check_tree
+        from ..validate.checktree import check_tree
 
         tree = check_tree()
     version = parse_version(deepspeed_version)

@@ -9,7 +9,8 @@ from ...schema import UNSET, HfChange, HfFiller
 from ...tree.options import Option
 from ...tree.profiles import HF_FILLERS, release_number
 from ..findings import Example, Severity
-from ..validation import coerce, short_repr
+from ..validate.validation import short_repr
+from ..validate.values import coerce
 from . import Context, Hit, rule
 
 LOOKS_LIKE_HF = 2

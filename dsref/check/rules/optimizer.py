@@ -31,7 +31,7 @@ from ._common import (
 from ._signatures import CONSTRUCTOR_KEYWORDS, MUON_CONFIG_KEYS
 
 
-def _type_of(ctx: Context, section: str) -> str | None:
+def section_type(ctx: Context, section: str) -> str | None:
     value = ctx.get(f"{section}.type") if mapping(ctx, section) is not None else None
     return value if isinstance(value, str) else None
 
@@ -130,7 +130,7 @@ _REMOVED_IN = parse_version(REMOVED_OPTIMIZERS_IN)
     needs=("optimizer",),
 )
 def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
-    value = _type_of(ctx, "optimizer")
+    value = section_type(ctx, "optimizer")
     if ctx.version < _REMOVED_IN:
         return  # the release checked for still has them
     if value is not None and value.lower() in REMOVED_OPTIMIZERS:
@@ -168,7 +168,7 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
     needs=("optimizer",),
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
-    value = _type_of(ctx, "optimizer")
+    value = section_type(ctx, "optimizer")
     if value is None or value.lower() in DEEPSPEED_OPTIMIZERS | REMOVED_OPTIMIZERS or value in TORCH_OPTIMIZERS:
         return
     known_names = [n for n in _display_names(ctx, "optimizer.type") if n.lower() in DEEPSPEED_OPTIMIZERS]
@@ -326,7 +326,7 @@ def muon_zero3_conflict(ctx: Context) -> Iterator[Hit]:
     needs=("scheduler",),
 )
 def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
-    value = _type_of(ctx, "scheduler")
+    value = section_type(ctx, "scheduler")
     if value is not None and mapping(ctx, "scheduler.params") is None:
         yield Hit(ctx.where("scheduler.type"), "scheduler.params", {"value": value})
 
@@ -362,7 +362,7 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
     needs=("scheduler",),
 )
 def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
-    value = _type_of(ctx, "scheduler")
+    value = section_type(ctx, "scheduler")
     if value is None or value in DEEPSPEED_SCHEDULERS or value in TORCH_LR_SCHEDULERS:
         return
     names = [*_display_names(ctx, "scheduler.type"), *sorted(TORCH_LR_SCHEDULERS)]
@@ -441,7 +441,7 @@ def _call(ctx: Context, cpu: bool) -> _Call | None:
 
 
 @per_file
-def _calls(ctx: Context) -> tuple[_Call, ...]:
+def optimizer_calls(ctx: Context) -> tuple[_Call, ...]:
     """The constructor calls the section can lead to: one, or two while Hugging Face still fills the offload device."""
     device = offload_device(ctx, "optimizer")
     choices = (False, True) if device is UNKNOWN else (device in ("cpu", "nvme"),)
@@ -506,7 +506,7 @@ def _param_hit(ctx: Context, key: str, option: str | None, args: dict[str, Any])
     needs=("optimizer",),
 )
 def optimizer_param_not_accepted(ctx: Context) -> Iterator[Hit]:
-    calls = _calls(ctx)
+    calls = optimizer_calls(ctx)
     if not calls:
         return
     for key, option in _params_keys(ctx):
@@ -604,7 +604,7 @@ INTEGER_CHECKED_SCHEDULER_PARAMS: dict[str, frozenset[str]] = {
     needs=("scheduler",),
 )
 def scheduler_steps_not_integer(ctx: Context) -> Iterator[Hit]:
-    scheduler = _type_of(ctx, "scheduler")
+    scheduler = section_type(ctx, "scheduler")
     if scheduler is None or mapping(ctx, "scheduler.params") is None:
         return
     for key, schedulers in INTEGER_CHECKED_SCHEDULER_PARAMS.items():

@@ -9,7 +9,7 @@ from typing import Any
 
 from ...tree.options import Option, OptionTree
 from ..findings import Example, Severity
-from ..validation import _accepts
+from ..validate.values import accepts
 from . import Context, Hit, rule
 from ._common import known, mapping, related, zero_stage
 
@@ -287,7 +287,7 @@ def unused_option(ctx: Context) -> Iterator[Hit]:
         if opt.path not in written or opt.path == "comms_logger.enabled":
             continue
         value = ctx.get(opt.path)
-        if value != opt.default and _accepts(opt, value):  # a value of the wrong type is reported by the schema
+        if value != opt.default and accepts(opt, value):  # a value of the wrong type is reported by the schema
             location = ctx.where(opt.path)
             yield Hit(location, opt.path, {"option": opt.path, "value": _shown(value)})
 

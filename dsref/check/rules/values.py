@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from ..findings import Example, Severity
-from ..validation import short_repr
+from ..validate.validation import short_repr
 from . import Context, Hit, rule
 from ._common import known, mapping, related
-from .optimizer import _calls, _type_of
+from .optimizer import optimizer_calls, section_type
 
 OPTIMIZER_PARAMS = ("lr", "eps", "weight_decay", "betas", "momentum")
 """The ``optimizer.params`` whose impossible values these rules know."""
@@ -101,7 +101,7 @@ def _refused_by_torch(cls: str, key: str, problem: str) -> bool:
 )
 def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
     for key, value, problem, path in _impossible_params(ctx):
-        refusing = [c.cls for c in _calls(ctx) if _refused_by_torch(c.cls, key, problem)]
+        refusing = [c.cls for c in optimizer_calls(ctx) if _refused_by_torch(c.cls, key, problem)]
         if refusing:
             yield Hit(ctx.where(path), path, {"key": key, "value": short_repr(value), "optimizer": refusing[0]})
 
@@ -149,7 +149,7 @@ def optimizer_value_refused(ctx: Context) -> Iterator[Hit]:
     needs=("optimizer",),
 )
 def optimizer_value_impossible(ctx: Context) -> Iterator[Hit]:
-    calls = _calls(ctx)
+    calls = optimizer_calls(ctx)
     if not calls:
         return
     for key, value, problem, path in _impossible_params(ctx):
@@ -224,7 +224,7 @@ DECAY_SCHEDULERS = frozenset({"WarmupDecayLR", "WarmupCosineLR"})
     needs=("scheduler",),
 )
 def scheduler_value_impossible(ctx: Context) -> Iterator[Hit]:
-    scheduler = _type_of(ctx, "scheduler")
+    scheduler = section_type(ctx, "scheduler")
     params = mapping(ctx, "scheduler.params")
     if scheduler is None or params is None:
         return

@@ -28,10 +28,10 @@ import json
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from ..tree.options import OptionTree
-from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills
-from .findings import Severity
-from .pipeline import FileReport
+from ...tree.options import OptionTree
+from ...tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills
+from ..findings import Severity
+from ..pipeline import FileReport
 
 __all__ = ["HF_FILLED", "Refusal", "judge", "meaning"]
 
@@ -88,8 +88,8 @@ def meaning(config: Any, *, profile: Profile, world_size: int | None = None, hug
     ...     {"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}, profile="deepspeed")
     True
     """
-    from .checktree import check_tree
-    from .show_effective import effective_document
+    from ..report.show_effective import effective_document
+    from ..validate.checktree import check_tree
 
     tree = check_tree()
     data = filled_as_hugging_face_does(config, tree, hugging_face) if profile == "hf" else config
@@ -122,7 +122,7 @@ def _deprecations_mapped(config: Any, tree: OptionTree) -> Any:
     """``config`` with each deprecated option whose value DeepSpeed maps onto its successor replaced by that
     successor (``cpu_offload: true`` → ``offload_optimizer: {device: cpu}``, ``false`` → nothing), as the schema
     records the mapping (``replacement=``), for the value DeepSpeed converts what is written to."""
-    from .validation import successor
+    from ..validate.validation import successor
 
     if not isinstance(config, Mapping):
         return config

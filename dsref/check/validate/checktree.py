@@ -29,9 +29,9 @@ from dataclasses import field, fields
 from functools import cache
 from typing import Any
 
-from ..records import record
-from ..schema import UNSET, HfAuto, HfChange, Meta
-from ..tree.options import Option, OptionTree
+from ...records import record
+from ...schema import UNSET, HfAuto, HfChange, Meta
+from ...tree.options import Option, OptionTree
 from .plain_types import PlainType, plain_type
 
 __all__ = [
@@ -46,7 +46,7 @@ __all__ = [
 
 CHECK_TREE_MODULE = "dsref.generated.check_tree"
 CHECK_TREE_FILE = os.path.join(
-    os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "check_tree.py"
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "generated", "check_tree.py"
 )
 
 TYPE_CHECKING = False
@@ -70,7 +70,7 @@ class ValidatorSpec:
 
     @property
     def plain(self) -> PlainType:
-        """What can be said of a value without building the validator (:mod:`dsref.check.plain_types`)."""
+        """What can be said of a value without building the validator (:mod:`dsref.check.validate.plain_types`)."""
         if self._plain is None:
             self._plain = plain_type(self.schema)
         return self._plain

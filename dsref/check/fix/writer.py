@@ -35,7 +35,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..records import record
+from ...records import record
 
 if TYPE_CHECKING:
     from types import FrameType, TracebackType

@@ -3,7 +3,7 @@ the language server show it)."""
 
 from __future__ import annotations
 
-from ..text.i18n import Lang, messages
+from ...text.i18n import Lang, messages
 
 __all__ = ["NOTES", "fix_note"]
 

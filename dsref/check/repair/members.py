@@ -1,7 +1,8 @@
 """Edit a config's text member by member, touching only the characters that must change: the toolkit of
-:mod:`dsref.check.repairing`. A member is removed with its comma and, when it stands on a line of its own, that line;
+:mod:`dsref.check.repair.repairing`. A member is removed with its comma and, when it stands on a line of its own, that
+line;
 one is inserted as the last of its object, indented as its siblings are; keys keep their quoting. Offsets are into
-the text as the reader parsed it (:attr:`~dsref.check.loader.LoadedConfig.text`).
+the text as the reader parsed it (:attr:`~dsref.check.read.loader.LoadedConfig.text`).
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from .edits import Edit
-from .loader import LoadedConfig
-from .positions import Extent, Location, Written
+from ..edits import Edit
+from ..positions import Extent, Location, Written
+from ..read.loader import LoadedConfig
 
 __all__ = [
     "Members",

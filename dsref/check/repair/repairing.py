@@ -1,8 +1,9 @@
 """Turn repairs into fixes: the :class:`~dsref.check.repairs.Repair` a check decided, made into a
-:class:`~dsref.check.edits.Fix` of the text as written, with :mod:`dsref.check.members`. A repair the text does not
+:class:`~dsref.check.edits.Fix` of the text as written, with :mod:`dsref.check.repair.members`. A repair the text does
+not
 allow (the key is not written there, a root without braces, the new name written already) gets no fix.
 
->>> from dsref.check.loader import load_text
+>>> from dsref.check.read.loader import load_text
 >>> from dsref.check.pipeline import check_loaded
 >>> loaded = load_text('{\\n  "bfloat16": {"enabled": "true"}\\n}')
 >>> findings = check_loaded(loaded, "x").findings
@@ -19,9 +20,21 @@ from dataclasses import replace
 from functools import singledispatch
 from typing import Any
 
-from .edits import Applicability, Edit, Fix
-from .findings import Finding
-from .loader import LoadedConfig
+from ..edits import Applicability, Edit, Fix
+from ..findings import Finding
+from ..positions import Location, Written
+from ..read.loader import LoadedConfig
+from ..repairs import (
+    MergeInto,
+    MoveMember,
+    RemoveDuplicate,
+    RemoveMember,
+    RenameKey,
+    Repair,
+    ReplaceMember,
+    ReplaceValue,
+    StrictJson,
+)
 from .members import (
     Members,
     NoFix,
@@ -35,18 +48,6 @@ from .members import (
     member_text,
     quoted_like,
     remove_member,
-)
-from .positions import Location, Written
-from .repairs import (
-    MergeInto,
-    MoveMember,
-    RemoveDuplicate,
-    RemoveMember,
-    RenameKey,
-    Repair,
-    ReplaceMember,
-    ReplaceValue,
-    StrictJson,
 )
 
 __all__ = ["fix_of", "located", "strict_json_fix", "with_fixes"]

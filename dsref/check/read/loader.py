@@ -10,7 +10,8 @@ Two readers, called profiles:
   duplicate key silently keeps the last value.
 
 The values are the reader's own (``hjson.loads`` or ``json.loads`` on the same text), never re-derived. Positions
-come from :mod:`dsref.check.scanner`, which walks the text the way the reader does. Both readers open the file in text
+come from :mod:`dsref.check.read.scanner`, which walks the text the way the reader does. Both readers open the file in
+text
 mode, so line ends are translated (``\\r\\n`` and ``\\r`` become ``\\n``) before parsing, and the text is UTF-8.
 
 Nothing here raises for bad input: :func:`load` and :func:`load_text` return a :class:`LoadedConfig` or a
@@ -48,14 +49,15 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from ..records import record
-from ..text.i18n import Lang, messages
-from ..text.oserror import os_reason
-from ..text.punctuation import quoted
-from ..tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
+from ...records import record
+from ...text.i18n import Lang, messages
+from ...text.oserror import os_reason
+from ...text.punctuation import quoted
+from ...tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
+from ..positions import Extent, LineIndex, Location, Span, Written
 from .parse_errors import said
-from .positions import Extent, LineIndex, Location, Span, Written
-from .scanner import Entries, Scan, scan_hjson, scan_json, scan_valid_json
+from .scanner import scan_hjson, scan_json, scan_valid_json
+from .walker import Entries, Scan
 
 __all__ = [
     "MAX_BYTES",
@@ -763,7 +765,7 @@ def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
 
 def _first_mistake(failure: _Failure, index: LineIndex, *, strict: bool) -> bool:
     """Move ``failure`` to the first wrong token before where the reader stopped, and say what it is
-    (:mod:`dsref.check.diagnose`); False when there is none to name."""
+    (:mod:`dsref.check.read.diagnose`); False when there is none to name."""
     from .diagnose import first_mistake
 
     mistake = first_mistake(index.text, strict=strict, lines=index)

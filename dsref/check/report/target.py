@@ -24,13 +24,13 @@ import re
 import sys
 from functools import cache
 
-from ..records import record
-from ..text.escape import visible
-from ..text.i18n import Lang, messages
-from ..text.punctuation import listed
-from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
-from ..tree.releases import COVERED, OLDEST_COVERED, recorded_release
-from ..tree.versions import DEEPSPEED_VERSION, parse_version
+from ...records import record
+from ...text.escape import visible
+from ...text.i18n import Lang, messages
+from ...text.punctuation import listed
+from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
+from ...tree.releases import COVERED, OLDEST_COVERED, recorded_release
+from ...tree.versions import DEEPSPEED_VERSION, parse_version
 
 __all__ = [
     "TEXTS",

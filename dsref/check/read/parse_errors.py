@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from ..text.i18n import Lang, messages
+from ...text.i18n import Lang, messages
 
 PARSER = messages(
     "parser",

@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any
 
-from ..schema import UNSET
-from ..tree.options import Option, OptionTree
-from ..tree.profiles import NEWEST, HfReleases, hugging_face_fills
-from ..tree.releases import ReleaseFacts
+from ...schema import UNSET
+from ...tree.options import Option, OptionTree
+from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
+from ...tree.releases import ReleaseFacts
+from ..positions import Location
 from .plain_types import UNSURE, Refused
-from .positions import Location
 
 __all__ = ["Effective", "effective"]
 
@@ -87,7 +87,8 @@ def effective(
 ) -> Effective:
     """Read ``config`` (a parsed ds_config) into an :class:`Effective` view. Never raises.
 
-    ``tree`` defaults to the generated check tree, like :func:`dsref.check.validation.validate`; ``hugging_face``
+    ``tree`` defaults to the generated check tree, like :func:`dsref.check.validate.validation.validate`;
+    ``hugging_face``
     are the releases whose filling :attr:`Effective.filled` follows; ``release`` gives the defaults of an earlier
     DeepSpeed release (:func:`dsref.tree.releases.release_facts`).
     """
@@ -142,7 +143,7 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
             answer = spec.plain.lax(value)
             if answer is not UNSURE:  # refused by DeepSpeed: the value read on is the one written
                 return value if type(answer) is Refused else answer
-        from .validation import remember, scalar_key, value_validator  # (it imports this module)
+        from .values import remember, scalar_key, value_validator
 
         key = scalar_key(opt, value)
         if key is not None and key in _KEPT:
@@ -164,4 +165,5 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
 
 
 _KEPT: dict[Any, Any] = {}
-"""What DeepSpeed keeps of a scalar value of an option, once worked out (:func:`dsref.check.validation.scalar_key`)."""
+"""What DeepSpeed keeps of a scalar value of an option, once worked out
+(:func:`dsref.check.validate.validation.scalar_key`)."""

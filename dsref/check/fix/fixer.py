@@ -2,14 +2,14 @@
 
 :func:`fix_text` checks a text, applies the fixes its findings carry (safe ones, and unsafe ones when asked) that do
 not overlap, and repeats on the result until nothing changes (a bounded number of passes). Each result is checked
-again and judged by :func:`dsref.check.proof.judge` (it parses, no finding got more severe, no new error and, for
+again and judged by :func:`dsref.check.fix.proof.judge` (it parses, no finding got more severe, no new error and, for
 safe fixes, DeepSpeed builds the same config); a pass that fails is tried again fix by fix, and a fix that fails on
 its own is not applied: :attr:`FixResult.refused` says which and why, for the user to review. Edits are made on
 the text as written: its line ends (``\\r\\n`` stays ``\\r\\n``), its byte-order mark, comments and layout stay
 as they are except where an edit goes.
 
-:func:`read_original` reads a file with the :class:`~dsref.check.writer.Snapshot` that
-:func:`~dsref.check.writer.write_fixed` compares before it writes the result back.
+:func:`read_original` reads a file with the :class:`~dsref.check.fix.writer.Snapshot` that
+:func:`~dsref.check.fix.writer.write_fixed` compares before it writes the result back.
 
 >>> result = fix_text('{\\n  "bfloat16": {"enabled": "true"}, // mixed precision\\n}\\n', "ds.json")
 >>> print(result.text, end="")
@@ -26,20 +26,20 @@ import os
 from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
-from ..records import record
-from ..text.escape import visible
-from ..text.i18n import Lang, messages
-from ..tree.profiles import NEWEST, HfReleases
-from ..tree.versions import DEEPSPEED_VERSION
-from .edits import Edit, Fix
-from .findings import Finding
-from .pipeline import FileReport, check_text
-from .positions import LineIndex
+from ...records import record
+from ...text.escape import visible
+from ...text.i18n import Lang, messages
+from ...tree.profiles import NEWEST, HfReleases
+from ...tree.versions import DEEPSPEED_VERSION
+from ..edits import Edit, Fix
+from ..findings import Finding
+from ..pipeline import FileReport, check_text
+from ..positions import LineIndex
 from .proof import Refusal, judge
 from .writer import Snapshot
 
 if TYPE_CHECKING:
-    from ..tree.profiles import Profile
+    from ...tree.profiles import Profile
 
 __all__ = [
     "MAX_PASSES",
@@ -131,7 +131,8 @@ MAX_PASSES = 10
 
 @record
 class Refused:
-    """A fix that was asked for and not applied, because the text it made failed :func:`~dsref.check.proof.judge`."""
+    """A fix that was asked for and not applied, because the text it made failed
+    :func:`~dsref.check.fix.proof.judge`."""
 
     finding: Finding
     reason: Refusal
@@ -288,14 +289,14 @@ class Original:
 
 
 def read_original(path: str) -> Original | FileReport:
-    """The text of the file at ``path`` with its :class:`~dsref.check.writer.Snapshot`, or the report of why it
+    """The text of the file at ``path`` with its :class:`~dsref.check.fix.writer.Snapshot`, or the report of why it
     cannot be read (the same findings ``check`` gives)."""
-    from .loader import LoadError, read_file
-    from .pipeline import _load_error_finding
+    from ..pipeline import load_error_finding
+    from ..read.loader import LoadError, read_file
 
     read = read_file(path)
     if isinstance(read, LoadError):
-        return FileReport(path, None, read, [_load_error_finding(read)])
+        return FileReport(path, None, read, [load_error_finding(read)])
     text = read_text(path, read.data)
     return text if isinstance(text, FileReport) else Original(text, Snapshot.of(path, read.data, read.status))
 
@@ -303,8 +304,8 @@ def read_original(path: str) -> Original | FileReport:
 def read_text(path: str, data: bytes) -> str | FileReport:
     """The text of ``data`` (read from ``path``) exactly as written (line ends and byte-order mark kept), or the
     report of why it cannot be read (the same findings ``check`` gives)."""
-    from .loader import MAX_BYTES, LoadError, load_bytes
-    from .pipeline import _load_error_finding, check_loaded
+    from ..pipeline import check_loaded, load_error_finding
+    from ..read.loader import MAX_BYTES, LoadError, load_bytes
 
     if len(data) <= MAX_BYTES:
         try:
@@ -313,5 +314,5 @@ def read_text(path: str, data: bytes) -> str | FileReport:
             pass
     loaded = load_bytes(data, path=path)
     if isinstance(loaded, LoadError):
-        return FileReport(path, None, loaded, [_load_error_finding(loaded)])
+        return FileReport(path, None, loaded, [load_error_finding(loaded)])
     return check_loaded(loaded, path)  # pragma: no cover - bytes that do not decode do not load either

@@ -10,16 +10,16 @@ import json
 from dataclasses import field
 from typing import Any, TextIO
 
-from ..records import record
-from ..text.escape import json_visible, visible
-from ..text.i18n import Lang, messages, option_text
-from ..text.punctuation import either, quoted
-from ..tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
-from .edits import Fix
-from .findings import Finding, Kind, Severity
+from ...records import record
+from ...text.escape import json_visible, visible
+from ...text.i18n import Lang, messages, option_text
+from ...text.punctuation import either, quoted
+from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
+from ..edits import Fix
+from ..findings import Finding, Kind, Severity
+from ..pipeline import FileReport
+from ..rules import get_rule
 from .messages import help_lines, message
-from .pipeline import FileReport
-from .rules import get_rule
 from .target import Release, statement
 
 __all__ = [
@@ -143,7 +143,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
     part = "value" if finding.kind in _VALUE_KINDS else "key"
     span = loaded.locate(finding.location, part) if finding.location else None
     if span is None and isinstance(finding.args.get("line"), int):
-        from .positions import Span
+        from ..positions import Span
 
         at_line, at_col = finding.args["line"], finding.args.get("col", 1)
         span = Span(at_line, at_col, at_line, at_col + 1)
@@ -160,7 +160,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         text = message(finding, lang, target=target)
         helps = help_lines(finding, lang)
         if finding.kind is Kind.removed and finding.option:
-            from ..tree.index import OptionIndex
+            from ...tree.index import OptionIndex
 
             record = OptionIndex.load().get(finding.option)
             note = option_text(record.path, record.removal_note, lang, "removal_note")

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..tree.options import Option, option_tree
-from ..tree.releases import release_facts
-from ..tree.versions import DEEPSPEED_VERSION
-from .effective import effective
-from .findings import format_location
-from .rules.batch import GAS, MICRO, TBS, derive
+from ...tree.options import Option, option_tree
+from ...tree.releases import release_facts
+from ...tree.versions import DEEPSPEED_VERSION
+from ..findings import format_location
+from ..rules.batch import GAS, MICRO, TBS, derive
+from ..validate.effective import effective
 
 
 def effective_document(

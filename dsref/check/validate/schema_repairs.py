@@ -1,4 +1,5 @@
-"""The repairs of the schema's findings, decided from the config's values where :mod:`dsref.check.validation` finds
+"""The repairs of the schema's findings, decided from the config's values where :mod:`dsref.check.validate.validation`
+finds
 them: a string DeepSpeed converts, a string of the wrong type, a deprecated key or form, an unknown key with one
 right spelling or one right place, ``"auto"`` where DeepSpeed cannot use it, a removed key.
 
@@ -12,11 +13,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ..schema import UNSET
-from ..tree.options import Option
-from .edits import Applicability
-from .positions import Location
-from .repairs import (
+from ...schema import UNSET
+from ...tree.options import Option
+from ..edits import Applicability
+from ..positions import Location
+from ..repairs import (
     MergeInto,
     MoveMember,
     RemoveMember,
@@ -54,7 +55,7 @@ def coerced(location: Location, converted: Any) -> Repair:
 def retyped(opt: Option, location: Location, value: Any) -> Repair | None:
     """DS201: a value written as a string that reads as the type expected (``"1e-4"``, ``True``): DeepSpeed would
     have used the string, so writing the number or the boolean changes what it does (unsafe)."""
-    from .validation import accepts
+    from .values import accepts
 
     if not isinstance(value, str):
         return None
@@ -66,7 +67,7 @@ def retyped(opt: Option, location: Location, value: Any) -> Repair | None:
             candidate = json.loads(text)
         except (ValueError, RecursionError):
             return None
-    if isinstance(candidate, (dict, list)) or not accepts(opt, candidate):
+    if isinstance(candidate, (dict, list)) or not accepts(opt, candidate, scalar=True):
         return None
     keep = text in ("true", "false", "null") or not isinstance(candidate, (bool, type(None)))
     new = text if keep else literal(candidate)  # a number keeps its spelling: "1e-4" becomes 1e-4

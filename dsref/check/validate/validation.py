@@ -19,13 +19,13 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from functools import cache, lru_cache
-from typing import Annotated, Any, Protocol
+from typing import Any
 
-from ..schema import UNSET, Meta
-from ..text.spelling import Spellings
-from ..tree.options import Option, OptionTree
-from ..tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
-from ..tree.releases import (
+from ...schema import UNSET, Meta
+from ...text.spelling import Spellings
+from ...tree.options import Option, OptionTree
+from ...tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills, hugging_face_unfilled
+from ...tree.releases import (
     COVERED,
     ReleaseFacts,
     ignored_until,
@@ -34,14 +34,15 @@ from ..tree.releases import (
     missing_in,
     release_facts,
 )
-from ..tree.values import json_type
-from ..tree.versions import DEEPSPEED_VERSION
-from ..tree.versions import parse_version as _parse_version
+from ...tree.values import json_type
+from ...tree.versions import DEEPSPEED_VERSION
+from ...tree.versions import parse_version as _parse_version
+from ..findings import Finding, Kind, Severity
+from ..positions import Location
+from ..repairs import Repair
 from . import schema_repairs as repairs
-from .findings import Finding, Kind, Severity
-from .plain_types import UNSURE, PlainType, Refused
-from .positions import Location
-from .repairs import Repair
+from .plain_types import UNSURE, Refused
+from .values import accepts, coerce, plain_type_of, plain_value, remember, scalar_key, value_validator
 
 __all__ = ["validate", "value_validator"]
 
@@ -82,7 +83,8 @@ def validate(
     ``deepspeed_version`` is the release to judge removed and new options by;
     ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills, as the ``hugging_face`` releases fill
     them (:func:`~dsref.tree.profiles.hugging_face_fills`). ``tree`` defaults to the generated
-    check tree (:func:`dsref.check.checktree.check_tree`), which gives the same findings as the model-built one.
+    check tree (:func:`dsref.check.validate.checktree.check_tree`), which gives the same findings as the model-built
+    one.
     """
     if tree is None:
         from .checktree import check_tree
@@ -405,7 +407,7 @@ class _Walker:
                 Kind.deprecated, Severity.warning, loc, opt, repair=repair, key=opt.key, use_instead=meta.use_instead,
                 **extra,
             )  # fmt: skip
-        if isinstance(value, str) and value == "auto" and not _accepts(opt, value):
+        if isinstance(value, str) and value == "auto" and not accepts(opt, value):
             self.auto(opt, loc)
             return
         if opt.kind == "section":
@@ -492,7 +494,7 @@ class _Walker:
             else:
                 self.section(child_parent, value, loc, strict=strict, policy=policy)
             return
-        if _accepts(opt, value, scalar=True):
+        if accepts(opt, value, scalar=True):
             return  # the section may also be written as a plain value (e.g. datastates_ckpt: true)
         if json_type(value) in _json_kinds(opt.meta.deprecated_forms):
             extra = _replacement(opt, value)
@@ -518,7 +520,7 @@ class _Walker:
                 self.add(Kind.not_allowed, Severity.error, loc, opt, value=short_repr(value), allowed=spellings)
             return
         # from here on the value is judged by 0.19.8's type, whatever the release
-        plain = _plain_type(opt)
+        plain = plain_type_of(opt)
         verdict = plain.strict(value)
         if verdict is True:
             return
@@ -579,7 +581,7 @@ class _Walker:
                 bounds = dict(opt.bounds) or failed
                 self.add(kind, severity, loc, opt, value=short_repr(value), bounds=bounds)
             elif kind is Kind.not_allowed:
-                allowed = None if opt.allowed is None else [_plain(a) for a in opt.allowed]
+                allowed = None if opt.allowed is None else [plain_value(a) for a in opt.allowed]
                 former = former_spelling(opt, value)
                 if former is not None:  # an earlier release's spelling of an allowed value: carry it forward
                     new, last = former
@@ -594,7 +596,7 @@ class _Walker:
         coerced = answer
         if _integral_float(value, coerced):
             return
-        if type(_plain(coerced)) is type(value) and _plain(coerced) == value:
+        if type(plain_value(coerced)) is type(value) and plain_value(coerced) == value:
             return  # kept as written (strict JSON refused only its spelling, e.g. a lone surrogate escape)
         if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
             self.add(
@@ -602,11 +604,11 @@ class _Walker:
                 Severity.warning,
                 loc,
                 opt,
-                repair=repairs.coerced(loc, _plain(coerced)),
+                repair=repairs.coerced(loc, plain_value(coerced)),
                 value=short_repr(value),
                 got=json_type(value),
                 expected=opt.type,
-                result=short_repr(_plain(coerced)),
+                result=short_repr(plain_value(coerced)),
             )
         else:
             self.wrong_type(opt, value, loc)
@@ -630,28 +632,6 @@ class _Walker:
 _STRICTLY_VALID: dict[tuple[Option, type, Any], bool] = {}
 """Scalar values already found valid as written for an option (the same ``true``, ``2`` or ``"cpu"`` recurs in
 file after file); :func:`scalar_key` says which values are remembered."""
-
-_REMEMBERED = 65_536
-"""The most values a memo holds: it starts again when full, so that no input makes it grow without end."""
-
-
-def scalar_key(opt: Option, value: Any) -> tuple[Option, type, Any] | None:
-    """How a memo of values for ``opt`` knows ``value``: by the option (options hash by identity), the value's
-    type (``1``, ``1.0`` and ``true`` are three values) and the value (a float by its exact bits, so ``-0.0`` is
-    not ``0.0``); None for a value that is not a short scalar."""
-    kind = type(value)
-    if kind is float:
-        return opt, kind, value.hex()
-    if kind is int or kind is bool or value is None or (kind is str and len(value) <= 64):
-        return opt, kind, value
-    return None
-
-
-def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
-    """``memo[key] = value``, the memo emptied first when it holds :data:`_REMEMBERED` values."""
-    if len(memo) >= _REMEMBERED:
-        memo.clear()
-    memo[key] = value
 
 
 def former_spelling(opt: Option, value: Any) -> tuple[Any, str] | None:
@@ -759,80 +739,14 @@ def _removal_target(tree: OptionTree, opt: Option) -> str | None:
     return None
 
 
-def coerce(opt: Option, value: Any) -> Any:
-    """The value DeepSpeed's lax validation makes of ``value`` for ``opt``, as JSON data (the fix of a
-    :attr:`~dsref.check.findings.Kind.coerced` finding writes it); raises ``ValueError`` when it cannot."""
-    answer = _plain_type(opt).lax(value)  # pydantic-core is asked only where the plain answer is unsure
-    if type(answer) is Refused:
-        raise ValueError(f"{opt.path}: {', '.join(sorted(answer.errors))}")
-    if answer is not UNSURE:
-        return _plain(answer)
-    adapter = value_validator(opt)
-    if adapter is None:
-        raise ValueError(f"{opt.path} has no validator")
-    from pydantic_core import ValidationError
-
-    try:
-        return _plain(adapter.validate_python(value))
-    except ValidationError as exc:
-        raise ValueError(str(exc)) from None
-
-
-def accepts(opt: Option, value: Any) -> bool:
-    """Whether ``value`` is of ``opt``'s type as written, with no coercion."""
-    return _accepts(opt, value, scalar=True)
-
-
 def _json_kinds(forms: tuple[str, ...]) -> set[str]:
     names = {"bool": "boolean", "int": "integer", "str": "string", "list": "array", "null": "null"}
     return {names[f] for f in forms}
 
 
-def _accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
-    """Whether ``value`` satisfies the option's type exactly (no coercion).
-
-    Sections only accept plain values where their type says so (``scalar=True``).
-    """
-    if opt.kind == "section" and not scalar:
-        return False
-    verdict = _plain_type(opt).strict(value)
-    if verdict is not UNSURE:
-        return bool(verdict)
-    adapter = value_validator(opt)
-    if adapter is None:
-        return False
-    from pydantic_core import ValidationError
-
-    try:
-        adapter.validate_json(json.dumps(value), strict=True)
-    except (ValidationError, RecursionError, TypeError, ValueError):
-        return False
-    return True
-
-
-def _plain_type(opt: Option) -> PlainType:
-    """What can be said of the option's values without pydantic-core (:mod:`dsref.check.plain_types`): an option of
-    the check tree, of a plain type; anything else is left to its validator."""
-    spec = opt.validator_spec
-    return spec.plain if spec is not None else _UNKNOWN
-
-
-_UNKNOWN = PlainType()
-
-
 def _integral_float(value: Any, coerced: Any) -> bool:
     """``5e8`` written for an int option: JSON has no other way to write it, and DeepSpeed accepts it."""
     return isinstance(value, float) and isinstance(coerced, int) and not isinstance(coerced, bool)
-
-
-def _plain(value: Any) -> Any:
-    """A value DeepSpeed's models keep, as JSON data: an enum's member as its value, a path as its text."""
-    from enum import Enum
-    from pathlib import PurePath
-
-    if isinstance(value, Enum):
-        return value.value
-    return str(value) if isinstance(value, PurePath) else value
 
 
 def _classify(exc: ValidationError, value: Any) -> Kind:
@@ -854,29 +768,3 @@ def _bounds_of(exc: ValidationError) -> dict[str, Any]:
             if name in ("gt", "ge", "lt", "le", "min_length", "max_length"):
                 bounds.setdefault(name, bound)
     return bounds
-
-
-class Validator(Protocol):
-    """What validates a value: pydantic's ``TypeAdapter`` or pydantic-core's ``SchemaValidator``."""
-
-    def validate_json(self, data: str, /, *, strict: bool | None = None) -> Any: ...
-
-    def validate_python(self, data: Any, /) -> Any: ...
-
-
-@cache
-def value_validator(opt: Option) -> Validator | None:
-    """A validator for the option's own type and bounds (options hash by identity).
-
-    An option of the check tree brings its own, built from the generated schema (None: a section that takes
-    nothing but an object); one of the model-built tree gets a ``TypeAdapter`` of its field.
-    """
-    if opt.validator_spec is not None:
-        return opt.validator_spec.build()
-    from pydantic import TypeAdapter
-
-    constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
-    if not constraints:
-        return TypeAdapter(opt.annotation)
-    parts = (opt.annotation, *constraints)
-    return TypeAdapter(Annotated[parts])  # type: ignore[arg-type]

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..text.i18n import Lang, messages
-from ..text.punctuation import both, either, listed, quoted
-from .findings import Example, Finding, Kind
+from ...text.i18n import Lang, messages
+from ...text.punctuation import both, either, listed, quoted
+from ..findings import Example, Finding, Kind
 
 MESSAGES = messages(
     "finding",

@@ -2,13 +2,14 @@
 
 Most values a config writes are plain: ``true`` for a bool, ``2`` for an int of at least 0, ``"cpu"`` for one of a
 few words, ``5e8`` for an int. Their option's pydantic-core schema (the encoded one of
-``dsref/generated/check_tree.py``, see :mod:`dsref.check.checktree`) is plain too. :func:`plain_type` reads such
+``dsref/generated/check_tree.py``, see :mod:`dsref.check.validate.checktree`) is plain too. :func:`plain_type` reads
+such
 a schema once and gives a :class:`PlainType` that answers what pydantic-core would, in a few comparisons: whether
 its strict JSON validation accepts a value as written (:meth:`PlainType.strict`), and what its lax Python
 validation (the one DeepSpeed's models run) makes of it (:meth:`PlainType.lax`): the value it keeps (``5`` of
 ``5e8`` or ``"5"``, ``true`` of ``1``, an enum member's value, a ``pathlib.Path`` of a string), or
 :class:`Refused` with pydantic-core's error types and the bounds its errors state, which
-:mod:`dsref.check.validation` turns into a finding (:meth:`Refused.kind`). For a schema or a value it cannot be
+:mod:`dsref.check.validate.validation` turns into a finding (:meth:`Refused.kind`). For a schema or a value it cannot be
 sure of (a validator function, a string with a lone surrogate, a float that is not finite, a string that may or may
 not read as a number, a value failing two bounds at once) it answers :data:`UNSURE`, and the caller asks
 pydantic-core. So a file of plain values, and of the usual mistakes, is checked without importing pydantic-core (a
@@ -25,7 +26,7 @@ import operator
 import pathlib
 from typing import Any, Final, NamedTuple
 
-from .findings import Kind
+from ..findings import Kind
 
 __all__ = ["UNSURE", "PlainType", "Refused", "plain_type"]
 
@@ -43,13 +44,14 @@ UNSURE: Final[Any] = _Unsure()
 
 class Refused(NamedTuple):
     """Lax validation refuses the value: the types of pydantic-core's errors, and the bounds they state (the first
-    of each name, in the order of the errors, as :func:`dsref.check.validation._bounds_of` reads them)."""
+    of each name, in the order of the errors, as :func:`dsref.check.validate.validation._bounds_of` reads them)."""
 
     errors: frozenset[str]
     bounds: dict[str, Any]
 
     def kind(self, value: Any) -> Kind:
-        """The finding ``value`` gets, by the rule of :func:`dsref.check.validation._classify`: out of range when a
+        """The finding ``value`` gets, by the rule of :func:`dsref.check.validate.validation._classify`: out of range
+        when a
         bound failed on a value that is not a boolean, not allowed when only a fixed set of values was missed."""
         if self.errors & _RANGE_ERRORS and not isinstance(value, bool):
             return Kind.out_of_range
@@ -372,7 +374,7 @@ class _Str(PlainType):
 
 class _Path(PlainType):
     """A ``pathlib.Path`` option, as pydantic's schema for one (the string goes through
-    :func:`dsref.check.checktree.path_validator`): any string, kept as a ``Path``."""
+    :func:`dsref.check.validate.checktree.path_validator`): any string, kept as a ``Path``."""
 
     __slots__ = ()
 

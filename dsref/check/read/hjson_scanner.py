@@ -1,7 +1,7 @@
 """Positions in Hjson, as hjson 3.1.0's ``HjsonDecoder`` reads it: :func:`scan` drives hjson's own lexical
 functions (``getNext``, ``scanKeyName``, ``scanstring``, ``mlscanstring``, ``scantfnns``) in the order and with the
-branches of ``HjsonDecoder.decode`` (:mod:`dsref.check.scanner` says why and how). A module of its own so that
-hjson is imported only for files that are not strict JSON; :func:`dsref.check.scanner.scan_hjson` calls it."""
+branches of ``HjsonDecoder.decode`` (:mod:`dsref.check.read.scanner` says why and how). A module of its own so that
+hjson is imported only for files that are not strict JSON; :func:`dsref.check.read.scanner.scan_hjson` calls it."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 from hjson.decoder import HjsonDecoder, getNext, mlscanstring, scanKeyName, scanstring, scantfnns
 from hjson.scanner import HjsonDecodeError
 
-from .scanner import Scan, ScanError, _child, _drive, _Node, _Step, _stop, _Walker
+from .walker import Node, Scan, ScanError, Step, Walker, contained, drive, stopped
 
 __all__ = ["scan"]
 
@@ -111,7 +111,7 @@ def _string(s: str, idx: int) -> tuple[str, int]:
     return result
 
 
-class _Hjson(_Walker):
+class _Hjson(Walker):
     def next(self, pos: int) -> tuple[str, int]:
         """``getNext``: the next character that is neither blank nor in a comment, and where it is. Blanks are
         skipped with one match (hjson tests them one by one in Python, most of the time a scan took); from a
@@ -138,17 +138,17 @@ class _Hjson(_Walker):
         start_index = idx
         ch, idx = self.next(idx)
         if start_index == 0 and ch == "":
-            root, end = _Node("object", 0, 0), 0
+            root, end = Node("object", 0, 0), 0
             root.children = {}
         elif ch in ("{", "["):
-            root, end = _drive(self.value(idx))
+            root, end = drive(self.value(idx))
         else:
             try:
-                root, end = _drive(self.object(idx, idx, braceless=True))
+                root, end = drive(self.object(idx, idx, braceless=True))
             except HjsonDecodeError as first:
                 self.depth, self.duplicates = 0, []
                 try:
-                    root, end = _drive(self.value(idx))
+                    root, end = drive(self.value(idx))
                 except ScanError as exc:
                     if exc.reason == "too_costly":
                         raise
@@ -160,7 +160,7 @@ class _Hjson(_Walker):
             raise HjsonDecodeError("Extra data", s, end, len(s))
         return self.result(root)
 
-    def value(self, idx: int) -> _Step:
+    def value(self, idx: int) -> Step:
         """``_scan_once``: a quoted or ``'''`` string, an object, an array, or a quoteless value."""
         s = self.s
         if idx >= len(s):
@@ -173,9 +173,9 @@ class _Hjson(_Walker):
                     _, end = mlscanstring(s, idx)
                 except IndexError:  # nothing after the quotes, or no line break anywhere to measure indentation by
                     raise ScanError("unterminated_multiline" if "\n" in s else "multiline_one_line", idx) from None
-                return _Node("multiline_string", idx, end), end
+                return Node("multiline_string", idx, end), end
             _, end = _string(s, idx)
-            return _Node("string", idx, end), end
+            return Node("string", idx, end), end
         if ch == "{":
             return self.object(idx, idx + 1, braceless=False)
         if ch == "[":
@@ -208,13 +208,13 @@ class _Hjson(_Walker):
             form = "null"
         else:
             form = "number"
-        return _Node(form, start, stop), end
+        return Node(form, start, stop), end
 
-    def object(self, start: int, end: int, braceless: bool) -> Generator[Any, Any, tuple[_Node, int]]:
+    def object(self, start: int, end: int, braceless: bool) -> Generator[Any, Any, tuple[Node, int]]:
         """``JSONObject``: keys quoted or not, commas optional, a trailing comma allowed."""
         s = self.s
         self.enter(start)
-        node = _Node("object", start)
+        node = Node("object", start)
         node.children = {}
         ch, end = self.next(end)
         if not braceless and ch == "}":
@@ -231,7 +231,7 @@ class _Hjson(_Walker):
             if ch != ":":
                 raise HjsonDecodeError("Expecting ':' delimiter", s, end)
             ch, end = self.next(end + 1)
-            child, end = yield from _child(self.value(end))
+            child, end = yield from contained(self.value(end))
             child.ks, child.ke = key_start, key_end
             self.add_member(node, key, child)
             node.ve = child.ve
@@ -248,11 +248,11 @@ class _Hjson(_Walker):
         self.depth -= 1
         return node, end
 
-    def array(self, start: int) -> Generator[Any, Any, tuple[_Node, int]]:
+    def array(self, start: int) -> Generator[Any, Any, tuple[Node, int]]:
         """``JSONArray``: commas optional, a trailing comma allowed."""
         self.enter(start)
-        node = _Node("array", start)
-        items: dict[str | int, _Node] = {}
+        node = Node("array", start)
+        items: dict[str | int, Node] = {}
         node.children = items
         ch, end = self.next(start + 1)
         if ch == "]":
@@ -262,7 +262,7 @@ class _Hjson(_Walker):
         if ch == "":
             raise HjsonDecodeError("End of input while parsing an array (did you forget a closing ']'?)", self.s, end)
         while True:
-            child, end = yield from _child(self.value(end))
+            child, end = yield from contained(self.value(end))
             child.parent, child.key = node, len(items)
             items[len(items)] = child
             ch, end = self.next(end)
@@ -295,4 +295,4 @@ def scan(text: str) -> Scan:
     except Exception as exc:
         if isinstance(exc, HjsonDecodeError):
             exc = ScanError("decode", exc.pos, exc.msg.replace("%r", repr(exc.doc[exc.pos : exc.pos + 1])))
-        return _stop(walker, exc)
+        return stopped(walker, exc)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 import re
 
-from ..records import record
-from .positions import LineIndex
+from ...records import record
+from ..positions import LineIndex
 
 __all__ = ["Mistake", "first_mistake"]
 
