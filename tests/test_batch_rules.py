@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from dsref.check.rules import run_rules
+from dsref.check.settings import CheckSettings
 
 from .conftest import require_deepspeed
 
@@ -80,7 +81,9 @@ def _config(tbs: int | None, micro: int | None, gas: int | None, sp: int | None)
 
 
 def _codes(config: dict[str, Any], world_size: int | None) -> set[str]:
-    return {f.code for f in run_rules(config, world_size=world_size, select=BATCH_RULES)}
+    return {
+        f.code for f in run_rules(config, settings=CheckSettings(world_size=world_size), select=BATCH_RULES).findings
+    }
 
 
 def test_ds501_and_ds502_fire_exactly_when_deepspeed_stops(deepspeed_batch: Any) -> None:
@@ -124,7 +127,7 @@ def test_ds502_says_the_values_deepspeed_uses(
     deepspeed_batch: Any, config: dict[str, Any], gpus: int, said: tuple[int, int, int]
 ) -> None:
     world = gpus // config.get("sequence_parallel_size", 1)
-    findings = run_rules(config, world_size=world, select={"DS502"})
+    findings = run_rules(config, settings=CheckSettings(world_size=world), select={"DS502"}).findings
     built = deepspeed_batch(config, gpus)
     if not findings:
         assert not isinstance(built, str), built
@@ -152,6 +155,12 @@ def test_ds503_fires_only_when_no_gpu_count_works(deepspeed_batch: Any) -> None:
 
 def test_the_batch_rules_are_quiet_on_auto_under_hugging_face() -> None:
     config = {"train_batch_size": "auto", "train_micro_batch_size_per_gpu": "auto", "gradient_accumulation_steps": 4}
-    assert {f.code for f in run_rules(config, world_size=8, profile="hf", select=BATCH_RULES)} == set()
+    assert {
+        f.code
+        for f in run_rules(config, settings=CheckSettings(profile="hf", world_size=8), select=BATCH_RULES).findings
+    } == set()
     only_steps = {"gradient_accumulation_steps": 4}
-    assert {f.code for f in run_rules(only_steps, world_size=8, profile="hf", select=BATCH_RULES)} == {"DS501"}
+    assert {
+        f.code
+        for f in run_rules(only_steps, settings=CheckSettings(profile="hf", world_size=8), select=BATCH_RULES).findings
+    } == {"DS501"}

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from dsref.check.findings import Severity
 from dsref.check.pipeline import _relative_or_given, check_file, display_path
 from dsref.check.report.draw import Piece, _json_visible, json_lines
+from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
 from dsref.text.escape import json_visible
 
@@ -134,14 +135,14 @@ def test_hf_profile(tmp_path: Path) -> None:
         '{"train_batch_size": "auto", "bf16": {"enabled": "auto"}, "gradient_clipping": "auto",'
         ' "zero_optimization": {"stage": 2}, "zero_optimization": {"stage": 3}}'
     )
-    report = check_file(str(path), profile="hf")
+    report = check_file(str(path), settings=CheckSettings(profile="hf"))
     assert report.count(Severity.error) == 0
     assert [f.code for f in report.findings if f.code == "DS003"] == ["DS003"]
     plain = check_file(str(path))
     assert plain.count(Severity.error) >= 2
     commented = tmp_path / "commented.json"
     commented.write_text('{"train_batch_size": 8 // a comment\n}')
-    report = check_file(str(commented), profile="hf")
+    report = check_file(str(commented), settings=CheckSettings(profile="hf"))
     assert report.error is not None and report.findings[0].code == "DS000"
     assert check_file(str(commented)).ok
 
@@ -230,7 +231,7 @@ def _corpus() -> list[Path]:
 def test_whole_corpus_checks_without_exception() -> None:
     counts = {s: 0 for s in Severity}
     for path in _corpus():
-        report = check_file(str(path), world_size=1)
+        report = check_file(str(path), settings=CheckSettings(world_size=1))
         for finding in report.findings:
             counts[finding.severity] += 1
     assert counts[Severity.error] > 0 and counts[Severity.warning] > 0
@@ -259,7 +260,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
     path = tmp_path / "mutant.json"
     path.write_bytes(bytes(data))
     for profile in ("deepspeed", "hf"):
-        report = check_file(str(path), profile=profile)  # type: ignore[arg-type]
+        report = check_file(str(path), settings=CheckSettings(profile=profile))  # type: ignore[arg-type]
         from dsref.check.report.draw import render
 
         render([report], "text", "zh")
@@ -313,7 +314,7 @@ def test_check_for_another_release_says_once_what_it_follows(tmp_path: Path) -> 
     path = tmp_path / "ds.json"
     path.write_text(json.dumps({"train_batch_size": 8, "optimizer": {"type": "OneBitAdam"}}), encoding="utf-8")
     assert [f.code for f in check_file(str(path)).findings] == ["DS541"]
-    older = check_file(str(path), deepspeed_version="0.19.6").findings
+    older = check_file(str(path), settings=CheckSettings(deepspeed_version="0.19.6")).findings
     assert [f.code for f in older] == ["DS584"]
 
 
@@ -363,7 +364,11 @@ def test_every_part_a_forked_process_sends_comes_back_whole(tmp_path: Path) -> N
         paths += [str(good), str(broken), str(tmp_path / f"missing{n}.json")]
     here = os.getpid()
     for fmt in ("text", "json", "github"):
-        alone = dict(zip(paths, batch.check_and_draw(paths, fmt, "zh", world_size=2, jobs=1), strict=True))
+        alone = dict(
+            zip(
+                paths, batch.check_and_draw(paths, fmt, "zh", settings=CheckSettings(world_size=2), jobs=1), strict=True
+            )
+        )
         checked_here: list[str] = []
 
         def one(path: str, alone: dict[str, Piece] = alone, checked_here: list[str] = checked_here) -> Piece:

@@ -18,6 +18,7 @@ from pydantic_core import ValidationError
 
 from dsref.check.pipeline import check_file
 from dsref.check.rules import run_rules
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.checktree import check_tree
 from dsref.check.validate.validation import validate
 from dsref.check.validate.values import accepts, plain_value
@@ -112,13 +113,16 @@ def _corpus() -> list[Path]:
 def test_real_configs_get_the_same_findings_from_both_trees(profile: str) -> None:
     full = option_tree()
     for path in _corpus():
-        report = check_file(str(path), profile=profile)  # type: ignore[arg-type]
+        report = check_file(str(path), settings=CheckSettings(profile=profile))  # type: ignore[arg-type]
         if report.loaded is None or not isinstance(report.loaded.data, dict):
             continue
         data = report.loaded.data
-        assert validate(data, profile=profile, tree=full) == validate(data, profile=profile), path  # type: ignore[arg-type]
-        assert run_rules(data, profile=profile, world_size=8, tree=full) == run_rules(
-            data, profile=profile, world_size=8
+        assert validate(data, settings=CheckSettings(profile=profile), tree=full) == validate(
+            data, settings=CheckSettings(profile=profile)
+        ), path  # type: ignore[arg-type]
+        assert (
+            run_rules(data, settings=CheckSettings(profile=profile, world_size=8), tree=full).findings
+            == run_rules(data, settings=CheckSettings(profile=profile, world_size=8)).findings
         ), path
 
 

@@ -31,6 +31,7 @@ import pytest
 
 from dsref.check.findings import Finding, Severity
 from dsref.check.rules import run_rules
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 
 from .conftest import require_deepspeed, shared_path
@@ -187,7 +188,7 @@ def corpus() -> Iterator[Corpus]:
             else:
                 assert built.world_size == 1, f"{path.name}: DeepSpeedConfig took world size {built.world_size}"
                 deepspeed_error = None
-            findings = [*validate(config), *run_rules(config, world_size=1)]
+            findings = [*validate(config), *run_rules(config, settings=CheckSettings(world_size=1)).findings]
             errors = tuple(f for f in findings if f.severity is Severity.error)
             verdicts.append(Verdicts(path.name, deepspeed_error, errors))
     finally:

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import dsref
+from dsref.check.settings import CheckSettings
 from dsref.estimate.advice import advise
 from dsref.estimate.fit import SUGGEST_ORDER, starting_config, suggest
 from dsref.estimate.gpus import gpu_memory
@@ -386,7 +387,7 @@ def test_every_starting_config_passes_dsref_check(
     assert config["zero_optimization"]["stage"] == choice[0]
     path = tmp_path / "ds_config.json"
     path.write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
-    report = check_file(str(path), world_size=2)
+    report = check_file(str(path), settings=CheckSettings(world_size=2))
     assert report.error is None
     assert [f for f in report.findings if f.severity.value in ("error", "warning")] == []
     assert [f for f in dsref.validate(config) if f.severity.value in ("error", "warning")] == []

@@ -31,6 +31,7 @@ from dsref.check.edits import Applicability
 from dsref.check.fix.fixer import Original, apply_edits, fix_text, read_original
 from dsref.check.fix.writer import write_fixed
 from dsref.check.pipeline import check_text
+from dsref.check.settings import CheckSettings
 
 from .conftest import require_deepspeed, shared_path
 
@@ -38,11 +39,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def fixed(text: str, *, unsafe: bool = False, **kwargs: Any) -> str:
-    return fix_text(text, "ds.json", unsafe=unsafe, **kwargs).text
+    return fix_text(text, "ds.json", CheckSettings(**kwargs), unsafe=unsafe).text
 
 
 def codes_with_fixes(text: str, **kwargs: Any) -> dict[str, str]:
-    report = check_text(text, "ds.json", **kwargs)
+    report = check_text(text, "ds.json", CheckSettings(**kwargs))
     return {f.code: f.fix.applicability.value for f in report.findings if f.fix is not None}
 
 
@@ -185,7 +186,7 @@ def test_a_hugging_face_file_with_comments_keeps_its_autos_once_rewritten() -> N
         '{\n  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},  # filled by the Trainer\n'
         '  "bf16": {"enabled": "auto"}\n}\n'
     )
-    result = fix_text(text, "ds.json", unsafe=True, profile=None)
+    result = fix_text(text, "ds.json", settings=CheckSettings(profile=None), unsafe=True)
     fixed = json.loads(result.text)
     assert fixed == {"optimizer": {"type": "AdamW", "params": {"lr": "auto"}}, "bf16": {"enabled": "auto"}}
     assert result.after.loaded is not None and result.after.loaded.profile == "hf"
@@ -429,14 +430,14 @@ def test_safe_fixes_build_the_same_deepspeed_config_on_every_real_file(quiet_dee
 def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
     problems = []
     for name, text in _real_texts():
-        result = fix_text(text, name, unsafe=True, world_size=8)
+        result = fix_text(text, name, settings=CheckSettings(world_size=8), unsafe=True)
         if not result.changed:
             continue
         if result.after.error is not None:
             problems.append(f"{name}: no longer parses")
         if len(result.after.findings) > len(result.before.findings):
             problems.append(f"{name}: more findings after fixing")
-        if fix_text(result.text, name, unsafe=True, world_size=8).changed:
+        if fix_text(result.text, name, settings=CheckSettings(world_size=8), unsafe=True).changed:
             problems.append(f"{name}: a second --fix changes it again")
     assert not problems, "\n".join(problems)
 
@@ -523,7 +524,9 @@ def test_each_unsafe_fix_changes_what_it_says(
 
 def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspeed: Any) -> None:
     """The one unsafe fix whose loss is not DeepSpeed's: comments and Hjson syntax go, the config stays."""
-    hjson_texts = [t for _, t in _real_texts() if check_text(t, "x", profile="hf").error is not None]
+    hjson_texts = [
+        t for _, t in _real_texts() if check_text(t, "x", settings=CheckSettings(profile="hf")).error is not None
+    ]
     assert hjson_texts
     from dsref.check.fix.fixer import apply_edits
     from dsref.check.read.loader import LoadedConfig, load_text

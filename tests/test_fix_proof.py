@@ -16,6 +16,7 @@ from dsref.check.findings import Finding, Severity
 from dsref.check.fix.fixer import fix_text
 from dsref.check.fix.proof import HF_FILLED, filled_as_hugging_face_does, judge, meaning
 from dsref.check.pipeline import FileReport, check_text
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.checktree import check_tree
 
 from .conftest import require_deepspeed, shared_path
@@ -98,7 +99,7 @@ def test_an_alias_hugging_face_does_not_fill_is_not_renamed_to_one_it_fills(deep
     """Once: ``bfloat16.enabled: "auto"`` renamed to ``bf16`` under --profile hf turned bf16 on (HF fills only
     ``bf16.enabled``)."""
     text = '{"train_batch_size": 8, "bfloat16": {"enabled": "auto"}}'
-    result = fix_text(text, "ds.json", profile="hf")
+    result = fix_text(text, "ds.json", settings=CheckSettings(profile="hf"))
     assert not result.changed
     assert [(r.finding.code, r.reason) for r in result.refused] == [("DS301", "meaning")]
     renamed = text.replace("bfloat16", "bf16")
@@ -129,13 +130,28 @@ def _report(*severities: Severity) -> FileReport:
 def test_two_warnings_becoming_one_error_is_worse() -> None:
     """The guard once compared how many findings there were, not how severe."""
     warnings, error = _report(Severity.warning, Severity.warning), _report(Severity.error)
-    assert judge(warnings, error, safe=False, profile="deepspeed") == "severity"
-    assert judge(error, _report(Severity.warning), safe=False, profile="deepspeed") is None
-    assert judge(warnings, _report(Severity.warning), safe=False, profile="deepspeed") is None
-    assert judge(error, warnings, safe=False, profile="deepspeed") == "severity"  # two findings where one was
-    assert judge(warnings, _report(Severity.warning, Severity.info), safe=False, profile="deepspeed") is None
-    assert judge(error, _report(Severity.error, Severity.info), safe=False, profile="deepspeed") == "severity"
-    assert judge(_report(Severity.info), _report(Severity.warning), safe=False, profile="deepspeed") == "severity"
+    assert judge(warnings, error, settings=CheckSettings(profile="deepspeed"), safe=False) == "severity"
+    assert judge(error, _report(Severity.warning), settings=CheckSettings(profile="deepspeed"), safe=False) is None
+    assert judge(warnings, _report(Severity.warning), settings=CheckSettings(profile="deepspeed"), safe=False) is None
+    assert (
+        judge(error, warnings, settings=CheckSettings(profile="deepspeed"), safe=False) == "severity"
+    )  # two findings where one was
+    assert (
+        judge(
+            warnings, _report(Severity.warning, Severity.info), settings=CheckSettings(profile="deepspeed"), safe=False
+        )
+        is None
+    )
+    assert (
+        judge(error, _report(Severity.error, Severity.info), settings=CheckSettings(profile="deepspeed"), safe=False)
+        == "severity"
+    )
+    assert (
+        judge(
+            _report(Severity.info), _report(Severity.warning), settings=CheckSettings(profile="deepspeed"), safe=False
+        )
+        == "severity"
+    )
 
 
 def test_the_refusal_is_told_in_both_languages(tmp_path: Any) -> None:
@@ -164,10 +180,13 @@ def test_meaning_follows_deepspeeds_mapping_of_deprecated_forms() -> None:
     ):
         before = {"zero_optimization": {**zero["zero_optimization"], **written}}
         after = {"zero_optimization": {**zero["zero_optimization"], **same}}
-        assert meaning(before, profile="deepspeed") == meaning(after, profile="deepspeed"), written
+        assert meaning(before, settings=CheckSettings(profile="deepspeed")) == meaning(
+            after, settings=CheckSettings(profile="deepspeed")
+        ), written
     legacy = {"zero_optimization": True, "allgather_size": 1000}
-    assert meaning(legacy, profile="deepspeed") == meaning(
-        {"zero_optimization": {"stage": 1, "allgather_bucket_size": 1000}, "allgather_size": 1000}, profile="deepspeed"
+    assert meaning(legacy, settings=CheckSettings(profile="deepspeed")) == meaning(
+        {"zero_optimization": {"stage": 1, "allgather_bucket_size": 1000}, "allgather_size": 1000},
+        settings=CheckSettings(profile="deepspeed"),
     )
 
 
@@ -181,7 +200,7 @@ def _real_texts() -> list[tuple[str, str]]:
 
 def _proven(name: str, text: str, profile: str, unsafe: bool) -> list[str]:
     """What is wrong with fixing ``text``: a worse file, or (safe fixes) another config from DeepSpeed."""
-    result = fix_text(text, name, profile=profile, unsafe=unsafe)  # type: ignore[arg-type]
+    result = fix_text(text, name, settings=CheckSettings(profile=profile), unsafe=unsafe)  # type: ignore[arg-type]
     if not result.changed:
         return []
     problems = []

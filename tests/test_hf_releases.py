@@ -14,6 +14,7 @@ import pytest
 from dsref.check.pipeline import check_text
 from dsref.check.report.messages import help_lines
 from dsref.check.report.target import Release, ReleaseSource, distribution_on_path, installed_hugging_face, statement
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 from dsref.cli.main import main
 from dsref.schema import HfFiller
@@ -140,9 +141,17 @@ AMP = {"train_batch_size": 8, "amp": {"enabled": "auto", "opt_level": "auto"}}
 
 def test_check_accepts_the_auto_the_installed_release_fills_and_names_the_one_it_does_not() -> None:
     # DeepSpeed 0.18.0 still reads amp (0.19.8 removed it)
-    old = validate(AMP, profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases(transformers="4.57.6"))
+    old = validate(
+        AMP,
+        settings=CheckSettings(
+            profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases(transformers="4.57.6")
+        ),
+    )
     assert [f for f in old if f.code in ("DS401", "DS402")] == []
-    new = validate(AMP, profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases(transformers="5.0.0"))
+    new = validate(
+        AMP,
+        settings=CheckSettings(profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases(transformers="5.0.0")),
+    )
     autos = [f for f in new if f.code in ("DS401", "DS402")]
     assert {f.location for f in autos} == {("amp", "enabled"), ("amp", "opt_level")}
     for finding in autos:
@@ -154,15 +163,27 @@ def test_check_accepts_the_auto_the_installed_release_fills_and_names_the_one_it
 
 
 def test_no_release_known_reads_as_the_newest() -> None:
-    autos = [f for f in validate(AMP, profile="hf", deepspeed_version="0.18.0") if f.code in ("DS401", "DS402")]
+    autos = [
+        f
+        for f in validate(AMP, settings=CheckSettings(profile="hf", deepspeed_version="0.18.0"))
+        if f.code in ("DS401", "DS402")
+    ]
     assert len(autos) == 2
     assert all("the newest transformers no longer fills" in " ".join(help_lines(f, "en")) for f in autos)
 
 
 def test_the_rules_and_the_pipeline_follow_the_releases() -> None:
     text = json.dumps({"train_batch_size": 8, "amp": {"enabled": "auto", "opt_level": "O1"}})
-    old = check_text(text, "ds.json", profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases("4.40.0"))
-    new = check_text(text, "ds.json", profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases("5.1.0"))
+    old = check_text(
+        text,
+        "ds.json",
+        settings=CheckSettings(profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases("4.40.0")),
+    )
+    new = check_text(
+        text,
+        "ds.json",
+        settings=CheckSettings(profile="hf", deepspeed_version="0.18.0", hugging_face=HfReleases("5.1.0")),
+    )
     assert not any(f.location == ("amp", "enabled") for f in old.findings if f.code in ("DS401", "DS402"))
     assert any(f.location == ("amp", "enabled") for f in new.findings if f.code in ("DS401", "DS402"))
 
@@ -336,7 +357,11 @@ FILLED = {
 
 
 def _refused_fills(releases: HfReleases, deepspeed: str) -> dict[str, str]:
-    report = check_text(json.dumps(FILLED), "c.json", profile="hf", deepspeed_version=deepspeed, hugging_face=releases)
+    report = check_text(
+        json.dumps(FILLED),
+        "c.json",
+        settings=CheckSettings(profile="hf", deepspeed_version=deepspeed, hugging_face=releases),
+    )
     return {f.option: f.args["library"] for f in report.findings if f.code == "DS561" and f.option is not None}
 
 
@@ -391,9 +416,9 @@ def test_the_refused_fill_is_said_in_both_languages(lang: str) -> None:
     report = check_text(
         json.dumps(FILLED),
         "c.json",
-        profile="hf",
-        deepspeed_version="0.19.8",
-        hugging_face=HfReleases(transformers="4.44.2"),
+        settings=CheckSettings(
+            profile="hf", deepspeed_version="0.19.8", hugging_face=HfReleases(transformers="4.44.2")
+        ),
     )
     text = render_text([report], lang)  # type: ignore[arg-type]
     assert "DS561" in text and "transformers 4.44.2" in text and "15099494.4" in text and "4.45.0" in text

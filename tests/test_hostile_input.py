@@ -325,9 +325,9 @@ def test_check_and_draw_hands_each_file_on_before_checking_the_next(monkeypatch:
     checked: list[str] = []
     real = batch.check_file
 
-    def counting(path: str, **kwargs: object) -> object:
+    def counting(path: str, *args: object) -> object:
         checked.append(path)
-        return real(path, **kwargs)  # type: ignore[arg-type]
+        return real(path, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(batch, "check_file", counting)
     pieces = batch.check_and_draw(["a.json", "b.json", "c.json"], "text", "en", jobs=1)

@@ -28,6 +28,7 @@ import jsonschema
 import pytest
 
 from dsref.check.findings import Severity
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 from dsref.editor.jsonschema import (
     DRAFT_07_KEYWORDS,
@@ -333,7 +334,11 @@ def test_auto_only_where_hugging_face_fills_it(tree: OptionTree, profile: Profil
         if not live(opt) or opt.path not in schemas:
             continue
         takes = jsonschema.Draft7Validator(schemas[opt.path]).is_valid("auto")
-        findings = [f for f in validate(_place(tree, opt, "auto"), profile=profile) if f.location[-1] == opt.key]
+        findings = [
+            f
+            for f in validate(_place(tree, opt, "auto"), settings=CheckSettings(profile=profile))
+            if f.location[-1] == opt.key
+        ]
         assert takes == (not findings), (opt.path, findings)
         if profile == "hf" and opt.hf_auto:
             assert takes, opt.path
@@ -349,7 +354,9 @@ def test_snippets_are_valid_starting_points() -> None:
         for snippet in SNIPPETS:
             body = snippet_body(snippet, profile)
             assert validator(profile).is_valid(body), (profile, snippet.name)
-            assert [f for f in validate(body, profile=profile) if f.severity is not Severity.info] == []
+            assert [
+                f for f in validate(body, settings=CheckSettings(profile=profile)) if f.severity is not Severity.info
+            ] == []
     hf = snippet_body(SNIPPETS[1], "hf")
     assert hf["train_micro_batch_size_per_gpu"] == "auto" and hf["zero_optimization"]["stage"] == 3
 
@@ -601,7 +608,7 @@ _DSREF_KINDS = {
 def dsref_verdicts(config: Any, profile: Profile) -> set[Verdict]:
     """validate()'s findings on type, allowed values, ranges, "auto", removals and keys DeepSpeed rejects."""
     out: set[Verdict] = set()
-    for finding in validate(config, profile=profile):
+    for finding in validate(config, settings=CheckSettings(profile=profile)):
         if finding.kind is None:
             continue  # a cross-field rule (dsref check), compared with DeepSpeed itself above
         name = finding.kind.name

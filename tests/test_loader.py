@@ -32,6 +32,7 @@ from dsref.check.read.loader import (
     load_text,
 )
 from dsref.check.read.walker import MAX_DEPTH
+from dsref.check.settings import CheckSettings
 from dsref.tree.profiles import Profile
 
 from .conftest import require_deepspeed, shared_path
@@ -649,7 +650,7 @@ def test_a_parser_message_is_said_in_the_users_language_and_kept_in_json(text: s
     from dsref.check.read.parse_errors import PARSER, meaning
     from dsref.check.report.draw import render_json
 
-    report = check_text(text, "ds_config.json", profile=profile)  # type: ignore[arg-type]
+    report = check_text(text, "ds_config.json", settings=CheckSettings(profile=profile))  # type: ignore[arg-type]
     finding = json.loads(render_json([report], "zh"))["files"][0]["findings"][0]
     assert finding["code"] == "DS000"
     assert finding["detail"].startswith(raw)

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from dsref.check.settings import CheckSettings
 from dsref.generator.release_agreement import Disagreement, agreement, recorded_verdicts
 from dsref.generator.release_env import RELEASES
 from dsref.generator.releases import SHA_DIGITS, sha256_of
@@ -231,7 +232,9 @@ def test_a_live_release_still_says_what_was_recorded(release: str, tmp_path_fact
 def _findings(config: dict[str, object], release: str) -> list[tuple[str, str, str | None]]:
     from dsref.check.pipeline import check_text
 
-    report = check_text(json.dumps(config), "ds_config.json", world_size=1, deepspeed_version=release)
+    report = check_text(
+        json.dumps(config), "ds_config.json", settings=CheckSettings(world_size=1, deepspeed_version=release)
+    )
     return [(f.code, f.severity.value, f.option) for f in report.findings if f.severity.value != "info"]
 
 
@@ -270,10 +273,10 @@ def test_auto_in_fp16_enabled_offers_no_fix_where_it_means_true() -> None:
     from dsref.check.pipeline import check_text
 
     config = {"train_batch_size": 8, "fp16": {"enabled": "auto"}}
-    old = check_text(json.dumps(config), "c.json", deepspeed_version="0.16.9").findings
+    old = check_text(json.dumps(config), "c.json", settings=CheckSettings(deepspeed_version="0.16.9")).findings
     auto = [f for f in old if f.option == "fp16.enabled"]
     assert auto and all(f.repair is None and f.severity.value == "warning" for f in auto)
-    new = check_text(json.dumps(config), "c.json", deepspeed_version=DEEPSPEED).findings
+    new = check_text(json.dumps(config), "c.json", settings=CheckSettings(deepspeed_version=DEEPSPEED)).findings
     assert any(f.option == "fp16.enabled" and f.repair is not None for f in new)
 
 

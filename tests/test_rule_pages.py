@@ -11,6 +11,7 @@ import pytest
 from dsref.check.findings import Kind
 from dsref.check.pipeline import check_text
 from dsref.check.report.messages import EXAMPLES
+from dsref.check.settings import CheckSettings
 from dsref.site.rules import M, pages
 from dsref.text.punctuation import colon
 
@@ -23,8 +24,7 @@ def test_a_kinds_fixed_severity_is_the_one_its_example_gets(kind: Kind) -> None:
     report = check_text(
         textwrap.dedent(example.config),
         "ds_config.json",
-        profile="hf" if example.hf else "deepspeed",
-        world_size=example.world_size,
+        settings=CheckSettings(profile="hf" if example.hf else "deepspeed", world_size=example.world_size),
     )
     found = [f.severity for f in report.findings if f.kind is kind]
     assert found and set(found) == {kind.severity}
@@ -45,7 +45,7 @@ def test_ds003s_page_gives_its_severity_for_each_reader_as_check_reports_it(lang
     config = '{\n  "train_micro_batch_size_per_gpu": 1,\n  "gradient_clipping": 1.0,\n  "gradient_clipping": 2.0\n}\n'
     got = {}
     for profile in ("deepspeed", "hf"):
-        report = check_text(config, "ds_config.json", profile=profile)  # type: ignore[arg-type]
+        report = check_text(config, "ds_config.json", settings=CheckSettings(profile=profile))  # type: ignore[arg-type]
         got[profile] = {f.severity for f in report.findings if f.kind is Kind.duplicate_key}
     assert got == {profile: {severity} for profile, severity in Kind.duplicate_key.severity_by_profile.items()}  # type: ignore[union-attr]
     assert got["deepspeed"] != got["hf"]

@@ -18,10 +18,10 @@ import pytest
 from dsref.check.findings import Location
 from dsref.check.rules import Context, all_rules, get_rule, run_rules
 from dsref.check.rules import _common as common
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.effective import effective
 from dsref.tree.options import OptionTree
 from dsref.tree.releases import release_facts
-from dsref.tree.versions import parse_version
 
 from .conftest import require_deepspeed, shared_path
 
@@ -474,7 +474,12 @@ CONFIG_TIME = {"DS510", "DS511", "DS512", "DS515", "DS520", "DS521", "DS533", "D
 def found(code: str, config: dict[str, Any], profile: str = "deepspeed") -> list[Any]:
     """The rule's findings; a profile ``name@X.Y.Z`` checks for DeepSpeed release X.Y.Z."""
     profile, _, version = profile.partition("@")
-    return [f for f in run_rules(config, profile=profile, select={code}, deepspeed_version=version or "0.19.8")]
+    return [
+        f
+        for f in run_rules(
+            config, settings=CheckSettings(profile=profile, deepspeed_version=version or "0.19.8"), select={code}
+        ).findings
+    ]
 
 
 @pytest.mark.parametrize(
@@ -507,13 +512,15 @@ def test_every_rule_is_tested_both_ways() -> None:
 
 def test_hpz_group_size_must_divide_the_world() -> None:
     config = {"train_micro_batch_size_per_gpu": 1, Z: {"stage": 3, "zero_hpz_partition_size": 8}}
-    (finding,) = run_rules(config, world_size=12, select={"DS580"})
+    (finding,) = run_rules(config, settings=CheckSettings(world_size=12), select={"DS580"}).findings
     assert finding.location == (Z, "zero_hpz_partition_size") and finding.severity.value == "error"
-    assert run_rules(config, world_size=16, select={"DS580"}) == []
-    assert run_rules(config, world_size=4, select={"DS580"}) == []  # DeepSpeed uses min(size, world)
-    assert run_rules(config, select={"DS580"}) == []  # unknown world size: nothing to say
+    assert run_rules(config, settings=CheckSettings(world_size=16), select={"DS580"}).findings == []
+    assert (
+        run_rules(config, settings=CheckSettings(world_size=4), select={"DS580"}).findings == []
+    )  # DeepSpeed uses min(size, world)
+    assert run_rules(config, select={"DS580"}).findings == []  # unknown world size: nothing to say
     stage2 = {"train_micro_batch_size_per_gpu": 1, Z: {"stage": 2, "zero_hpz_partition_size": 8}}
-    assert run_rules(stage2, world_size=12, select={"DS580"}) == []
+    assert run_rules(stage2, settings=CheckSettings(world_size=12), select={"DS580"}).findings == []
 
 
 def test_rule_texts_are_well_formed() -> None:
@@ -577,7 +584,7 @@ def test_suggestions_for_unknown_types() -> None:
 )
 def test_odd_inputs_raise_nothing(tree: OptionTree, config: Any) -> None:
     for profile in ("deepspeed", "hf"):
-        ctx = Context(config, effective(config, tree), tree, None, profile)
+        ctx = Context(config, effective(config, tree), tree, CheckSettings(profile))
         for r in all_rules():
             list(r.check(ctx))
 
@@ -603,7 +610,7 @@ def _skipped_rules_find_nothing(tree: OptionTree, configs: Iterable[Any]) -> int
         for variant in _without_a_key(config):
             for profile, version in (("deepspeed", "0.19.8"), ("hf", "0.19.8"), ("deepspeed", "0.14.0")):
                 seen = effective(variant, tree, release=release_facts(version))
-                ctx = Context(variant, seen, tree, 8, profile, parse_version(version))
+                ctx = Context(variant, seen, tree, CheckSettings(profile, 8, version))
                 for r in gated:
                     if r.needs.isdisjoint(seen.values):
                         assert list(r.check(ctx)) == [], (r.code, profile, version, variant)
@@ -644,7 +651,7 @@ def test_every_rule_runs_on_the_real_corpus(tree: OptionTree) -> None:
         except Exception:  # files no reader accepts are the loader's business
             continue
         for profile in ("deepspeed", "hf"):
-            ctx = Context(config, effective(config, tree), tree, 8, profile)
+            ctx = Context(config, effective(config, tree), tree, CheckSettings(profile, 8))
             for r in all_rules():
                 for hit in r.check(ctx):  # any exception fails the test
                     r.text("message", "en", **hit.args)
@@ -976,12 +983,14 @@ def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> Non
 def test_rules_follow_the_target_release() -> None:
     """--deepspeed-version: DS541 knows when the 1-bit optimizers went; rules about newer options stay quiet."""
     one_bit = {"optimizer": {"type": "OneBitAdam", "params": {}}}
-    assert [f.code for f in run_rules(one_bit, select={"DS541"})] == ["DS541"]
-    assert run_rules(one_bit, select={"DS541"}, deepspeed_version="0.19.6") == []
+    assert [f.code for f in run_rules(one_bit, select={"DS541"}).findings] == ["DS541"]
+    assert run_rules(one_bit, settings=CheckSettings(deepspeed_version="0.19.6"), select={"DS541"}).findings == []
     no_norm = z(1, compute_grad_norm=False)  # compute_grad_norm came in 0.19.7
-    assert [f.code for f in run_rules(no_norm, select={"DS522"})] == ["DS522"]
-    assert run_rules(no_norm, select={"DS522"}, deepspeed_version="0.19.6") == []
-    notes = [f for f in run_rules(no_norm, deepspeed_version="0.19.6") if f.code == "DS584"]
+    assert [f.code for f in run_rules(no_norm, select={"DS522"}).findings] == ["DS522"]
+    assert run_rules(no_norm, settings=CheckSettings(deepspeed_version="0.19.6"), select={"DS522"}).findings == []
+    notes = [
+        f for f in run_rules(no_norm, settings=CheckSettings(deepspeed_version="0.19.6")).findings if f.code == "DS584"
+    ]
     assert len(notes) == 1 and notes[0].args == {"version": "0.19.6", "described": "0.19.8"}
 
 
@@ -995,7 +1004,9 @@ def _example_findings(code: str) -> list[Any]:
     example = pages.example_of(code)
     assert example is not None, f"{code} declares a fix but has no example to show it on"
     profile = "hf" if example.hf else "deepspeed"
-    report = check_text(example.text, "ds_config.json", profile=profile, world_size=example.world_size)
+    report = check_text(
+        example.text, "ds_config.json", settings=CheckSettings(profile=profile, world_size=example.world_size)
+    )
     return [f for f in report.findings if f.code == code]
 
 

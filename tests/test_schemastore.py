@@ -18,6 +18,7 @@ import pytest
 
 from dsref.check.findings import Severity
 from dsref.check.pipeline import check_text
+from dsref.check.settings import CheckSettings
 from dsref.editor.schemastore import FILE_MATCH, SCHEMA_NAME, SCHEMA_URL, VSCODE_KEYWORDS
 
 from .test_editor_client import EDITOR, ROOT, SCHEMAS, node  # noqa: F401  (the fixture)
@@ -61,7 +62,7 @@ def test_dsref_check_agrees_with_the_test_files(kind: str) -> None:
     files = sorted((SUBMISSION / "src" / kind / SCHEMA_NAME).glob("*.json"))
     assert files
     for path in files:
-        report = check_text(path.read_text(encoding="utf-8"), path.name, profile="hf")
+        report = check_text(path.read_text(encoding="utf-8"), path.name, settings=CheckSettings(profile="hf"))
         errors = [f.code for f in report.findings if f.severity is Severity.error]
         assert bool(errors) == (kind == "negative_test"), (path.name, errors)
 

@@ -338,6 +338,7 @@ async def _typing(seed: int, source: str, edits: int) -> None:
     from pytest_lsp.client import make_test_lsp_client
 
     from dsref.check.pipeline import check_text
+    from dsref.check.settings import CheckSettings
     from dsref.server.analysis import analyse
     from dsref.server.settings import Settings
 
@@ -378,7 +379,9 @@ async def _typing(seed: int, source: str, edits: int) -> None:
         want = analyse(uri, text, Settings(), "en").diagnostics
         assert _got(got) == _got(want)
         assert len(want) == len(
-            check_text(text, "ds_config.json", profile="hf" if '"auto"' in text else "deepspeed").findings
+            check_text(
+                text, "ds_config.json", settings=CheckSettings(profile="hf" if '"auto"' in text else "deepspeed")
+            ).findings
         )
     finally:
         await client.shutdown_session()

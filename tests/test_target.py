@@ -22,6 +22,7 @@ from dsref.check.report.target import (
     release_to_check,
     statement,
 )
+from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
 from dsref.tree.releases import OLDEST_COVERED
 from dsref.tree.versions import DEEPSPEED_VERSION
@@ -53,8 +54,8 @@ def test_a_file_is_read_by_the_reader_it_is_written_for(text: str, reader: str) 
 
 
 def test_the_reader_decides_what_is_found() -> None:
-    as_written = check_text(HF, "ds_config.json", profile=None)
-    as_launcher = check_text(HF, "ds_config.json", profile="deepspeed")
+    as_written = check_text(HF, "ds_config.json", settings=CheckSettings(profile=None))
+    as_launcher = check_text(HF, "ds_config.json", settings=CheckSettings(profile="deepspeed"))
     assert "DS402" in {f.code for f in as_launcher.findings}  # "auto" is no value DeepSpeed understands
     assert "DS402" not in {f.code for f in as_written.findings}  # Hugging Face fills it
     assert as_written.loaded is not None and as_written.loaded.profile == "hf"
@@ -66,7 +67,7 @@ def test_the_default_check_of_hugging_face_configs_is_no_wall_of_auto_errors() -
     corpus = sorted(shared_path("corpus", "real").glob("*.json"))
     files = [p for p in corpus if '"auto"' in p.read_text("utf-8", "replace")]
     assert len(files) > 50
-    as_written = [check_text(p.read_text("utf-8"), str(p), profile=None) for p in files]
+    as_written = [check_text(p.read_text("utf-8"), str(p), settings=CheckSettings(profile=None)) for p in files]
     read_as_hf = [r for r in as_written if r.loaded is not None and r.loaded.profile == "hf"]
     assert len(read_as_hf) > 50
     assert not [r.path for r in read_as_hf if any(f.code == "DS402" for f in r.findings)]
@@ -241,6 +242,6 @@ def test_a_hugging_face_file_with_comments_is_told_the_error_its_launch_meets() 
     """Seed 000 writes "auto" and comments: Hugging Face's json.load stops at the first comment, which is the one
     finding, with the fix that rewrites it as strict JSON; not six errors about "auto" that Hugging Face fills."""
     seed = next(shared_path("seeds").glob("000_*.txt")).read_text("utf-8")
-    report = check_text(seed, "ds_config.json", profile=None)
+    report = check_text(seed, "ds_config.json", settings=CheckSettings(profile=None))
     assert report.error is not None and report.error.profile == "hf" and report.error.reason == "json_comment"
     assert [f.code for f in report.findings] == ["DS000"] and report.findings[0].fix is not None

@@ -14,6 +14,7 @@ import pytest
 
 from dsref.check.fix.fixer import fix_text
 from dsref.check.pipeline import check_text
+from dsref.check.settings import CheckSettings
 from dsref.tree.releases import COVERED, release_facts
 
 from .conftest import require_deepspeed
@@ -22,7 +23,9 @@ OLD = '{"train_batch_size": 8, "bf16": {"enabled": true}, "communication_data_ty
 
 
 def _codes(text: str, release: str) -> list[str]:
-    return [f.code for f in check_text(text, "ds_config.json", deepspeed_version=release).findings]
+    return [
+        f.code for f in check_text(text, "ds_config.json", settings=CheckSettings(deepspeed_version=release)).findings
+    ]
 
 
 def test_the_releases_that_spelled_it_so_take_it_and_the_later_ones_get_a_safe_fix() -> None:
@@ -34,7 +37,11 @@ def test_the_releases_that_spelled_it_so_take_it_and_the_later_ones_get_a_safe_f
     assert taking and taking[-1] == "0.13.5"  # recorded from the releases themselves
     assert "DS204" not in _codes(OLD, "0.12.6")
     for release in ("0.14.5", "0.19.8"):
-        [finding] = [f for f in check_text(OLD, "x.json", deepspeed_version=release).findings if f.code == "DS204"]
+        [finding] = [
+            f
+            for f in check_text(OLD, "x.json", settings=CheckSettings(deepspeed_version=release)).findings
+            if f.code == "DS204"
+        ]
         assert finding.fix is not None and finding.fix.safe
         assert finding.args["former_new"] == "bf16" and finding.args["former_last"] == "0.13.5"
 
@@ -74,7 +81,7 @@ def test_deepspeed_refuses_the_old_spelling_and_builds_the_fixed_one_as_bf16() -
 
 
 def _finding(config: dict[str, Any], release: str, code: str, option: str | None) -> Any:
-    report = check_text(json.dumps(config), "ds_config.json", deepspeed_version=release)
+    report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version=release))
     [found] = [f for f in report.findings if f.code == code and (option is None or f.option == option)]
     return found
 
@@ -97,8 +104,8 @@ def test_a_removed_key_that_did_nothing_is_removed_safely(written: dict[str, Any
     found = _finding(config, "0.19.8", "DS302", None)
     assert found.fix is not None and found.fix.safe is safe
     assert ("written_for" in found.args) is safe
-    assert not [f for f in check_text(json.dumps(config), "c.json", deepspeed_version="0.19.6").findings
-                if f.code == "DS302"]  # fmt: skip
+    after = check_text(json.dumps(config), "c.json", CheckSettings(deepspeed_version="0.19.6"))
+    assert not [f for f in after.findings if f.code == "DS302"]
 
 
 def test_a_key_an_earlier_release_ignored_in_a_section_read_key_by_key_is_removed_safely() -> None:
@@ -124,7 +131,7 @@ def test_the_release_a_file_was_written_for_is_the_oldest_its_keys_tell() -> Non
         "bf16": {"enabled": True, "loss_scale": 1.0},  # up to 0.17.0
         "amp": {"enabled": False},  # up to 0.19.6
     }
-    report = check_text(json.dumps(config), "ds_config.json", deepspeed_version="0.19.8")
+    report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     upgrades = [f for f in report.findings if f.args.get("former_last")]
     assert len(upgrades) == 3
     assert {(f.args["written_for"], f.args["written_for_by"]) for f in upgrades} == {
@@ -138,7 +145,7 @@ def test_the_help_says_which_release_the_file_was_written_for(lang: str) -> None
     from dsref.check.report.draw import render_text
 
     config = {"train_batch_size": 8, "amp": {"enabled": False}}
-    report = check_text(json.dumps(config), "ds_config.json", deepspeed_version="0.19.8")
+    report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     text = render_text([report], lang)  # type: ignore[arg-type]
     assert text.count("0.19.6") == 2 and "0.19.8" in text
 
@@ -167,8 +174,8 @@ def test_check_fix_carries_a_real_0_12_config_to_0_19_8(tmp_path: Any, capsys: p
     fixed = json.loads(path.read_text())
     assert fixed["communication_data_type"] == "bf16" and fixed["bf16"] == {"enabled": True}
     assert "bfloat16" not in fixed
-    errors = [f for f in check_text(path.read_text(), "c.json", deepspeed_version="0.19.8").findings
-              if f.severity.value == "error"]  # fmt: skip
+    report = check_text(path.read_text(), "c.json", CheckSettings(deepspeed_version="0.19.8"))
+    errors = [f for f in report.findings if f.severity.value == "error"]
     assert not errors
 
 
@@ -186,7 +193,9 @@ def test_deepspeed_0_19_8_refuses_the_real_0_12_config_and_builds_the_fixed_one(
     try:
         with pytest.raises(Exception):  # noqa: B017 - DeepSpeed raises its own kinds
             DeepSpeedConfig(json.loads(text))
-        built: Any = DeepSpeedConfig(json.loads(fix_text(text, "ds_config.json", deepspeed_version="0.19.8").text))
+        built: Any = DeepSpeedConfig(
+            json.loads(fix_text(text, "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8")).text)
+        )
     finally:
         logger.setLevel(level)
     # what 0.12's reading meant: bf16 on, gradients reduced in bf16, no loss scaling in bf16
@@ -205,7 +214,7 @@ def test_a_key_renamed_between_releases_is_read_by_the_releases_that_had_it(
     later ones read the new names and ignore the old ones."""
     value: Any = "bf16" if section is None else 2
     config: dict[str, Any] = {"train_batch_size": 8, **({key: value} if section is None else {section: {key: value}})}
-    then = check_text(json.dumps(config), "c.json", deepspeed_version=last).findings
+    then = check_text(json.dumps(config), "c.json", settings=CheckSettings(deepspeed_version=last)).findings
     assert not [f for f in then if f.code == "DS101"]
     found = _finding(config, "0.19.8", "DS101", None if section is None else f"{section}.intra_op_parallelism")
     assert found.severity.value == "warning" and found.args["former_last"] == last

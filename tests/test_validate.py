@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.findings import Kind, Severity
+from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 from dsref.tree.options import OptionTree, option_tree
 
@@ -19,7 +20,7 @@ from .conftest import require_deepspeed, shared_path
 
 
 def kinds(config: Any, **kwargs: Any) -> list[tuple[str, str, str]]:
-    return [(f.kind.name, f.severity.value, f.where) for f in validate(config, **kwargs)]
+    return [(f.kind.name, f.severity.value, f.where) for f in validate(config, CheckSettings(**kwargs))]
 
 
 def test_a_good_config_has_no_findings() -> None:
@@ -120,7 +121,7 @@ def test_hf_profile_accepts_auto_where_hugging_face_fills_it() -> None:
         "gradient_clipping": "auto",
         "zero_optimization": {"stage3_prefetch_bucket_size": "auto"},
     }
-    assert validate(config, profile="hf") == []
+    assert validate(config, settings=CheckSettings(profile="hf")) == []
     assert {f.kind for f in validate(config)} == {Kind.auto_unfilled, Kind.auto_dropped}
     assert kinds({"wall_clock_breakdown": "auto"}, profile="hf") == [("auto_unfilled", "error", "wall_clock_breakdown")]
 
@@ -289,20 +290,20 @@ def test_hugging_face_fills_auto_only_under_the_name_it_looks_for() -> None:
 
     aliased = {"train_batch_size": 8, "bfloat16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
     own = {"train_batch_size": 8, "bf16": {"enabled": "auto"}, "zero_optimization": {"stage": 3}}
-    assert [f.code for f in validate(own, profile="hf") if f.kind is Kind.auto_dropped] == []
-    [dropped] = [f for f in validate(aliased, profile="hf") if f.kind is Kind.auto_dropped]
+    assert [f.code for f in validate(own, settings=CheckSettings(profile="hf")) if f.kind is Kind.auto_dropped] == []
+    [dropped] = [f for f in validate(aliased, settings=CheckSettings(profile="hf")) if f.kind is Kind.auto_dropped]
     assert dropped.location == ("bfloat16", "enabled") and dropped.args["hf_name"] == "bf16.enabled"
     assert effective(own).filled == {"bf16.enabled"} and effective(aliased).filled == set()
     assert effective(aliased).autos == {"bf16.enabled"}
     from dsref.check.report.draw import rendered
 
-    report = check_text(json.dumps(aliased), "ds.json", profile="hf")
+    report = check_text(json.dumps(aliased), "ds.json", settings=CheckSettings(profile="hf"))
     [shown] = [r for r in rendered(report, "en", "0.19.8") if r.code == "DS401"]
     assert shown.help == ['Hugging Face fills "auto" only under the name bf16.enabled; write that name if you launch '
                           "through it"]  # fmt: skip
     # DS560 counts only what Hugging Face fills: two "auto" keys it fills, one it does not
     both = {**own, "bfloat16": {"enabled": "auto"}, "gradient_clipping": "auto"}
-    [note] = run_rules(both, profile="deepspeed", select={"DS560"})
+    [note] = run_rules(both, settings=CheckSettings(profile="deepspeed"), select={"DS560"}).findings
     assert note.args["paths"] == ["bf16.enabled", "gradient_clipping"]
 
 
@@ -340,5 +341,7 @@ def test_a_value_remembered_as_valid_for_0_19_8_is_still_judged_by_the_release_c
 
     text = '{"train_batch_size": 8, "communication_data_type": "bf16"}'
     assert not check_text(text, "ds_config.json").findings  # remembered as valid here
-    codes = [f.code for f in check_text(text, "ds_config.json", deepspeed_version="0.13.5").findings]
+    codes = [
+        f.code for f in check_text(text, "ds_config.json", settings=CheckSettings(deepspeed_version="0.13.5")).findings
+    ]
     assert "DS204" in codes

@@ -18,7 +18,7 @@ BAD = {"lr": -1e-3, "eps": -1e-8, "weight_decay": -0.01, "betas": [0.9, 1.5], "m
 
 
 def codes(config: dict[str, Any]) -> list[tuple[str, str | None]]:
-    return [(f.code, f.option) for f in run_rules(config, select={"DS585", "DS586", "DS587"})]
+    return [(f.code, f.option) for f in run_rules(config, select={"DS585", "DS586", "DS587"}).findings]
 
 
 def torch_refuses(cls_name: str, key: str, value: Any) -> bool:
@@ -52,7 +52,7 @@ def test_torch_optimizers_refuse_and_ds585_says_so(key: str) -> None:
     if key != "momentum":
         config["optimizer"]["params"]["torch_adam"] = True
     config["optimizer"]["params"][key] = BAD[key]
-    found = run_rules(config, select={"DS585", "DS586"})
+    found = run_rules(config, select={"DS585", "DS586"}).findings
     checker = "torch.optim.SGD" if key == "momentum" else "torch.optim.AdamW"
     assert torch_refuses(checker, key, BAD[key])
     assert [(f.code, f.option) for f in found] == [("DS585", f"optimizer.params.{key}")]
@@ -65,7 +65,7 @@ def test_torch_optimizers_refuse_and_ds585_says_so(key: str) -> None:
 def test_deepspeeds_own_optimizers_take_them_and_ds586_says_what_follows(key: str) -> None:
     config = {"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {key: BAD[key]}}}
     assert codes(config) == [("DS586", f"optimizer.params.{key}")]
-    (finding,) = run_rules(config, select={"DS586"})
+    (finding,) = run_rules(config, select={"DS586"}).findings
     assert finding.args["optimizer"] == "FusedAdam"
     english = get_rule("DS586").text("message", "en", **finding.args)
     chinese = get_rule("DS586").text("message", "zh", **finding.args)
@@ -157,6 +157,6 @@ def test_warmup_longer_than_training(schedule: Any) -> None:
     assert any("is less than warmup_num_steps" in s for s in said)  # and DeepSpeed only logs it
     config = {"train_batch_size": 8, "scheduler": {"type": "WarmupDecayLR", "params": params}}
     assert codes(config) == [("DS587", "scheduler.params.total_num_steps")]
-    finding = run_rules(config, select={"DS587"})[0]
+    finding = run_rules(config, select={"DS587"}).findings[0]
     text = get_rule("DS587").text("message", "en", **finding.args)
     assert "100" in text and "500" in text

@@ -23,10 +23,9 @@ from dataclasses import fields
 from functools import partial
 from typing import BinaryIO
 
-from ..tree.profiles import NEWEST, HfReleases, Profile
-from ..tree.versions import DEEPSPEED_VERSION
 from .pipeline import STDIN, check_bytes, check_file, display_path
 from .report.draw import Piece, draw
+from .settings import DEFAULT_SETTINGS, CheckSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,29 +45,16 @@ def check_and_draw(
     paths: list[str],
     fmt: str,
     lang: Lang,
+    settings: CheckSettings = DEFAULT_SETTINGS,
     *,
     color: bool = False,
-    profile: Profile | None = "deepspeed",
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
     jobs: int | None = None,
     stdin: bytes | None = None,
 ) -> Iterator[Piece]:
-    """Each file checked and drawn in ``fmt``, yielded in the order given as soon as it is ready. ``jobs``: how
-    many processes (None: one per CPU this process may use, as far as the number of files makes it worth it).
-    ``stdin``: what standard input held, read by the caller, for the path ``-`` (workers cannot read it)."""
-    one = partial(
-        _check_and_draw,
-        stdin=stdin,
-        fmt=fmt,
-        lang=lang,
-        color=color,
-        profile=profile,
-        world_size=world_size,
-        deepspeed_version=deepspeed_version,
-        hugging_face=hugging_face,
-    )
+    """Each file checked for ``settings`` and drawn in ``fmt``, yielded in the order given as soon as it is ready.
+    ``jobs``: how many processes (None: one per CPU this process may use, as far as the number of files makes it
+    worth it). ``stdin``: what standard input held, read by the caller, for the path ``-`` (workers cannot read it)."""
+    one = partial(_check_and_draw, stdin=stdin, fmt=fmt, lang=lang, color=color, settings=settings)
     workers = workers_for(jobs, len(paths))
     if workers <= 1:
         yield from map(one, paths)
@@ -155,32 +141,12 @@ def _fork(share: list[str], one: Callable[[str], Piece]) -> _Helper | None:
 
 
 def _check_and_draw(
-    path: str,
-    *,
-    stdin: bytes | None,
-    fmt: str,
-    lang: Lang,
-    color: bool,
-    profile: Profile | None,
-    world_size: int | None,
-    deepspeed_version: str,
-    hugging_face: HfReleases = NEWEST,
+    path: str, *, stdin: bytes | None, fmt: str, lang: Lang, color: bool, settings: CheckSettings
 ) -> Piece:
-    if path == STDIN and stdin is not None:
-        report = check_bytes(
-            stdin,
-            path,
-            profile=profile,
-            world_size=world_size,
-            deepspeed_version=deepspeed_version,
-            hugging_face=hugging_face,
-        )
-    else:
-        report = check_file(
-            path, profile=profile, world_size=world_size, deepspeed_version=deepspeed_version, hugging_face=hugging_face
-        )
+    read_already = path == STDIN and stdin is not None
+    report = check_bytes(stdin, path, settings) if read_already and stdin is not None else check_file(path, settings)
     report.path = display_path(path)
-    return draw(report, fmt, lang, color=color, target=deepspeed_version)
+    return draw(report, fmt, lang, color=color, target=settings.deepspeed_version)
 
 
 def _can_fork() -> bool:

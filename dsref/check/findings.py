@@ -71,6 +71,7 @@ class Kind(str, Enum):
     key_not_string = "DS002"
     duplicate_key = "DS003"
     not_strict_json = "DS004"
+    rule_failed = "DS009"
     unknown_key = "DS101"
     wrong_type = "DS201"
     coerced = "DS202"
@@ -110,6 +111,7 @@ _FIXED_SEVERITY = {
     Kind.not_a_mapping: Severity.error,
     Kind.key_not_string: Severity.error,
     Kind.not_strict_json: Severity.info,
+    Kind.rule_failed: Severity.info,
     Kind.deprecated: Severity.warning,
     Kind.auto_dropped: Severity.warning,
     Kind.auto_unfilled: Severity.error,

@@ -16,17 +16,27 @@ from functools import partial
 from pathlib import Path
 
 from ..records import record
-from ..tree.profiles import NEWEST, HfReleases, Profile
-from ..tree.versions import DEEPSPEED_VERSION
 from .edits import Applicability
 from .findings import Finding, Kind, Severity
 from .read.loader import LoadedConfig, LoadError, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
-from .rules import run_rules
+from .rules import RuleFailure, run_rules
+from .settings import DEFAULT_SETTINGS, CheckSettings
 from .validate.validation import validate
 
-__all__ = ["FileReport", "check_file", "check_loaded", "expand_paths"]
+__all__ = [
+    "STDIN",
+    "STDIN_SHOWN",
+    "FileReport",
+    "check_bytes",
+    "check_file",
+    "check_loaded",
+    "check_text",
+    "display_path",
+    "expand_paths",
+    "load_error_finding",
+]
 
 
 @record(frozen=False)
@@ -37,6 +47,8 @@ class FileReport:
     loaded: LoadedConfig | None
     error: LoadError | None
     findings: list[Finding] = field(default_factory=list)
+    rule_failures: tuple[RuleFailure, ...] = ()
+    """Rules that stopped with an exception on this file: their findings are missing (the summary says so)."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -74,15 +86,9 @@ def _unlisted(found: list[str], exc: OSError) -> None:
         found.append(os.fsdecode(exc.filename))
 
 
-def check_file(
-    path: str,
-    *,
-    profile: Profile | None = "deepspeed",
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> FileReport:
-    return _report(load(path, profile), path, world_size, deepspeed_version, hugging_face)
+def check_file(path: str, settings: CheckSettings = DEFAULT_SETTINGS) -> FileReport:
+    """Findings for the file at ``path``, read as ``settings.profile`` says (None: as the file shows its reader)."""
+    return _report(load(path, settings.profile), path, settings)
 
 
 STDIN = "-"
@@ -91,60 +97,30 @@ STDIN_SHOWN = "<stdin>"
 """How standard input is named in reports."""
 
 
-def check_bytes(
-    data: bytes,
-    path: str,
-    *,
-    profile: Profile | None = "deepspeed",
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> FileReport:
+def check_bytes(data: bytes, path: str, settings: CheckSettings = DEFAULT_SETTINGS) -> FileReport:
     """Findings for a file's bytes, read already (standard input): decoded and parsed as :func:`check_file` would."""
-    return _report(load_bytes(data, profile, path=path), path, world_size, deepspeed_version, hugging_face)
+    return _report(load_bytes(data, settings.profile, path=path), path, settings)
 
 
-def check_text(
-    text: str,
-    path: str,
-    *,
-    profile: Profile | None = "deepspeed",
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> FileReport:
+def check_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS) -> FileReport:
     """Findings for ``text`` read as if from the file ``path`` (stdin, an editor's buffer, a file being fixed)."""
-    return _report(load_text(text, profile, path=path), path, world_size, deepspeed_version, hugging_face)
+    return _report(load_text(text, settings.profile, path=path), path, settings)
 
 
-def _report(
-    loaded: LoadedConfig | LoadError,
-    path: str,
-    world_size: int | None,
-    deepspeed_version: str,
-    hugging_face: HfReleases = NEWEST,
-) -> FileReport:
+def _report(loaded: LoadedConfig | LoadError, path: str, settings: CheckSettings) -> FileReport:
     """The findings of a file as read: its load error alone, or everything check finds in it."""
     if isinstance(loaded, LoadError):
         return FileReport(path, None, loaded, [load_error_finding(loaded)])
-    return check_loaded(
-        loaded, path, world_size=world_size, deepspeed_version=deepspeed_version, hugging_face=hugging_face
-    )
+    return check_loaded(loaded, path, settings)
 
 
 _DUPLICATE_SEVERITY = Kind.duplicate_key.severity_by_profile or {}
 
 
-def check_loaded(
-    loaded: LoadedConfig,
-    path: str,
-    *,
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> FileReport:
-    """Findings for a config already loaded (also used for text given on stdin or in tests); ``hugging_face``: the
-    releases of transformers and accelerate whose filling of ``"auto"`` a file read as theirs gets."""
+def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFAULT_SETTINGS) -> FileReport:
+    """Findings for a config already loaded (also used for text given on stdin or in tests). The file is judged as
+    its reader reads it (``loaded.profile``), whatever ``settings.profile`` asked for."""
+    settings = settings.read_as(loaded.profile)
     findings: list[Finding] = []
     for duplicate in loaded.duplicates:
         # keep the later value, as json.load does; DeepSpeed refuses the file, so which was meant is a guess (unsafe)
@@ -178,17 +154,11 @@ def check_loaded(
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    findings.extend(
-        validate(loaded.data, deepspeed_version=deepspeed_version, profile=loaded.profile, hugging_face=hugging_face)
-    )
+    findings.extend(validate(loaded.data, settings))
+    failures: tuple[RuleFailure, ...] = ()
     if isinstance(loaded.data, dict):
-        ruled = run_rules(
-            loaded.data,
-            world_size=world_size,
-            profile=loaded.profile,
-            deepspeed_version=deepspeed_version,
-            hugging_face=hugging_face,
-        )
+        result = run_rules(loaded.data, settings)
+        ruled, failures = result.findings, result.failures
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}
         findings = [
@@ -197,9 +167,14 @@ def check_loaded(
             if not (f.kind is Kind.unknown_key and f.severity is Severity.info and f.location in said)
         ]
         findings.extend(ruled)
+        if settings.debug:
+            findings.extend(
+                Finding(Kind.rule_failed, Severity.info, (), None, {"rule": f.code, "name": f.name, "error": f.error})
+                for f in failures
+            )
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
-    return FileReport(path, loaded, None, with_fixes(findings, loaded))
+    return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
 
 
 def load_error_finding(error: LoadError) -> Finding:
@@ -237,10 +212,6 @@ _ORDER = {Severity.error: 0, Severity.warning: 1, Severity.info: 2}
 
 def _order(severity: Severity) -> int:
     return _ORDER[severity]
-
-
-def read_many(paths: Iterable[str], **kwargs: object) -> list[FileReport]:
-    return [check_file(p, **kwargs) for p in expand_paths(paths)]  # type: ignore[arg-type]
 
 
 def display_path(path: str) -> str:

@@ -35,6 +35,8 @@ class CheckSettings:
     """The DeepSpeed release the verdicts are for."""
     hugging_face: HfReleases = NEWEST
     """The releases of Transformers and Accelerate whose filling of ``"auto"`` a file read as theirs gets."""
+    debug: bool = False
+    """Report a rule that stops with an exception as a finding of its own (DS009), not only in the summary."""
 
     def read_as(self, profile: Profile) -> CheckSettings:
         """The same settings for a file whose reader is decided: ``profile``."""

@@ -17,8 +17,8 @@ from .lang import add_lang_option, language
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..check.report.target import Release
+    from ..check.settings import CheckSettings
     from ..text.i18n import Lang
-    from ..tree.profiles import HfReleases
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +46,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="processes for many files (default: one per CPU when there are enough files; 1: this process only)",
+    )
+    parser.add_argument(
+        "--debug",
+        action="store_true",
+        help="report a cross-field rule that stops with an exception as a finding of its own (DS009), with the "
+        "exception; without it the summary only counts such rules",
     )
     fixing = parser.add_argument_group("fixes")
     fixing.add_argument("--fix", action="store_true", help="repair what can be repaired safely, in place")
@@ -86,9 +92,12 @@ def run(args: argparse.Namespace) -> int:
     if args.paths.count("-") > 1:
         say("dsref: " + CLI.text("stdin_twice", lang))
         return 2
+    from ..check.settings import CheckSettings
+
+    settings = CheckSettings(args.profile, args.world_size, target, hugging_face, debug=args.debug)
     _collect_from_here()
     if args.fix or args.diff:
-        return _fix(args, lang, release, hugging_face)
+        return _fix(args, lang, release, settings)
 
     from ..check.pipeline import expand_paths
     from ..check.read.loader import MAX_BYTES
@@ -99,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
     if args.show_effective:
-        return _show_effective(paths, args, target, stdin, hugging_face)
+        return _show_effective(paths, settings, stdin)
     from ..check.batch import check_and_draw
     from ..check.report.draw import CheckedFor, Writer
     from .explain import use_color
@@ -108,11 +117,8 @@ def run(args: argparse.Namespace) -> int:
         paths,
         args.format,
         lang,
+        settings,
         color=use_color(sys.stdout) and args.format == "text",
-        profile=args.profile,
-        world_size=args.world_size,
-        deepspeed_version=target,
-        hugging_face=hugging_face,
         jobs=args.jobs,
         stdin=stdin,
     )
@@ -140,9 +146,7 @@ def _collect_from_here() -> None:
     gc.enable()
 
 
-def _show_effective(
-    paths: list[str], args: argparse.Namespace, target: str, stdin: bytes | None, hugging_face: HfReleases
-) -> int:
+def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | None) -> int:
     import json
 
     from ..check.pipeline import check_bytes, check_file, display_path
@@ -151,17 +155,16 @@ def _show_effective(
 
     reports = []
     for path in paths:
-        where = {
-            "profile": args.profile,
-            "world_size": args.world_size,
-            "deepspeed_version": target,
-            "hugging_face": hugging_face,
-        }
-        report = check_bytes(stdin, path, **where) if path == "-" and stdin is not None else check_file(path, **where)
+        report = check_bytes(stdin, path, settings) if path == "-" and stdin is not None else check_file(path, settings)
         report.path = display_path(path)
         reports.append(report)
     documents = [
-        {"file": r.path, **effective_document(r.loaded.data, world_size=args.world_size, deepspeed_version=target)}
+        {
+            "file": r.path,
+            **effective_document(
+                r.loaded.data, world_size=settings.world_size, deepspeed_version=settings.deepspeed_version
+            ),
+        }
         for r in reports
         if r.loaded is not None
     ]
@@ -173,7 +176,7 @@ def _show_effective(
     return 1 if any(not r.ok for r in reports) else 0
 
 
-def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: HfReleases) -> int:
+def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: CheckSettings) -> int:
     """``--fix`` / ``--diff``: each file fixed in turn (``-`` is standard input, fixed to standard output)."""
     from ..check.fix.fixer import (
         TEXTS,
@@ -215,11 +218,8 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: H
         result = fix_text(
             read.text if isinstance(read, Original) else read,
             shown,
+            settings,
             unsafe=args.unsafe_fixes,
-            profile=args.profile,
-            world_size=args.world_size,
-            deepspeed_version=target,
-            hugging_face=hugging_face,
         )
         result.before.path = result.after.path = shown
         for refused in result.refused:
@@ -255,7 +255,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, hugging_face: H
     if not args.diff:
         out = sys.stderr if "-" in paths else sys.stdout
         color = use_color(out) and args.format == "text"
-        checked_for = CheckedFor(release, args.profile, len(reports), hugging_face)
+        checked_for = CheckedFor(release, args.profile, len(reports), settings.hugging_face)
         out.write(render(reports, args.format, lang, color=color, target=target, checked_for=checked_for))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))

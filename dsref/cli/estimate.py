@@ -450,15 +450,16 @@ def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages)
     from ..check.findings import Severity
     from ..check.pipeline import check_loaded, check_text
     from ..check.report.draw import rendered
+    from ..check.settings import CheckSettings
 
     loaded = config.loaded
     if loaded is None:
         return [], False
     hf = config.hf
     if hf:
-        report = check_text(loaded.text, config.name, profile="hf", world_size=world_size)
+        report = check_text(loaded.text, config.name, CheckSettings("hf", world_size))
     else:
-        report = check_loaded(loaded, config.name, world_size=world_size)
+        report = check_loaded(loaded, config.name, CheckSettings(world_size=world_size))
     said = []
     for finding in rendered(report, lang):
         if finding.severity is Severity.info:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..check.findings import Severity
 from ..check.pipeline import check_file
+from ..check.settings import CheckSettings
 from ..records import record
 from ..tree.versions import parse_version
 from .releases import SHA_DIGITS, VERDICTS_FILE, sha256_of
@@ -83,7 +84,7 @@ class Agreement:
 
 
 def dsref_errors(path: Path, release: str) -> tuple[str, ...]:
-    report = check_file(str(path), profile="deepspeed", world_size=1, deepspeed_version=release)
+    report = check_file(str(path), CheckSettings("deepspeed", world_size=1, deepspeed_version=release))
     return tuple(f"{f.code} {f.option or ''}".strip() for f in report.findings if f.severity is Severity.error)
 
 

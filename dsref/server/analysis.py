@@ -22,6 +22,7 @@ from ..check.findings import Finding, Severity
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
 from ..check.report.draw import Rendered, rendered
+from ..check.settings import CheckSettings
 from ..records import record
 from ..text.i18n import Lang
 from ..tree.links import page_url
@@ -99,14 +100,7 @@ def analyse(
     setting the file is read as it is written for, by the rule ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
     lang = settings.language or editor_lang
     path = unquote(urlparse(uri).path) or uri
-    report = check_text(
-        text,
-        path,
-        profile=settings.profile,
-        world_size=settings.world_size,
-        deepspeed_version=target,
-        hugging_face=hugging_face,
-    )
+    report = check_text(text, path, CheckSettings(settings.profile, settings.world_size, target, hugging_face))
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile

@@ -260,18 +260,16 @@ def make_server() -> DsrefServer:
     @server.command(COMMANDS["explain_rule"])
     def explain_rule(ls: DsrefServer, arguments: Any) -> None:
         from ..check.repair.fix_notes import fix_note
-        from ..check.rules import get_rule
+        from ..check.report.codes import find_code
 
         code = _one_string(ls, arguments, COMMANDS["explain_rule"], TEXTS.text("rule_argument", ls.lang))
-        rule = get_rule(code)
-        if rule is not None:
-            text = f"{rule.code} {rule.name}: {rule.text('explanation', ls.lang)}"
+        found = find_code(code)
+        if found is None:
+            text = str(code)
+        elif found.rule is not None:
+            text = f"{found.code} {found.name}: {found.explanation(ls.lang)}"
         else:
-            from ..check.findings import Kind
-            from ..check.report.messages import explanation
-
-            kind = next((k for k in Kind if k.code == code), None)
-            text = f"{code}: {explanation(kind, ls.lang)}" if kind is not None else str(code)
+            text = f"{found.code}: {found.explanation(ls.lang)}"
         text += "\n\n" + fix_note(code, ls.lang)
         ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Info, text))
 

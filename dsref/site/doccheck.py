@@ -45,6 +45,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..check.fix.fixer import FixResult
     from ..check.pipeline import FileReport
+    from ..check.settings import CheckSettings
     from ..text.i18n import Lang
     from ..tree.profiles import Profile
 
@@ -265,10 +266,18 @@ def _wrapped(block: Block) -> tuple[str, tuple[str, ...]]:
     return opening + block.text.rstrip("\n") + "}" * len(steps) + "\n", steps
 
 
+def _settings(marker: Marker) -> CheckSettings:
+    """What a block is checked for, as its marker says."""
+    from ..check.settings import CheckSettings
+
+    return CheckSettings(marker.profile, marker.world_size, marker.deepspeed_version or DEEPSPEED_VERSION)
+
+
 def check(block: Block) -> BlockCheck:
     """Check one block as its marker says (never raises for any block text)."""
     from ..check.pipeline import FileReport, check_loaded
     from ..check.read.loader import LoadError, load_text
+    from ..check.settings import CheckSettings
     from ..check.validate.validation import validate
 
     if block.marker_error is not None:
@@ -282,16 +291,13 @@ def check(block: Block) -> BlockCheck:
         report = FileReport(_SHOWN_PATH, None, loaded, [unreadable])
     elif block.marker.fragment is not None:
         inside = [
-            f for f in validate(loaded.data, profile=block.marker.profile) if tuple(f.location[: len(steps)]) == steps
+            f
+            for f in validate(loaded.data, CheckSettings(block.marker.profile))
+            if tuple(f.location[: len(steps)]) == steps
         ]
         report = FileReport(_SHOWN_PATH, loaded, None, inside)
     else:
-        report = check_loaded(
-            loaded,
-            _SHOWN_PATH,
-            world_size=block.marker.world_size,
-            deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
-        )
+        report = check_loaded(loaded, _SHOWN_PATH, _settings(block.marker))
     result = BlockCheck(block, report)
     serious = [f for f in report.findings if f.severity is not Severity.info]
     if block.marker.expect:
@@ -387,14 +393,7 @@ def _fixed(block: Block) -> FixResult:
     from ..check.fix.fixer import fix_text
 
     text, _ = _wrapped(block)
-    return fix_text(
-        text,
-        _SHOWN_PATH,
-        unsafe=block.wants_diff == "unsafe",
-        profile=block.marker.profile,
-        world_size=block.marker.world_size,
-        deepspeed_version=block.marker.deepspeed_version or DEEPSPEED_VERSION,
-    )
+    return fix_text(text, _SHOWN_PATH, _settings(block.marker), unsafe=block.wants_diff == "unsafe")
 
 
 def still_reported(block: Block) -> list[str]:

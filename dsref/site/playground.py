@@ -20,6 +20,7 @@ import re
 import shutil
 from pathlib import Path
 
+from ..check.settings import CheckSettings
 from ..text.i18n import Lang, messages
 from ..tree.profiles import HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
@@ -94,16 +95,8 @@ def check_document(
         release = release_to_check(deepspeed_version, None)
     except UncoveredRelease as exc:
         return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
-    pieces = check_and_draw(
-        [STDIN],
-        "json",
-        lang,
-        profile=profile,
-        deepspeed_version=release.version,
-        hugging_face=NO_HF,
-        jobs=1,
-        stdin=text.encode("utf-8"),
-    )
+    settings = CheckSettings(profile, None, release.version, NO_HF)
+    pieces = check_and_draw([STDIN], "json", lang, settings, jobs=1, stdin=text.encode("utf-8"))
     out = io.StringIO()
     checked_for = CheckedFor(release, profile, 1, NO_HF)
     writer = Writer(out, "json", lang, target=release.version, flush=False, checked_for=checked_for)
@@ -136,9 +129,7 @@ def fix_document(
     read = read_text(STDIN, text.encode("utf-8"))
     if isinstance(read, FileReport):
         return json.dumps({"text": text, "fixed": 0, "report": None}, ensure_ascii=False)
-    result = fix_text(
-        read, SHOWN_AS, unsafe=unsafe, profile=profile, deepspeed_version=release.version, hugging_face=NO_HF
-    )
+    result = fix_text(read, SHOWN_AS, CheckSettings(profile, None, release.version, NO_HF), unsafe=unsafe)
     result.after.path = SHOWN_AS
     checked_for = CheckedFor(release, profile, 1, NO_HF)
     report = render([result.after], "json", lang, color=False, target=release.version, checked_for=checked_for)
@@ -221,9 +212,7 @@ def estimate_document(
         seq = parse_count(seq_len, Param.seq_len, maximum=MAX_SEQ_LEN, whole=True)
         memory = gpu_memory_of(gpu_memory)
         reading: Profile = "hf" if hf else "deepspeed"  # as the command line checks a config with "auto"
-        report = check_text(
-            loaded.text, SHOWN_AS, profile=reading, world_size=per_node * node_count, hugging_face=NO_HF
-        )
+        report = check_text(loaded.text, SHOWN_AS, CheckSettings(reading, per_node * node_count, hugging_face=NO_HF))
         if not report.ok:
             return answer(False, PLAYGROUND.text("fit_refused", lang, version=DEEPSPEED_VERSION))
         paths = set(CONFIG_PATHS.values())

@@ -18,9 +18,11 @@ from collections.abc import Iterator
 
 from ..check.findings import Example, Kind
 from ..check.repair.fix_notes import fix_note
+from ..check.settings import CheckSettings
 from ..text.i18n import Lang, messages
 from ..text.punctuation import colon
 from ..tree.index import OptionIndex
+from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from . import generated_header
 from .markdown import cell, code, paragraph, table
@@ -90,28 +92,20 @@ def _varies(code_: str, lang: Lang) -> str:
 def codes() -> list[tuple[str, str, str | None, str, str]]:
     """(code, name, severity or None for a schema kind whose severity varies, English explanation, group) for every
     kind and rule."""
-    from ..check.report.messages import EXPLANATIONS
-    from ..check.rules import all_rules
+    from ..check.report.codes import every_code
 
     out: list[tuple[str, str, str | None, str, str]] = []
-    for kind in Kind:
-        severity = kind.severity.value if kind.severity is not None else None
-        out.append((kind.code, kind.name.replace("_", "-"), severity, EXPLANATIONS.table.get(kind.name, ""), "schema"))
-    for r in all_rules():
-        group = "advice" if r.code.startswith("DS6") else "rules"
-        out.append((r.code, r.name, r.severity.value, r.explanation, group))
+    for each in every_code():
+        severity = each.severity.value if each.severity is not None else None
+        out.append((each.code, each.name, severity, each.explanation("en"), each.group))
     return out
 
 
 def _explanation(code_: str, lang: Lang) -> str:
-    from ..check.report.messages import EXPLANATIONS
-    from ..check.rules import get_rule
+    from ..check.report.codes import find_code
 
-    kind = next((k for k in Kind if k.code == code_), None)
-    if kind is not None:
-        return EXPLANATIONS.text(kind.name, lang) if kind.name in EXPLANATIONS.table else ""
-    found = get_rule(code_)
-    return found.text("explanation", lang) if found is not None else ""
+    found = find_code(code_)
+    return found.explanation(lang) if found is not None else ""
 
 
 GROUPS = (
@@ -147,17 +141,18 @@ def nav_group(code_: str) -> str:
 
 
 def example_of(code_: str) -> Example | None:
-    """The config that sets a code off: a schema kind's from :data:`dsref.check.report.messages.EXAMPLES`, a
-    rule's from
-    its ``example=``."""
-    from ..check.report.messages import EXAMPLES
-    from ..check.rules import get_rule
+    """The config that sets a code off: a schema kind's from :data:`dsref.check.report.messages.EXAMPLES`, a rule's
+    from its ``example=``."""
+    from ..check.report.codes import find_code
 
-    kind = next((k for k in Kind if k.code == code_), None)
-    if kind is not None:
-        return EXAMPLES.get(kind.name)
-    found = get_rule(code_)
+    found = find_code(code_)
     return found.example if found is not None else None
+
+
+def example_settings(example: Example) -> CheckSettings:
+    """What a code's example is checked for: its reader, world size and release."""
+    profile: Profile = "hf" if example.hf else "deepspeed"
+    return CheckSettings(profile, example.world_size, example.deepspeed_version or DEEPSPEED_VERSION)
 
 
 def repairing_fix(code_: str, example: Example) -> str | None:
@@ -165,14 +160,7 @@ def repairing_fix(code_: str, example: Example) -> str | None:
     from ..check.fix.fixer import fix_text
 
     for unsafe in (False, True):
-        result = fix_text(
-            example.text,
-            "ds_config.json",
-            unsafe=unsafe,
-            profile="hf" if example.hf else "deepspeed",
-            world_size=example.world_size,
-            deepspeed_version=example.deepspeed_version or DEEPSPEED_VERSION,
-        )
+        result = fix_text(example.text, "ds_config.json", example_settings(example), unsafe=unsafe)
         if result.changed and code_ not in {f.code for f in result.after.findings}:
             return "--fix --unsafe-fixes" if unsafe else "--fix"
     return None
@@ -225,30 +213,19 @@ def _message(code_: str, lang: Lang) -> str:
 
     example = example_of(code_)
     if example is not None:
-        version = example.deepspeed_version or DEEPSPEED_VERSION
-        report = check_text(
-            example.text,
-            "ds_config.json",
-            profile="hf" if example.hf else "deepspeed",
-            world_size=example.world_size,
-            deepspeed_version=version,
-        )
-        shown = next((r for r in rendered(report, lang, version) if r.code == code_), None)
+        settings = example_settings(example)
+        report = check_text(example.text, "ds_config.json", settings)
+        shown = next((r for r in rendered(report, lang, settings.deepspeed_version) if r.code == code_), None)
         if shown is not None:
             return shown.message
     return re.sub(r"\{[A-Za-z_]+\}", "…", _template(code_, lang))
 
 
 def _template(code_: str, lang: Lang) -> str:
-    from ..check.report.messages import MESSAGES
-    from ..check.rules import get_rule
+    from ..check.report.codes import find_code
 
-    kind = next((k for k in Kind if k.code == code_), None)
-    if kind is not None:
-        name = "unknown_key_ignore" if kind is Kind.unknown_key else kind.name
-        return MESSAGES.text(name, lang) if name in MESSAGES.table else ""
-    found = get_rule(code_)
-    return found.text("message", lang) if found is not None else ""
+    found = find_code(code_)
+    return found.template(lang) if found is not None else ""
 
 
 def linkify(text: str, prefix: str, index: OptionIndex) -> str:

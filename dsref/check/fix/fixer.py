@@ -29,12 +29,11 @@ from typing import TYPE_CHECKING
 from ...records import record
 from ...text.escape import visible
 from ...text.i18n import Lang, messages
-from ...tree.profiles import NEWEST, HfReleases
-from ...tree.versions import DEEPSPEED_VERSION
 from ..edits import Edit, Fix
 from ..findings import Finding
 from ..pipeline import FileReport, check_text
 from ..positions import LineIndex
+from ..settings import DEFAULT_SETTINGS, CheckSettings
 from .proof import Refusal, judge
 from .writer import Snapshot
 
@@ -159,30 +158,17 @@ class FixResult:
         return sum(1 for f in self.after.findings if f.fix is not None and not f.fix.safe)
 
 
-def fix_text(
-    text: str,
-    path: str,
-    *,
-    unsafe: bool = False,
-    profile: Profile | None = "deepspeed",
-    world_size: int | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> FixResult:
+def fix_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS, *, unsafe: bool = False) -> FixResult:
     """Fix ``text`` (read from ``path``) as ``check --fix`` does; the text is unchanged when nothing applies.
-    ``profile`` None: the reader the original text is written for, kept for every fixed text (a fix that removes
-    the last ``"auto"`` does not change who reads the file)."""
+    ``settings.profile`` None: the reader the original text is written for, kept for every fixed text (a fix that
+    removes the last ``"auto"`` does not change who reads the file)."""
 
     def check(candidate: str, reader: Profile | None) -> FileReport:
         return check_text(
-            candidate,
-            path,
-            profile=reader,
-            world_size=world_size,
-            deepspeed_version=deepspeed_version,
-            hugging_face=hugging_face,
+            candidate, path, settings if reader == settings.profile else replace(settings, profile=reader)
         )
 
+    profile = settings.profile
     before = check(text, profile)
     # the reader the file is written for, also when it cannot read it (a Hugging Face file with comments: once
     # rewritten as strict JSON, its "auto" values are still Hugging Face's to fill)
@@ -193,7 +179,7 @@ def fix_text(
 
     def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
         safe = all(_fix(f).safe for f in findings)
-        return judge(previous, result, safe=safe, profile=reading, world_size=world_size, hugging_face=hugging_face)
+        return judge(previous, result, settings.read_as(reading), safe=safe)
 
     current, report = text, before
     fixed: list[Finding] = []

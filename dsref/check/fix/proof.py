@@ -15,9 +15,11 @@
 A fix is proven per file, for the text it is applied to, never per kind of fix.
 
 >>> from dsref.check.pipeline import check_text
->>> before = check_text('{"train_batch_size": 8, "bfloat16": {"enabled": "auto"}}', "x", profile="hf")
->>> after = check_text('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', "x", profile="hf")
->>> judge(before, after, safe=True, profile="hf")
+>>> from dsref.check.settings import CheckSettings
+>>> hf = CheckSettings("hf")
+>>> before = check_text('{"train_batch_size": 8, "bfloat16": {"enabled": "auto"}}', "x", hf)
+>>> after = check_text('{"train_batch_size": 8, "bf16": {"enabled": "auto"}}', "x", hf)
+>>> judge(before, after, hf, safe=True)
 'meaning'
 """
 
@@ -29,9 +31,10 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from ...tree.options import OptionTree
-from ...tree.profiles import NEWEST, HfReleases, Profile, hugging_face_fills
+from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..findings import Severity
 from ..pipeline import FileReport
+from ..settings import DEFAULT_SETTINGS, CheckSettings
 
 __all__ = ["HF_FILLED", "Refusal", "judge", "meaning"]
 
@@ -46,16 +49,9 @@ same before and after a fix as long as Hugging Face still finds it."""
 _ORDER = (Severity.error, Severity.warning, Severity.info)
 
 
-def judge(
-    before: FileReport,
-    after: FileReport,
-    *,
-    safe: bool,
-    profile: Profile,
-    world_size: int | None = None,
-    hugging_face: HfReleases = NEWEST,
-) -> Refusal | None:
-    """Why ``after`` may not replace ``before``, or None when it may."""
+def judge(before: FileReport, after: FileReport, settings: CheckSettings, *, safe: bool) -> Refusal | None:
+    """Why ``after`` may not replace ``before``, or None when it may; ``settings``: what both were checked for, the
+    reader decided (``settings.profile`` is the file's)."""
     if after.error is not None or after.loaded is None:
         return "unreadable"
     if before.error is not None:
@@ -68,8 +64,8 @@ def judge(
     accepted = before.loaded is not None and not any(f.severity is Severity.error for f in before.findings)
     if safe and accepted:
         assert before.loaded is not None
-        was = meaning(before.loaded.data, profile=profile, world_size=world_size, hugging_face=hugging_face)
-        if meaning(after.loaded.data, profile=profile, world_size=world_size, hugging_face=hugging_face) != was:
+        was = meaning(before.loaded.data, settings)
+        if meaning(after.loaded.data, settings) != was:
             return "meaning"
     return None
 
@@ -80,21 +76,22 @@ def _at_or_above(report: FileReport) -> tuple[int, ...]:
     return tuple(sum(found[: i + 1]) for i in range(len(found)))
 
 
-def meaning(config: Any, *, profile: Profile, world_size: int | None = None, hugging_face: HfReleases = NEWEST) -> Any:
+def meaning(config: Any, settings: CheckSettings = DEFAULT_SETTINGS) -> Any:
     """What DeepSpeed builds from ``config``, as far as dsref models it: the ``--show-effective`` document of the
-    config after Hugging Face's filling (``hf``) and DeepSpeed's own mapping of deprecated forms.
+    config after Hugging Face's filling (``settings.profile`` ``hf``) and DeepSpeed's own mapping of deprecated forms.
 
-    >>> meaning({"zero_optimization": {"stage": 2, "cpu_offload": "true"}}, profile="deepspeed") == meaning(
-    ...     {"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}}, profile="deepspeed")
+    >>> meaning({"zero_optimization": {"stage": 2, "cpu_offload": "true"}}) == meaning(
+    ...     {"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}})
     True
     """
     from ..report.show_effective import effective_document
     from ..validate.checktree import check_tree
 
     tree = check_tree()
-    data = filled_as_hugging_face_does(config, tree, hugging_face) if profile == "hf" else config
+    hf = settings.profile == "hf"
+    data = filled_as_hugging_face_does(config, tree, settings.hugging_face) if hf else config
     data = _deprecations_mapped(data, tree)
-    return effective_document(data, world_size=world_size)
+    return effective_document(data, world_size=settings.world_size)
 
 
 def filled_as_hugging_face_does(config: Any, tree: OptionTree, hugging_face: HfReleases = NEWEST) -> Any:

@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from ...records import record
 from ...text.escape import json_visible, visible
 from ...text.i18n import Lang, messages, option_text
-from ...text.punctuation import either, quoted
+from ...text.punctuation import either, listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from ..edits import Fix
 from ..findings import Finding, Kind, Severity
@@ -62,6 +62,10 @@ S = messages(
     fixable_unsafe_one="1 more with --unsafe-fixes",
     fixable_only_unsafe="{n} fixable with --fix --unsafe-fixes",
     fixable_only_unsafe_one="1 fixable with --fix --unsafe-fixes",
+    rules_failed="{n} rules stopped with an exception, so their findings are missing: {codes} (dsref check --debug "
+    "shows the exception; please report it)",
+    rules_failed_one="1 rule stopped with an exception, so its findings are missing: {codes} (dsref check --debug "
+    "shows the exception; please report it)",
 )
 
 
@@ -305,14 +309,27 @@ def source_window(
 def summary(reports: list[FileReport], lang: Lang) -> str:
     tally = Tally()
     for r in reports:
-        tally.add(Piece("", r.count(Severity.error), r.count(Severity.warning), r.count(Severity.info), r.ok, False))
+        failed = tuple(failure.code for failure in r.rule_failures)
+        counts = r.count(Severity.error), r.count(Severity.warning), r.count(Severity.info)
+        tally.add(Piece("", *counts, r.ok, False, failed_rules=failed))
     return _summary(tally, lang)
 
 
 def _summary(tally: Tally, lang: Lang) -> str:
     counts = {"files": tally.files, "errors": tally.errors, "warnings": tally.warnings, "infos": tally.infos}
     parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
-    return S.text("summary", lang, **parts) + _fixable(tally, lang)
+    return S.text("summary", lang, **parts) + _fixable(tally, lang) + _failed(tally, lang)
+
+
+def _failed(tally: Tally, lang: Lang) -> str:
+    """A line of its own after the summary naming the rules that stopped with an exception, when any did: their
+    findings are missing, and the user must not read "no problems" as a clean bill."""
+    codes = sorted(tally.failed_rules)
+    if not codes:
+        return ""
+    return "\n" + S.text(
+        "rules_failed_one" if len(codes) == 1 else "rules_failed", lang, n=len(codes), codes=listed(codes, lang)
+    )
 
 
 def _fixable(tally: Tally, lang: Lang) -> str:
@@ -457,6 +474,8 @@ class Piece:
     """Findings only ``--fix --unsafe-fixes`` repairs."""
     reading: Profile | None = None
     """The reader the file was read as (None: it could not be read)."""
+    failed_rules: tuple[str, ...] = ()
+    """The codes of the rules that stopped with an exception on the file (:attr:`FileReport.rule_failures`)."""
 
 
 def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
@@ -472,7 +491,8 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     safe = sum(1 for fix in fixes if fix.safe)
     reading = report.loaded.profile if report.loaded is not None else report.error.profile if report.error else None
     ok = report.error is None and counts[0] == 0  # FileReport.ok, without counting again
-    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading)
+    failed = tuple(failure.code for failure in report.rule_failures)
+    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading, failed)
 
 
 _FILE_INDENT = "    "
@@ -523,6 +543,8 @@ class Tally:
     fixable_unsafe: int = 0
     unreadable: bool = False
     ok: bool = True
+    failed_rules: set[str] = field(default_factory=set)
+    """The codes of the rules that stopped with an exception on any file."""
 
     def add(self, piece: Piece) -> None:
         self.files += 1
@@ -533,6 +555,7 @@ class Tally:
         self.fixable_unsafe += piece.fixable_unsafe
         self.unreadable = self.unreadable or piece.unreadable
         self.ok = self.ok and piece.ok
+        self.failed_rules.update(piece.failed_rules)
 
 
 class Writer:
@@ -590,7 +613,14 @@ class Writer:
         if self.fmt != "json":
             self.out.write(_summary(tally, self.lang) + "\n")
         else:
-            totals = {"files": tally.files, "error": tally.errors, "warning": tally.warnings, "info": tally.infos}
+            totals: dict[str, Any] = {
+                "files": tally.files,
+                "error": tally.errors,
+                "warning": tally.warnings,
+                "info": tally.infos,
+            }
+            if tally.failed_rules:  # present only when a rule failed (a clean run's report stays as it was)
+                totals["rules_failed"] = sorted(tally.failed_rules)
             end = "\n  ]" if tally.files else "]"
             self.out.write(f'{end},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n')
         return tally

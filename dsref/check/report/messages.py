@@ -25,6 +25,7 @@ MESSAGES = messages(
     "and Accelerate (json.load) would fail here",
     not_strict_json_bom="the file starts with a byte-order mark (BOM): DeepSpeed's reader skips it, but Hugging Face "
     "Trainer and Accelerate (json.load) refuse the file",
+    rule_failed="rule {rule} ({name}) stopped with an exception on this file, so its findings are missing: {error}",
     unknown_key_reject="unknown key '{key}'; DeepSpeed refuses unknown keys in {section}",
     unknown_key_ignore="unknown key '{key}'; DeepSpeed silently ignores it",
     unknown_key_passthrough="'{key}' is not an option dsref knows; DeepSpeed passes it on unchecked",
@@ -96,6 +97,10 @@ EXPLANATIONS = messages(
     "reads Hjson, Hugging Face reads strict JSON). Nothing else can be checked until it parses.",
     not_a_mapping="A DeepSpeed config is one JSON object whose keys are the sections and top-level options.",
     key_not_string="JSON object keys are strings; a config built in Python with other keys cannot be saved as JSON.",
+    rule_failed="A cross-field rule met a value it did not expect and stopped with an exception instead of giving "
+    "its verdict. The other checks still ran, but this rule said nothing about the file, so a clean result does not "
+    "mean the rule found nothing. Without --debug, the summary names such rules; with it, each one is a finding of "
+    "its own with the exception. It is a bug in dsref: please report it with the config.",
     duplicate_key="DeepSpeed reads config files with a hook that raises on any key written twice in one object, at "
     "any depth. Hugging Face's json.load instead keeps the later value without a word. Keep one of the two.",
     not_strict_json="The deepspeed launcher reads configs with Hjson, which allows comments, trailing commas and "

@@ -23,16 +23,16 @@ from ...records import record
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
-from ...tree.profiles import NEWEST, HfReleases
 from ...tree.releases import ReleaseFacts, release_facts
-from ...tree.versions import DEEPSPEED_VERSION, parse_version
+from ...tree.versions import parse_version
 from ..edits import Applicability
 from ..findings import Example, Finding, Severity
 from ..positions import Location
 from ..repairs import Repair
+from ..settings import DEFAULT_SETTINGS, CheckSettings
 from ..validate.effective import Effective, effective
 
-__all__ = ["Context", "Hit", "Rule", "all_rules", "get_rule", "rule", "run_rules"]
+__all__ = ["Context", "Hit", "Rule", "RuleFailure", "Ruled", "all_rules", "get_rule", "rule", "run_rules"]
 
 
 @record
@@ -54,14 +54,26 @@ class Context:
     config: Any
     effective: Effective
     tree: OptionTree
-    world_size: int | None = None
-    """Data-parallel world size given with ``--world-size``; None when unknown."""
-    profile: str = "deepspeed"
-    version: tuple[int, int, int] = parse_version(DEEPSPEED_VERSION)
-    """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+    settings: CheckSettings = DEFAULT_SETTINGS
+    """What the file is checked for: its reader, the world size, the releases."""
     memo: dict[Hashable, Any] = field(default_factory=dict, repr=False)
     """What the shared helpers worked out once for this file (:func:`dsref.check.rules._common.per_file`), by
     helper and arguments."""
+
+    @property
+    def world_size(self) -> int | None:
+        """Data-parallel world size given with ``--world-size``; None when unknown."""
+        return self.settings.world_size
+
+    @property
+    def profile(self) -> str:
+        """Whose reader reads the file: ``deepspeed`` or ``hf``."""
+        return self.settings.profile or "deepspeed"
+
+    @cached_property
+    def version(self) -> tuple[int, int, int]:
+        """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+        return parse_version(self.settings.deepspeed_version)
 
     def get(self, path: str) -> Any:
         return self.effective.get(path)
@@ -70,7 +82,7 @@ class Context:
     def release(self) -> ReleaseFacts | None:
         """How the release checked for reads a config otherwise than 0.19.8 (recorded from it); None for 0.19.8.
         Looked up once per file (:attr:`version` does not change)."""
-        return release_facts(".".join(map(str, self.version)))
+        return release_facts(self.settings.deepspeed_version)
 
     def is_set(self, path: str) -> bool:
         return self.effective.is_set(path)
@@ -181,44 +193,68 @@ def get_rule(code_or_name: str) -> Rule | None:
     return _BY_NAME.get(code_or_name.strip().lower())
 
 
+@record
+class RuleFailure:
+    """A rule that stopped with an exception on a file instead of answering: its findings for that file are
+    missing. Reported, never swallowed: a line in the summary, and a finding of its own (DS009) with ``--debug``."""
+
+    code: str
+    name: str
+    error: str
+    """The exception's type and message, as Python shows them."""
+
+
+@record
+class Ruled:
+    """What the rules said of one config: their findings, and the rules that could not answer."""
+
+    findings: list[Finding]
+    failures: tuple[RuleFailure, ...] = ()
+
+
 def run_rules(
     config: Any,
+    settings: CheckSettings = DEFAULT_SETTINGS,
     *,
-    world_size: int | None = None,
-    profile: str = "deepspeed",
     tree: OptionTree | None = None,
     select: Iterable[str] | None = None,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    hugging_face: HfReleases = NEWEST,
-) -> list[Finding]:
-    """Every rule's findings on ``config`` (a parsed ds_config mapping). Never raises for any input.
+) -> Ruled:
+    """Every rule's findings on ``config`` (a parsed ds_config mapping), and the rules that failed on it. Never
+    raises for any input.
 
-    The rules describe DeepSpeed 0.19.8. For another ``deepspeed_version`` a finding about an option that release
-    does not have yet is left out (the schema's too-new finding says so), and rules that know the release they
-    depend on ask ``Context.version``.
+    The rules describe DeepSpeed 0.19.8. For another ``settings.deepspeed_version`` a finding about an option that
+    release does not have yet is left out (the schema's too-new finding says so), and rules that know the release
+    they depend on ask ``Context.version``.
     """
     if tree is None:
         from ..validate.checktree import check_tree
 
         tree = check_tree()
-    version = parse_version(deepspeed_version)
-    seen = effective(config, tree, hugging_face, release_facts(deepspeed_version))
-    context = Context(config, seen, tree, world_size, profile, version)
+    release = release_facts(settings.deepspeed_version)
+    seen = effective(config, tree, settings.hugging_face, release)
+    context = Context(config, seen, tree, settings)
+    version = context.version
     chosen = set(select) if select is not None else None
     findings: list[Finding] = []
+    failures: list[RuleFailure] = []
     written = seen.values.keys()  # (isdisjoint from the keys looks up the few needed paths, not every written one)
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
         if r.needs and written.isdisjoint(r.needs):
             continue  # it would find nothing: the file writes none of the options it needs (see rule())
-        for hit in _safely(r, context):
-            if _too_new(tree, hit.option, version, context.release):
+        try:
+            hits = list(r.check(context))
+        except Exception as exc:  # a bug of that rule on this file: the others still answer, and it is reported
+            failures.append(RuleFailure(r.code, r.name, f"{type(exc).__name__}: {exc}"))
+            continue
+        for hit in hits:
+            if _too_new(tree, hit.option, version, release):
                 continue
             findings.append(
                 Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related, hit.repair)
             )
-    return findings
+    return Ruled(findings, tuple(failures))
 
 
 def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int], release: ReleaseFacts | None) -> bool:
@@ -230,13 +266,3 @@ def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int], 
     if since is not None and parse_version(since) > version:
         return True
     return release is not None and not release.exists(path)
-
-
-def _safely(r: Rule, context: Context) -> list[Hit]:
-    """The rule's hits, or none when it trips over an odd value: a rule looks at values of any type a user may
-    write, and one that fails stays silent rather than hiding every other finding (the schema findings already
-    report the odd value itself)."""
-    try:
-        return list(r.check(context))
-    except (TypeError, ValueError, AttributeError, KeyError, ArithmeticError, RecursionError):
-        return []

@@ -4,10 +4,11 @@ Under the ``hf`` profile an ``"auto"`` that Hugging Face fills is a value nobody
 :data:`UNKNOWN` (or ``None`` for the stage) for it, and rules that depend on it stay silent.
 
 >>> from dsref.check.rules import Context
+>>> from dsref.check.settings import CheckSettings
 >>> from dsref.check.validate.effective import effective
 >>> from dsref.tree.options import option_tree
 >>> def ctx(config, profile="deepspeed"):
-...     return Context(config, effective(config), option_tree(), None, profile)
+...     return Context(config, effective(config), option_tree(), CheckSettings(profile))
 >>> zero_stage(ctx({"zero_optimization": {"stage": 2}})), zero_stage(ctx({}))
 (2, 0)
 >>> zero_stage(ctx({"zero_optimization": {"stage": "auto"}}, "hf")) is None

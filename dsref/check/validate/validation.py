@@ -35,11 +35,11 @@ from ...tree.releases import (
     release_facts,
 )
 from ...tree.values import json_type
-from ...tree.versions import DEEPSPEED_VERSION
 from ...tree.versions import parse_version as _parse_version
 from ..findings import Finding, Kind, Severity
 from ..positions import Location
 from ..repairs import Repair
+from ..settings import DEFAULT_SETTINGS, CheckSettings
 from . import schema_repairs as repairs
 from .plain_types import UNSURE, Refused
 from .values import accepts, coerce, plain_type_of, plain_value, remember, scalar_key, value_validator
@@ -71,26 +71,23 @@ EDITOR_SCHEMA_KEY = "$schema"
 
 
 def validate(
-    config: Any,
-    *,
-    deepspeed_version: str = DEEPSPEED_VERSION,
-    profile: Profile = "deepspeed",
-    tree: OptionTree | None = None,
-    hugging_face: HfReleases = NEWEST,
+    config: Any, settings: CheckSettings = DEFAULT_SETTINGS, *, tree: OptionTree | None = None
 ) -> list[Finding]:
     """Everything the schema finds wrong in ``config`` (a parsed ``ds_config.json``).
 
-    ``deepspeed_version`` is the release to judge removed and new options by;
-    ``profile="hf"`` accepts ``"auto"`` on the keys Hugging Face fills, as the ``hugging_face`` releases fill
-    them (:func:`~dsref.tree.profiles.hugging_face_fills`). ``tree`` defaults to the generated
-    check tree (:func:`dsref.check.validate.checktree.check_tree`), which gives the same findings as the model-built
-    one.
+    ``settings.deepspeed_version`` is the release to judge removed and new options by; ``settings.profile="hf"``
+    accepts ``"auto"`` on the keys Hugging Face fills, as the ``settings.hugging_face`` releases fill them
+    (:func:`~dsref.tree.profiles.hugging_face_fills`); a profile of None is read as DeepSpeed's. ``tree`` defaults
+    to the generated check tree (:func:`dsref.check.validate.checktree.check_tree`), which gives the same findings
+    as the model-built one.
     """
     if tree is None:
         from .checktree import check_tree
 
         tree = check_tree()
-    walker = _Walker(tree, parse_version(deepspeed_version), profile, hugging_face, release_facts(deepspeed_version))
+    release = settings.deepspeed_version
+    profile = settings.profile or "deepspeed"
+    walker = _Walker(tree, parse_version(release), profile, settings.hugging_face, release_facts(release))
     if not isinstance(config, Mapping):
         return [Finding(Kind.not_a_mapping, Severity.error, (), None, {"got": json_type(config), "expected": "object"})]
     walker.root = config
