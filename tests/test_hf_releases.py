@@ -207,7 +207,7 @@ def test_the_statement_names_them_only_for_a_file_read_as_hugging_faces() -> Non
     both = HfReleases(transformers="4.46.0", accelerate="1.0.1")
     assert statement(release, "hf", "en", detected=True, hugging_face=both) == (
         "Checked for DeepSpeed 0.15.4 (installed), read as Hugging Face fills it "
-        '(the file writes "auto"; transformers 4.46.0, accelerate 1.0.1 installed).'
+        '(the file writes "auto" where they fill a value; transformers 4.46.0, accelerate 1.0.1 installed).'
     )
     assert statement(release, "hf", "zh", detected=False, hugging_face=both) == (
         "检查对象：DeepSpeed 0.15.4（已安装的版本）；按 Hugging Face 的方式读取并填充"
@@ -215,7 +215,9 @@ def test_the_statement_names_them_only_for_a_file_read_as_hugging_faces() -> Non
     )
     assert "transformers" not in statement(release, "deepspeed", "en", detected=True, hugging_face=both)
     assert "transformers" not in statement(release, None, "en", detected=True, hugging_face=both)
-    assert statement(release, "hf", "en", detected=True).endswith('(the file writes "auto").')  # none found
+    assert statement(release, "hf", "en", detected=True).endswith(
+        '(the file writes "auto" where they fill a value).'
+    )  # none found
 
 
 def test_check_states_the_installed_releases(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

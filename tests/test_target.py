@@ -45,7 +45,8 @@ HF = '{"train_micro_batch_size_per_gpu": "auto", "zero_optimization": {"stage": 
         ('// comment\n{"train_batch_size": "auto"}', "hf"),  # meant for Hugging Face, whose json.load fails on it
         ('{"train_batch_size": "auto",}', "hf"),
         ('// "auto" nowhere but here\n{"train_batch_size": 8}', "deepspeed"),
-        ('{"optimizer": {"params": {"betas": ["auto", 0.999]}}}', "hf"),
+        # Hugging Face fills a value written "auto", not an item of a list (betas stays ["auto", 0.999])
+        ('{"optimizer": {"params": {"betas": ["auto", 0.999]}}}', "deepspeed"),
     ],
 )
 def test_a_file_is_read_by_the_reader_it_is_written_for(text: str, reader: str) -> None:
@@ -160,10 +161,12 @@ def test_the_installed_release_of_this_interpreter_and_of_another(tmp_path: Path
 def test_the_statement_in_both_languages() -> None:
     installed = Release("0.15.4", ReleaseSource.installed, "0.15.4")
     assert statement(installed, "hf", "en", detected=True) == (
-        'Checked for DeepSpeed 0.15.4 (installed), read as Hugging Face fills it (the file writes "auto").'
+        "Checked for DeepSpeed 0.15.4 (installed), read as Hugging Face fills it "
+        '(the file writes "auto" where they fill a value).'
     )
     assert statement(installed, "hf", "zh", detected=True) == (
-        '检查对象：DeepSpeed 0.15.4（已安装的版本）；按 Hugging Face 的方式读取并填充（文件中写了 "auto"）。'
+        "检查对象：DeepSpeed 0.15.4（已安装的版本）；按 Hugging Face 的方式读取并填充"
+        '（文件在它们会填充的键上写了 "auto"）。'
     )
     none = Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
     assert "no DeepSpeed installed here" in statement(none, "deepspeed", "en", detected=True)
@@ -182,9 +185,8 @@ def test_check_says_first_what_it_checked_for(tmp_path: Path, capsys: pytest.Cap
     lines = capsys.readouterr().out.splitlines()
     found = ", ".join(f"{name} {version}" for name, version in installed_hugging_face().known())
     assert lines[0] == (
-        'Checked for DeepSpeed 0.15.4 (as asked), read as Hugging Face fills it (the file writes "auto"'
-        + (f"; {found} installed" if found else "")
-        + ")."
+        'Checked for DeepSpeed 0.15.4 (as asked), read as Hugging Face fills it (the file writes "auto" where they '
+        "fill a value" + (f"; {found} installed" if found else "") + ")."
     )
     assert main(["check", str(path), "--deepspeed-version", "0.15.4", "--lang", "zh", "--profile", "deepspeed"]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (

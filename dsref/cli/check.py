@@ -28,8 +28,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         choices=("deepspeed", "hf"),
         default=None,
         help="read the file as the deepspeed launcher does (Hjson) or as Hugging Face Trainer/Accelerate do (JSON, "
-        '"auto" allowed where they fill it); default: Hugging Face\'s for a file that writes "auto", '
-        "the launcher's for any other",
+        '"auto" allowed where they fill it); default: Hugging Face\'s for a file that writes "auto" where they fill a '
+        "value, the launcher's for any other",
     )
     parser.add_argument("--world-size", type=int, metavar="N", help="data-parallel GPUs, for the batch arithmetic")
     parser.add_argument(

@@ -426,6 +426,7 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     from ..check.read.loader import LoadError
     from ..check.report.target import installed_hugging_face
     from ..check.validate.effective import effective
+    from ..tree.profiles import writes_auto
 
     loaded, name = _load(path, "deepspeed", stdin)
     if isinstance(loaded, LoadError):
@@ -433,7 +434,8 @@ def _read_config(path: str | None, stdin: bytes | None, lang: Lang) -> _Config:
     eff = effective(loaded.data, hugging_face=installed_hugging_face())  # "auto" as the installed releases fill it
     paths = set(CONFIG_PATHS.values())
     written = {p for p in paths if eff.is_set(p) or p in eff.autos}
-    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, bool(eff.autos))
+    hf = writes_auto(loaded.data)  # an "auto" where Hugging Face fills a value: the rule dsref check follows
+    return _Config({p: eff.get(p) for p in paths}, eff.filled & paths, written, loaded, name, hf)
 
 
 @record

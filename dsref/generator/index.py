@@ -89,6 +89,7 @@ def index_files() -> dict[Path, bytes]:
         f"DSREF = {python_literal(document['dsref'])}\nDEEPSPEED = {python_literal(document['deepspeed'])}\n\n"
         f"SHARDS = {python_literal(tuple(shards))}\n"
         f"LANGUAGES = {python_literal(LANGUAGES)}\n"
+        f"HF_AUTO = {python_literal(tuple(opt.path for opt in option_tree() if opt.meta.hf_auto is not None))}\n"
     )
     keys = [[record[k] for k in KEY_FIELDS] for record in records]
     files = {

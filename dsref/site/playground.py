@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ..check.settings import CheckSettings
 from ..text.i18n import Lang, messages
-from ..tree.profiles import HfReleases, Profile
+from ..tree.profiles import HfReleases, Profile, writes_auto
 from ..tree.versions import DEEPSPEED_VERSION
 
 MARKER = "<!-- dsref-playground -->"
@@ -205,7 +205,7 @@ def estimate_document(
     except EstimateError as exc:
         return answer(False, PLAYGROUND.text("fit_model_unreadable", lang, reason=exc.message(lang, names)))
     eff = effective(loaded.data, hugging_face=NO_HF)  # "auto" as the newest releases fill it, as check_document
-    hf = bool(eff.autos)
+    hf = writes_auto(loaded.data)  # an "auto" where Hugging Face fills a value, as dsref check decides
     try:
         per_node = parse_count(gpus_per_node, Param.gpus_per_node, maximum=MAX_GPUS_PER_NODE, whole=True)
         node_count = parse_count(nodes, Param.nodes, maximum=MAX_NODES, whole=True)

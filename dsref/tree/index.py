@@ -35,7 +35,15 @@ from dataclasses import fields
 from ..records import record
 from .record import OptionRecord, child_parent_path, top_of
 
-__all__ = ["GENERATED_DIR", "INDEX_DIR", "INDEX_PACKAGE", "KEY_FIELDS", "Hit", "OptionIndex"]
+__all__ = [
+    "GENERATED_DIR",
+    "INDEX_DIR",
+    "INDEX_PACKAGE",
+    "KEY_FIELDS",
+    "Hit",
+    "OptionIndex",
+    "hugging_face_auto_paths",
+]
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -328,3 +336,14 @@ def _is_map(option: _Names) -> bool:
 
 
 _LOADED: OptionIndex | None = None
+
+
+def hugging_face_auto_paths() -> frozenset[str]:
+    """The options some release of Hugging Face's Trainer or Accelerate fills when the file writes ``"auto"``
+    there (the schema's ``HfAuto`` facts), by their dotted paths: where an ``"auto"`` means the file is theirs.
+
+    >>> "bf16.enabled" in hugging_face_auto_paths(), "monitor.tensorboard.job_name" in hugging_face_auto_paths()
+    (True, False)
+    """
+    package = importlib.import_module(INDEX_PACKAGE)
+    return frozenset(package.HF_AUTO)

@@ -47,20 +47,33 @@ def might_write_auto(text: str) -> bool:
 
 
 def writes_auto(data: Any) -> bool:
-    """Whether the value ``"auto"`` is written anywhere in ``data`` (a parsed config), at any depth.
+    """Whether ``data`` (a parsed config) writes ``"auto"`` where Hugging Face fills a value: at an option that
+    some release of Trainer or Accelerate fills, under its own name at its own place (the schema's ``HfAuto``
+    facts). Such a file is written for Hugging Face's launch. An ``"auto"`` anywhere else is only a string (a
+    TensorBoard ``job_name``, a W&B ``project``) and says nothing of who launches the run.
 
     >>> writes_auto({"zero_optimization": {"stage": 2, "reduce_bucket_size": "auto"}}), writes_auto({"auto": 1})
     (True, False)
+    >>> writes_auto({"tensorboard": {"job_name": "auto"}}), writes_auto({"bfloat16": {"enabled": "auto"}})
+    (False, False)
     """
-    stack = [data]
+    from .index import hugging_face_auto_paths
+
+    if not isinstance(data, dict):
+        return False
+    filled = hugging_face_auto_paths()
+    stack: list[tuple[str, dict[Any, Any]]] = [("", data)]
     while stack:
-        value = stack.pop()
-        if value == "auto" and isinstance(value, str):
-            return True
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+        prefix, node = stack.pop()
+        for key, value in node.items():
+            if not isinstance(key, str):
+                continue
+            path = prefix + key
+            if isinstance(value, str):
+                if value == "auto" and path in filled:
+                    return True
+            elif isinstance(value, dict):
+                stack.append((path + ".", value))
     return False
 
 

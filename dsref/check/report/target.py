@@ -55,14 +55,17 @@ TEXTS = messages(
     source_newer="{installed} is installed, newer than dsref knows: checked as the newest release it covers",
     source_older="{installed} is installed, older than dsref covers: checked as the oldest release it covers",
     reading_deepspeed="read as the deepspeed launcher reads it",
-    reading_hf='read as Hugging Face fills it (the file writes "auto")',
+    reading_hf='read as Hugging Face fills it (the file writes "auto" where they fill a value)',
     reading_hf_given="read as Hugging Face fills it",
-    reading_hf_installed='read as Hugging Face fills it (the file writes "auto"; {libraries} installed)',
+    reading_hf_installed=(
+        'read as Hugging Face fills it (the file writes "auto" where they fill a value; {libraries} installed)'
+    ),
     reading_hf_given_installed="read as Hugging Face fills it ({libraries} installed)",
     library="{name} {version}",
     libraries="{first}, {second}",
     reading_by_file=(
-        'each file read as Hugging Face fills it when it writes "auto", else as the deepspeed launcher reads it'
+        'each file read as Hugging Face fills it when it writes "auto" where they fill a value, else as the '
+        "deepspeed launcher reads it"
     ),
     source_between="{source}; read as {recorded}, the next release recorded",
     uncovered=(
