@@ -84,11 +84,11 @@ def test_the_default_check_of_hugging_face_configs_is_no_wall_of_auto_errors() -
         ("v0.12", None, Release("0.12.0", ReleaseSource.given, None)),
         (None, "0.15.4", Release("0.15.4", ReleaseSource.installed, "0.15.4")),
         (None, "0.16.0+cu121", Release("0.16.0", ReleaseSource.installed, "0.16.0+cu121")),
-        (None, "0.17.0rc1", Release("0.17.0", ReleaseSource.installed, "0.17.0rc1")),
+        (None, "0.17.0rc1", Release("0.17.0", ReleaseSource.prerelease, "0.17.0rc1")),
         (None, None, Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, None)),
         (None, "0.20.1", Release(DEEPSPEED_VERSION, ReleaseSource.newer, "0.20.1")),
         (None, "0.9.5", Release(OLDEST_COVERED, ReleaseSource.older, "0.9.5")),
-        (None, "unknown", Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, "unknown")),
+        (None, "unknown", Release(DEEPSPEED_VERSION, ReleaseSource.unknown, "unknown")),
     ],
 )
 def test_the_release_checked_for(given: str | None, installed: str | None, expected: Release) -> None:

@@ -98,7 +98,7 @@ class HfReleases:
 
 NEWEST = HfReleases()
 
-_NUMBER = re.compile(r"\s*v?(\d+)\.(\d+)(?:\.(\d+))?")
+_NUMBER = re.compile(r"\s*v?(\d{1,9})\.(\d{1,9})(?:\.(\d{1,9}))?(?!\d)")
 
 
 def release_number(text: str) -> tuple[int, int, int] | None:

@@ -27,7 +27,7 @@ from functools import cache
 from ...records import record
 from ...text.escape import visible
 from ...text.i18n import Lang, messages
-from ...text.punctuation import listed
+from ...text.punctuation import listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
 from ...tree.releases import COVERED, OLDEST_COVERED, recorded_release
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
@@ -54,6 +54,9 @@ TEXTS = messages(
     source_not_installed="no DeepSpeed installed here: the newest release dsref covers",
     source_newer="{installed} is installed, newer than dsref knows: checked as the newest release it covers",
     source_older="{installed} is installed, older than dsref covers: checked as the oldest release it covers",
+    source_prerelease="{installed} is installed, a pre-release of {release}: checked as {release}",
+    source_unknown="the installed DeepSpeed gives its version as {installed}, which is no release number: checked "
+    "as the newest release dsref covers",
     reading_deepspeed="read as the deepspeed launcher reads it",
     reading_hf='read as Hugging Face fills it (the file writes "auto" where they fill a value)',
     reading_hf_given="read as Hugging Face fills it",
@@ -92,6 +95,10 @@ class ReleaseSource(enum.Enum):
     not_installed = "not_installed"
     newer = "newer"
     older = "older"
+    prerelease = "prerelease"
+    """A development or candidate build of a release (``0.19.8rc1``, ``0.19.8.dev0``): checked as that release."""
+    unknown = "unknown"
+    """Installed, with a version that is no release number (``main``, empty, thousands of digits)."""
 
 
 @record
@@ -181,6 +188,9 @@ def distribution_on_path(name: str, path: list[str]) -> str | None:
     every start-up)."""
     pattern = _dist_info(name)
     for entry in path:
+        egg = _egg(name).fullmatch(os.path.basename(entry.rstrip("/\\")))
+        if egg is not None:  # an egg on the path itself: its metadata in EGG-INFO, else its name's version part
+            return _metadata_version(os.path.join(entry, "EGG-INFO")) or egg.group(1) or None
         try:
             names = os.listdir(entry or ".")
         except OSError:
@@ -189,13 +199,21 @@ def distribution_on_path(name: str, path: list[str]) -> str | None:
             match = pattern.fullmatch(folder)
             if match is None:
                 continue
-            return _metadata_version(os.path.join(entry or ".", folder)) or match.group(1)
+            return _metadata_version(os.path.join(entry or ".", folder)) or match.group(1) or None
     return None
 
 
 @cache
 def _dist_info(name: str) -> re.Pattern[str]:
-    return re.compile(rf"{re.escape(name)}-([^-]+?)\.(?:dist|egg)-info", re.IGNORECASE)
+    """``name-1.2.dist-info``, ``name-1.2-py3.11.egg-info`` (``setup.py install``), or ``name.egg-info`` (a
+    development install: the version only in its metadata)."""
+    return re.compile(rf"{re.escape(name)}(?:-([^-]*)(?:-.*)?)?\.(?:dist|egg)-info", re.IGNORECASE)
+
+
+@cache
+def _egg(name: str) -> re.Pattern[str]:
+    """An egg put on the path by ``easy_install``: ``name-1.2-py3.11.egg``."""
+    return re.compile(rf"{re.escape(name)}-([^-]*)(?:-.*)?\.egg", re.IGNORECASE)
 
 
 def _metadata_version(folder: str) -> str | None:
@@ -221,14 +239,43 @@ def release_to_check(given: str | None, installed: str | None) -> Release:
         return Release(_canonical(given), ReleaseSource.given, installed)
     if installed is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
-    number = release_number(installed)
+    number = release_number(installed) if len(installed) <= _LONGEST_VERSION else None
     if number is None:
-        return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed, installed)
+        return Release(DEEPSPEED_VERSION, ReleaseSource.unknown, _shortened(installed))
     if number > parse_version(DEEPSPEED_VERSION):
         return Release(DEEPSPEED_VERSION, ReleaseSource.newer, installed)
     if number < parse_version(OLDEST_COVERED):
         return Release(OLDEST_COVERED, ReleaseSource.older, installed)
-    return Release(".".join(str(n) for n in number), ReleaseSource.installed, installed)
+    release = ".".join(str(n) for n in number)
+    source = ReleaseSource.prerelease if is_prerelease(installed) else ReleaseSource.installed
+    return Release(release, source, installed)
+
+
+_LONGEST_VERSION = 64
+"""Longer than any version pip writes (a release, a pre/post/dev part and a local label): anything longer is no
+version at all, and is shown cut."""
+
+_RELEASE = re.compile(r"\s*v?\d+\.\d+(?:\.\d+)?")
+_PRE = re.compile(r"[-_.]?(?:a|b|c|rc|alpha|beta|pre|preview|dev)(?:[-_.]?\d+)?(?:$|[-_.+])", re.IGNORECASE)
+
+
+def is_prerelease(version: str) -> bool:
+    """Whether a version as pip writes it is a pre-release or development build of its release, which comes before
+    the release itself (PEP 440: ``a``, ``b``, ``rc`` and their long spellings, ``dev``); a post-release or a
+    local label (``.post1``, ``+cu118``) is the release itself.
+
+    >>> [is_prerelease(v) for v in ("0.19.8rc1", "0.19.8.dev0", "0.19.8-beta.2", "0.19.8+cu118", "0.19.8.post1")]
+    [True, True, True, False, False]
+    """
+    match = _RELEASE.match(version)
+    if match is None:
+        return False
+    rest = version[match.end() :].split("+", 1)[0]
+    return _PRE.match(rest) is not None
+
+
+def _shortened(version: str) -> str:
+    return version if len(version) <= _LONGEST_VERSION else version[: _LONGEST_VERSION - 1] + "…"
 
 
 def _canonical(version: str) -> str:
@@ -251,7 +298,10 @@ def statement(
     ...           hugging_face=HfReleases(transformers="4.46.0"))
     'Checked for DeepSpeed 0.19.8 (installed), read as Hugging Face fills it (transformers 4.46.0 installed).'
     """
-    source = TEXTS.text(f"source_{release.source.value}", lang, installed=release.installed or "")
+    installed = visible(release.installed or "", name=True)
+    if release.source is ReleaseSource.unknown:
+        installed = quoted(installed, lang)
+    source = TEXTS.text(f"source_{release.source.value}", lang, installed=installed, release=release.version)
     recorded = recorded_release(release.version)
     if recorded != release.version:
         source = TEXTS.text("source_between", lang, source=source, recorded=recorded)
