@@ -37,6 +37,13 @@ def z(stage: int, **keys: Any) -> dict[str, Any]:
 
 # code, config, location of the finding, profile
 FIRES: list[tuple[str, dict[str, Any], Location, str]] = [
+    ("DS612", {"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": True}}, (), "hf"),
+    (
+        "DS588",
+        {"gradient_accumulation_steps": "4", "bf16": {"enabled": "auto"}},
+        ("gradient_accumulation_steps",),
+        "hf",
+    ),
     ("DS510", {"fp16": {"enabled": True}, "bf16": {"enabled": True}}, ("bf16", "enabled"), "deepspeed"),
     (
         "DS511",
@@ -296,6 +303,10 @@ FIRES: list[tuple[str, dict[str, Any], Location, str]] = [
 
 # code, config, profile: the near miss, on which the rule must stay quiet
 QUIET: list[tuple[str, dict[str, Any], str]] = [
+    ("DS612", {"train_micro_batch_size_per_gpu": "auto", "bf16": {"enabled": "auto"}}, "hf"),
+    ("DS612", {"train_micro_batch_size_per_gpu": 2, "bf16": {"enabled": True}}, "deepspeed"),
+    ("DS588", {"gradient_accumulation_steps": 4, "bf16": {"enabled": "auto"}}, "hf"),
+    ("DS588", {"gradient_accumulation_steps": "4"}, "deepspeed"),
     ("DS510", {"fp16": {"enabled": True}, "bf16": {"enabled": False}}, "deepspeed"),
     ("DS510", {"fp16": {"enabled": True}, "bf16": {"enabled": "auto"}}, "hf"),
     ("DS511", {**z(1), "bf16": {"bf16_master_weights_and_grads": True}}, "deepspeed"),

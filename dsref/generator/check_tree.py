@@ -182,6 +182,8 @@ def _meta_record(meta: Meta) -> dict[str, Any]:
             unset.append(name)
         elif name == "hf_auto" and value is not None:
             out[name] = {"by": value.by, "source": value.source}
+            if value.compared:
+                out[name]["compared"] = value.compared
             if value.changes:
                 out[name]["changes"] = tuple(
                     (c.by, c.release, c.before) + (() if c.example is UNSET else (c.example,)) for c in value.changes

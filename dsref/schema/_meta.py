@@ -99,6 +99,10 @@ class HfAuto:
     by: tuple[HfFiller, ...] = ("transformers", "accelerate")
     source: str = ""
     changes: tuple[HfChange, ...] = ()
+    compared: str = ""
+    """The ``TrainingArguments`` values Trainer compares a value written here (not ``"auto"``) with, named as its
+    mismatch error names them (``per_device_train_batch_size``, ``fp16|fp16_full_eval``, ``train_batch_size
+    (calculated)``); Trainer refuses to start when they differ. Empty where Trainer only fills an ``"auto"``."""
 
 
 @record(slots=True)

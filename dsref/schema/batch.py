@@ -27,6 +27,7 @@ class BatchOptions(Section):
         "other two.",
         unit="samples",
         hf_auto=HfAuto(
+            compared="train_batch_size (calculated)",
             source="world_size * per_device_train_batch_size * gradient_accumulation_steps (transformers); "
             "micro batch * gradient_accumulation_steps * num_processes // sequence-parallel size (accelerate)",
             changes=(HfChange("accelerate", "1.12.0", "micro batch * gradient_accumulation_steps * num_processes"),),
@@ -46,6 +47,7 @@ class BatchOptions(Section):
         "training_data, and with pipeline parallelism the size of each micro batch that flows through the stages.",
         unit="samples",
         hf_auto=HfAuto(
+            compared="per_device_train_batch_size",
             source="TrainingArguments.per_device_train_batch_size (transformers); the dataloader's batch size "
             "(accelerate)",
         ),
@@ -65,6 +67,7 @@ class BatchOptions(Section):
         "batches per train_batch() call, and larger values shrink the pipeline bubble.",
         unit="steps",
         hf_auto=HfAuto(
+            compared="gradient_accumulation_steps",
             source="TrainingArguments.gradient_accumulation_steps (transformers); DeepSpeedPlugin "
             "gradient_accumulation_steps, 1 if unset (accelerate)",
             changes=(

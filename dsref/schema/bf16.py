@@ -23,6 +23,7 @@ class BF16Config(StrictSection):
         "optimizer keeps fp32 master weights. At ZeRO stages 1-3 the ZeRO optimizer holds those master weights, "
         "without ZeRO a DeepSpeed wrapper optimizer does. Unlike fp16 it needs no loss scaling.",
         hf_auto=HfAuto(
+            compared="bf16|bf16_full_eval",
             source='TrainingArguments.bf16 (or bf16_full_eval) (transformers); mixed_precision "bf16" or "fp8" '
             "(accelerate)",
             changes=(HfChange("accelerate", "0.34.0", 'mixed_precision == "bf16"'),),

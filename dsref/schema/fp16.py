@@ -26,6 +26,7 @@ class FP16Config(StrictSection):
         "wrapper does this, at ZeRO stages 1-3 the ZeRO optimizer does. Use it on hardware without good bfloat16 "
         "support (NVIDIA GPUs before Ampere); elsewhere bf16 is simpler and needs no loss scaling.",
         hf_auto=HfAuto(
+            compared="fp16|fp16_full_eval",
             source='TrainingArguments.fp16 (or fp16_full_eval) (transformers); mixed_precision == "fp16" (accelerate)',
             changes=(
                 HfChange(

@@ -40,7 +40,10 @@ class OptimizerParams(PassthroughSection):
         "optimizers commonly train with values from 1e-5 to 1e-3; for Muon, `muon_lr` and `adam_lr` override it for "
         "their halves. With a `scheduler` it changes every step: WarmupLR without `warmup_max_lr` and WarmupCosineLR "
         "scale from it, while WarmupDecayLR, OneCycle and LRRangeTest set the rate from their own keys.",
-        hf_auto=HfAuto(source="TrainingArguments.learning_rate (transformers); the DummyOptim lr (accelerate)"),
+        hf_auto=HfAuto(
+            compared="learning_rate",
+            source="TrainingArguments.learning_rate (transformers); the DummyOptim lr (accelerate)",
+        ),
         default_note="Each optimizer has its own default: 1e-3 for Adam, AdamW, Lamb and Lion, 1e-2 for Adagrad, "
         "0.02 for Muon's matrix groups and 3e-4 for its auxiliary Adam groups.",
         example=0.0001,
@@ -51,7 +54,11 @@ class OptimizerParams(PassthroughSection):
         "the gradient (momentum) and of its square (variance). Lowering beta2 to 0.95–0.98 is common in large-model "
         "training for stability. Used by Adam, AdamW, Lamb, Lion and Muon's auxiliary Adam; a OneCycle `scheduler` "
         "with `cycle_momentum` overwrites both values every step.",
-        hf_auto=HfAuto(by=("transformers",), source="[TrainingArguments.adam_beta1, TrainingArguments.adam_beta2]"),
+        hf_auto=HfAuto(
+            compared="adam_beta1+adam_beta2",
+            by=("transformers",),
+            source="[TrainingArguments.adam_beta1, TrainingArguments.adam_beta2]",
+        ),
         default_note="Muon's auxiliary Adam groups default to (0.9, 0.95).",
         example=[0.9, 0.95],
     )
@@ -62,7 +69,7 @@ class OptimizerParams(PassthroughSection):
         "near-zero variance estimate do not take huge steps. The default rarely needs changing; some low-precision "
         "runs raise it to about 1e-6 for stability. Lion takes no `eps` and rejects it; under Muon it applies only to "
         "the auxiliary Adam.",
-        hf_auto=HfAuto(by=("transformers",), source="TrainingArguments.adam_epsilon"),
+        hf_auto=HfAuto(compared="adam_epsilon", by=("transformers",), source="TrainingArguments.adam_epsilon"),
         default_note="Adagrad and Muon's auxiliary Adam groups default to 1e-10.",
     )
     weight_decay: float = option(
@@ -72,7 +79,8 @@ class OptimizerParams(PassthroughSection):
         "unless `adam_w_mode` is false for type Adam or for Muon's auxiliary Adam. To exempt biases and norm weights, "
         "pass parameter groups with their own `weight_decay` to `deepspeed.initialize`.",
         hf_auto=HfAuto(
-            source="TrainingArguments.weight_decay (transformers); the DummyOptim weight_decay (accelerate)"
+            compared="weight_decay",
+            source="TrainingArguments.weight_decay (transformers); the DummyOptim weight_decay (accelerate)",
         ),
         default_note="torch.optim.AdamW, used with torch_adam, defaults to 0.01.",
         example=0.01,
@@ -325,8 +333,9 @@ class OptimizerOptions(Section):
         "the bf16 and fused fp16 wrappers load optimizer state from a checkpoint, the value saved in it replaces this "
         "one.",
         hf_auto=HfAuto(
+            compared="max_grad_norm",
             source="TrainingArguments.max_grad_norm (transformers); DeepSpeedPlugin.gradient_clipping, "
-            "1.0 if unset (accelerate)"
+            "1.0 if unset (accelerate)",
         ),
         example=1.0,
         ds_constant="deepspeed.runtime.constants.GRADIENT_CLIPPING_DEFAULT",

@@ -46,7 +46,10 @@ class SchedulerParams(PassthroughSection):
         description="WarmupLR, WarmupDecayLR: peak learning rate, reached at the end of warm-up and then held "
         "(WarmupLR) or decayed from (WarmupDecayLR). It replaces the optimizer's `lr` once the scheduler runs, so "
         "give it the learning rate you actually want to train with.",
-        hf_auto=HfAuto(source="TrainingArguments.learning_rate (transformers); the optimizer's lr (accelerate)"),
+        hf_auto=HfAuto(
+            compared="learning_rate",
+            source="TrainingArguments.learning_rate (transformers); the optimizer's lr (accelerate)",
+        ),
         default_note="When absent, WarmupLR uses the optimizer's configured lr and WarmupDecayLR uses 0.001.",
         example=0.0001,
     )
@@ -58,6 +61,7 @@ class SchedulerParams(PassthroughSection):
         "climbs to its peak. A few hundred to a few thousand steps, or a few percent of `total_num_steps`, is "
         "typical; values below 2 act as 2.",
         hf_auto=HfAuto(
+            compared="warmup_steps",
             source="max(1, TrainingArguments.get_warmup_steps(num_training_steps)) (transformers); max(1, the "
             "DummyScheduler warmup_num_steps) (accelerate)",
             changes=(
@@ -89,7 +93,8 @@ class SchedulerParams(PassthroughSection):
         "which the decay reaches its end value and stays. Compute it as samples per epoch × epochs ÷ "
         "`train_batch_size`; a value smaller than `warmup_num_steps` only logs a warning.",
         hf_auto=HfAuto(
-            source="num_training_steps (transformers); the DummyScheduler total_num_steps / num_processes (accelerate)"
+            compared="num_training_steps (calculated)",
+            source="num_training_steps (transformers); the DummyScheduler total_num_steps / num_processes (accelerate)",
         ),
         example=10000,
     )

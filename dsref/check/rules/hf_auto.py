@@ -127,3 +127,173 @@ def _takes(ctx: Context, opt: Option, value: Any) -> bool:
     except ValueError:
         return False
     return True
+
+
+# -- what Trainer compares: the launch a file read as Hugging Face's must match ------------------------------------
+
+
+def _as_written(config: Any, path: str) -> Any:
+    """The value written at ``path`` under its own keys, as Trainer's ``find_config_node`` looks it up (no alias);
+    UNSET where the file does not write it so."""
+    node = config
+    for key in path.split("."):
+        if not isinstance(node, dict) or key not in node:
+            return UNSET
+        node = node[key]
+    return node
+
+
+def _compared(ctx: Context) -> Iterator[tuple[Option, Any]]:
+    """Each option Trainer compares with its arguments that the file writes with a value (not ``"auto"``), in the
+    tree's order, with the value as written."""
+    for opt in ctx.tree:
+        hf = opt.meta.hf_auto
+        if hf is None or not hf.compared:
+            continue
+        value = _as_written(ctx.config, opt.path)
+        if value is UNSET or value is None or (isinstance(value, str) and value == "auto"):
+            continue
+        yield opt, value
+
+
+def _flag_value(value: Any) -> str | None:
+    """A value as a ``TrainingArguments`` flag takes it on the command line; None for one no flag can give."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return None
+
+
+def _flags(compared: str, value: Any) -> str | None:
+    """The command-line arguments that make Trainer's ``compared`` equal ``value``; None where no flag can (a
+    calculated value, a value of the wrong type)."""
+    if compared.endswith("(calculated)"):
+        return None
+    if compared == "adam_beta1+adam_beta2":
+        if not (isinstance(value, list) and len(value) == 2):
+            return None
+        betas = [_flag_value(v) for v in value]
+        if None in betas or any(isinstance(v, bool) for v in value):
+            return None
+        return f"--adam_beta1 {betas[0]} --adam_beta2 {betas[1]}"
+    name = compared.split("|", 1)[0]
+    if "|" in compared:  # fp16|fp16_full_eval: a switch
+        return (f"--{name}" if value else f"--{name} False") if isinstance(value, bool) else None
+    shown = _flag_value(value)
+    if shown is None or isinstance(value, bool):
+        return None
+    return f"--{name} {shown}"
+
+
+@rule(
+    "DS612",
+    "launch-must-match",
+    Severity.info,
+    message="Trainer compares {values} of this file with its arguments and refuses to start when one differs: "
+    "launch it with {flags}{batch}",
+    phrases={
+        "batch": ", and with per_device_train_batch_size × gradient_accumulation_steps × processes = {total}",
+        "one_value": "1 value",
+        "many_values": "{count} values",
+    },
+    explanation=(
+        'Hugging Face\'s Trainer fills each "auto" from its TrainingArguments, and compares a value written '
+        "explicitly with the argument it would have filled: when the two differ, it stops before training with "
+        '"Please correct the following DeepSpeed config values that mismatch TrainingArguments values", listing '
+        "each pair. A file read as Hugging Face's therefore carries a contract with its launch: the batch sizes, "
+        "the optimizer's learning rate, betas, epsilon and weight decay, the scheduler's peak learning rate and "
+        "step counts, gradient clipping and fp16/bf16 must be given the same on the command line. This note lists "
+        'the arguments that make the launch match. Writing "auto" instead of a value removes it from the '
+        "contract: Trainer then fills it."
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": 4,
+          "gradient_accumulation_steps": "auto",
+          "bf16": {"enabled": true},
+          "optimizer": {"type": "AdamW", "params": {"lr": 2e-5, "weight_decay": "auto"}}
+        }
+        """,
+        repaired="""
+        {
+          "train_micro_batch_size_per_gpu": "auto",
+          "gradient_accumulation_steps": "auto",
+          "bf16": {"enabled": "auto"},
+          "optimizer": {"type": "AdamW", "params": {"lr": "auto", "weight_decay": "auto"}}
+        }
+        """,
+        hf=True,
+    ),
+)
+def launch_must_match(ctx: Context) -> Iterator[Hit]:
+    if ctx.profile != "hf":
+        return
+    flags: list[str] = []
+    total = None
+    count = 0
+    for opt, value in _compared(ctx):
+        hf = opt.meta.hf_auto
+        assert hf is not None
+        if isinstance(value, str):
+            continue  # never equal to a number or a switch: DS588 says so
+        if opt.path == "train_batch_size":
+            if isinstance(value, int) and not isinstance(value, bool):
+                total, count = value, count + 1
+            continue
+        given = _flags(hf.compared, value)
+        if given is not None:
+            count += 1
+            if given not in flags:  # the learning rate is compared twice, with the optimizer's and the scheduler's
+                flags.append(given)
+    if not flags and total is None:
+        return
+    values = "one_value" if count == 1 else "many_values"
+    args: dict[str, Any] = {"count": count, "values": values, "flags": " ".join(flags) or "…", "batch": ""}
+    if total is not None:
+        args.update(batch="batch", total=total)
+    yield Hit((), None, args)
+
+
+@rule(
+    "DS588",
+    "trainer-compares-a-string",
+    Severity.error,
+    message="Trainer compares {value} with its argument {argument} as written: a string never equals it, so "
+    "Trainer refuses to start whatever the launch gives; write {fixed}",
+    explanation=(
+        "Trainer compares a value written in the DeepSpeed config with its own argument as Python compares them: "
+        'the string "8" is not the number 8, and "true" is not True. DeepSpeed itself may read such a string '
+        '(its pydantic sections convert it), but Trainer never gets that far: it stops with "Please correct the '
+        'following DeepSpeed config values that mismatch TrainingArguments values", showing the two as '
+        '"gradient_accumulation_steps=8 vs gradient_accumulation_steps=8", which look equal. Write the number or '
+        'the boolean itself, or "auto".'
+    ),
+    example=Example(
+        """
+        {
+          "train_micro_batch_size_per_gpu": "auto",
+          "gradient_accumulation_steps": "8"
+        }
+        """,
+        hf=True,
+        also=("DS201",),
+    ),
+)
+def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
+    if ctx.profile != "hf":
+        return
+    for opt, value in _compared(ctx):
+        if not isinstance(value, str):
+            continue
+        hf = opt.meta.hf_auto
+        assert hf is not None
+        try:
+            converted = coerce(opt, value)
+        except ValueError:
+            continue  # not a number or a switch at all: the schema's own finding says so
+        if isinstance(converted, str):
+            continue
+        fixed = short_repr(converted)
+        yield Hit(ctx.where(opt.path), opt.path, {"value": short_repr(value), "argument": hf.compared, "fixed": fixed})

@@ -169,7 +169,9 @@ def _meta(record: dict[str, Any]) -> Meta:
         hf = record.get("hf_auto")
         if hf is not None:
             changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
-            record["hf_auto"] = HfAuto(by=hf["by"], source=hf["source"], changes=changes)
+            record["hf_auto"] = HfAuto(
+                by=hf["by"], source=hf["source"], changes=changes, compared=hf.get("compared", "")
+            )
     return Meta(**record)
 
 
