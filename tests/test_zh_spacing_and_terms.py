@@ -18,6 +18,8 @@ from dsref.text.zhlint import lint
         ("* **stage 3：** 只要不写 `false` 就是打开的", "space", "：** 只"),
         ("各个 stage 的区别见 [如何选择 ZeRO stage](a.md)。", "space", "见 [如"),
         ("与 [ZeRO 各 stage 对比](../zero.md) 中的算例相同", "space", "比](../zero.md) 中"),
+        ("会多占一些显存 ，因此只在需要时开启", "space", "显存 ，"),
+        ("见下文**交换缓冲区**。 它们都是锁页的", "space", "。 它"),
         ("构建数据 x 序列的 device mesh", "times", "据 x 序"),
         ("写作“行 x 列”", "times", "行 x 列"),
         ("默认值会把它们*全部*留在 CPU 内存中", "emphasis", "*全部*"),

@@ -142,13 +142,12 @@ _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
         "汉字与英文之间空一格",
     ),
     # a space beside inline markup where the text on both sides is Chinese: the markup shows no space, so the space
-    # shows on its own (“**一点都不省。** 没有”, “各 **stage**”is fine: Latin inside)
+    # shows on its own: after a bold that ends in full-width punctuation (“一点都不省。** 没有”), before a link whose
+    # text is Chinese (“见 [如何选择”); Chinese beside bold is the spacing rule's, a link's end is _LINK_END's
+    # (“各 **stage** 的”: Latin inside, the spaces stay)
     (
         "space",
-        re.compile(
-            rf"(?<=[{HAN}{FULL_PUNCT}])\*{{1,2}} +(?=[{HAN}{FULL_PUNCT}])"
-            rf"|(?<=[{HAN}{FULL_PUNCT}]) +(?=(?:\*{{1,2}}|\[)[{HAN}{FULL_PUNCT}])"
-        ),
+        re.compile(rf"(?<=[{FULL_PUNCT}])\*{{1,2}} +(?=[{HAN}{FULL_PUNCT}])|(?<=[{HAN}]) +(?=\[[{HAN}{FULL_PUNCT}])"),
         "去掉标记旁的空格",
     ),
     # an ASCII letter x standing for “by” or “times” between Chinese words (数据 x 序列)
