@@ -20,6 +20,7 @@ from dsref.text.zhlint import lint
         ("与 [ZeRO 各 stage 对比](../zero.md) 中的算例相同", "space", "比](../zero.md) 中"),
         ("会多占一些显存 ，因此只在需要时开启", "space", "显存 ，"),
         ("见下文**交换缓冲区**。 它们都是锁页的", "space", "。 它"),
+        ("第一行说明检查的对象，例如 `检查对象：DeepSpeed 0.19.8`", "space", "例如 `检"),
         ("构建数据 x 序列的 device mesh", "times", "据 x 序"),
         ("写作“行 x 列”", "times", "行 x 列"),
         ("默认值会把它们*全部*留在 CPU 内存中", "emphasis", "*全部*"),
@@ -45,6 +46,7 @@ def test_a_new_rule_catches_a_seeded_mistake(text: str, rule: str, found: str) -
         "128,000 × 8,192 的 embedding；行×列",  # the multiplication sign
         "打开 *Settings → Languages & Frameworks*",  # a program's menu in emphasis
         "在你自己的列表中，`*` 匹配任意字符",
+        "例如`检查对象：DeepSpeed 0.19.8`；设置 `stage` 为 3",  # Chinese in the code span: no space; Latin: a space
         "“{name}”以“-”开头，被当成了命令行选项",  # 选项 of a command line
         "DeepSpeed 会报“More elements … than buffer size”并退出",  # an English message quoted verbatim
     ],

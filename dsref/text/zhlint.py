@@ -166,6 +166,10 @@ _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
 _LINK_END = re.compile(rf"(?<=[{HAN}{FULL_PUNCT}])\]\([^)\n]*\) +(?=[*\[]*[{HAN}{FULL_PUNCT}])")
 """A link whose text ends in Chinese, then a space, then Chinese: the space shows (“[ZeRO 各 stage 对比](x.md) 中”)."""
 
+_CODE_SPACE = re.compile(rf"[{HAN}{FULL_PUNCT}] +(?=`[{HAN}])|(?<=[{HAN}]`) +[{HAN}{FULL_PUNCT}]")
+"""A space between Chinese and a code span whose own text is Chinese on that side (“例如 `检查对象：…`”): the space
+shows between two Chinese characters."""
+
 _NAMED = re.compile(r"[A-Z][\w-]* (?:\d+ )?$")
 """What a count written the English way may follow: a model's name (Llama 2 7B)."""
 
@@ -204,6 +208,9 @@ def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
     for m in _LINK_END.finditer(text):
         if running[m.start() - 1] == text[m.start() - 1]:  # in running text, not in code
             add(m.start(), "space", _around(text, m.start() - 1, m.end()), "去掉链接后的空格")
+    for m in _CODE_SPACE.finditer(text):
+        if running[m.start()] == text[m.start()]:  # the Chinese beside it is running text, not code
+            add(m.start(), "space", _around(text, m.start(), m.end()), "去掉空格：代码两侧都是汉字时不留空格")
     found += [Problem(where, line + n - 1, "quotes", q, "同一条消息只用一种引号：“…”") for n, q in _mixed_quotes(text)]
     for m in re.finditer(r"(?<![\w\x00.\-/'])[A-Za-z][a-z]+(?:[ -][a-z]+)*(?![\w\x00.\-/'])", verbatim):
         words = m.group()
