@@ -95,6 +95,7 @@ TERMS: tuple[Term, ...] = (
             "数据并行 world size",
             "数据并行的 world size",
             "数据并行 GPU 数",
+            "数据并行的 GPU 数",
             "数据并行卡数",
             "数据并行的卡数",
             "数据并行 rank 数",
