@@ -106,3 +106,15 @@ def test_the_glossary_holds_the_concepts_that_drifted() -> None:
 )
 def test_search_finds_the_term_from_any_of_its_spellings(word: str, means: str) -> None:
     assert means in expand(word) | search_forms(word).spellings
+
+
+def test_the_vscode_extensions_chinese_settings_follow_the_glossary_and_the_house_rules() -> None:
+    """The extension's settings texts are plain text (VS Code shows no code spans), so commands and names stand bare
+    in them: English words are not judged, every other rule is."""
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "editors" / "vscode" / "package.nls.zh-cn.json"
+    texts = json.loads(path.read_text(encoding="utf-8"))
+    found = [str(p) for key, text in texts.items() for p in lint(text, key) if p.rule != "english"]
+    assert not found, "\n".join(found)
