@@ -22,6 +22,8 @@ class Term(NamedTuple):
     avoid: tuple[str, ...] = ()
     """Renderings the Chinese texts must not use for this term (``tests/test_glossary.py`` scans the catalog and the
     pages); a plain English word here means the word in Chinese running text, outside code."""
+    keep: tuple[str, ...] = ()
+    """Phrases that hold a rendering of ``avoid`` and stay right (命令行选项 holds 选项)."""
 
 
 TERMS: tuple[Term, ...] = (
@@ -46,7 +48,13 @@ TERMS: tuple[Term, ...] = (
     Term(("parameter offload",), ("参数 offload", "参数卸载")),
     Term(("optimizer offload",), ("优化器 offload", "优化器卸载")),
     Term(("bucket", "bucket size"), ("bucket", "bucket 大小", "桶"), "kept", "不译"),
-    Term(("micro batch",), ("micro batch", "微批次"), "kept", "不译，如“每卡 micro batch 大小”"),
+    Term(
+        ("micro batch", "micro batch size", "micro-batch"),
+        ("micro batch", "micro batch 大小", "微批次"),
+        "kept; the batch one GPU runs in one forward and backward pass (train_micro_batch_size_per_gpu)",
+        "不译，如“每卡 micro batch 大小”（`train_micro_batch_size_per_gpu`）；必要时括注“微批次”",
+        ("微批大小", "微批量", "微批尺寸"),
+    ),
     Term(("global batch size", "train batch size"), ("全局 batch 大小", "全局批大小")),
     Term(("gradient accumulation",), ("梯度累积",)),
     Term(("gradient accumulation steps",), ("梯度累积步数",)),
@@ -81,7 +89,17 @@ TERMS: tuple[Term, ...] = (
         ("数据并行度",),
         "GPUs divided by the tensor, pipeline and sequence parallel sizes",
         "GPU 数除以张量并行、流水线并行和序列并行的并行度；“数据并行 GPU 数”在有张量或流水线并行时容易被读成 GPU 总数",
-        ("数据并行大小", "数据并行规模", "数据并行 world size", "数据并行的 world size", "数据并行 GPU 数"),
+        (
+            "数据并行大小",
+            "数据并行规模",
+            "数据并行 world size",
+            "数据并行的 world size",
+            "数据并行 GPU 数",
+            "数据并行的 GPU 数",
+            "数据并行卡数",
+            "数据并行的卡数",
+            "数据并行 rank 数",
+        ),
     ),
     Term(("tensor parallel", "tensor parallelism", "AutoTP"), ("张量并行", "AutoTP")),
     Term(("pipeline parallel", "pipeline parallelism"), ("流水线并行",)),
@@ -143,8 +161,8 @@ TERMS: tuple[Term, ...] = (
         ("sub-group", "sub group", "子分组"),
     ),
     Term(
-        ("buffer", "staging buffer", "module buffer"),
-        ("缓冲区", "中转缓冲区"),
+        ("buffer", "module buffer"),
+        ("缓冲区",),
         "a preallocated memory area; PyTorch's module buffers (register_buffer) too",
         "预先分配的一块内存；PyTorch 模块的 buffer（`register_buffer` 注册的张量，如 BatchNorm 的统计量）也写作缓冲区；"
         "“缓存区”会与 cache（缓存）混淆",
@@ -158,13 +176,30 @@ TERMS: tuple[Term, ...] = (
         ("swap",),
     ),
     Term(
+        ("swap buffer", "swap buffers", "NVMe staging buffer"),
+        ("交换缓冲区",),
+        "the pinned host buffers (GPU memory with aio.use_gds) every tensor passes through on its way to or from NVMe; "
+        "DeepSpeed's own messages call them swap buffers",
+        "张量在 NVMe 与 GPU、CPU 之间搬运时经过的锁页主机内存缓冲区（开启 `aio.use_gds` 时在显存中），"
+        "个数和大小由 `buffer_count`、`buffer_size` 决定；DeepSpeed 的报错也叫它 swap buffer，只用这一个名字",
+        ("中转缓冲区", "主机缓冲区", "NVMe 缓冲区"),
+    ),
+    Term(
         ("pydantic model", "config model"),
         ("配置模型", "pydantic 模型"),
         "the pydantic classes DeepSpeed validates a section with, not a neural network",
         "指 pydantic 的数据模型；单写“模型”会被读成神经网络",
         ("用模型解析", "自己的模型校验", "不用自己的模型"),
     ),
-    Term(("option", "key"), ("配置项", "键")),
+    Term(
+        ("option", "key", "config option"),
+        ("配置项", "键"),
+        "a setting of ds_config.json; a command's flags are command-line options",
+        "`ds_config.json` 里的一个设置写作“配置项”（JSON 层面也可写“键”）；“选项”只用于命令行选项，"
+        "同一页里“选项”与“配置项”混用会被读成两样东西",
+        ("选项",),
+        ("命令行选项",),
+    ),
     Term(
         ("data loader", "dataloader"),
         ("数据加载器",),
@@ -181,10 +216,17 @@ TERMS: tuple[Term, ...] = (
     Term(("parameter", "parameters"), ("参数",)),
     Term(("communication",), ("通信",)),
     Term(
-        ("memory", "GPU memory", "CPU memory"),
-        ("内存", "显存"),
-        "GPU memory is 显存, host (CPU) memory is 内存",
-        "GPU 上的写“显存”，主机（CPU）上的写“内存”",
+        ("memory", "CPU memory", "host memory"),
+        ("内存", "主机内存", "CPU 内存"),
+        "host (CPU) memory is 内存; GPU memory is 显存 (next term)",
+        "主机（CPU）上的写“内存”；GPU 上的写“显存”",
+    ),
+    Term(
+        ("GPU memory", "device memory"),
+        ("显存", "GPU 显存"),
+        "the memory on the GPU; never 内存, which readers take for host memory",
+        "GPU 上的内存一律写“显存”；写“内存”会被读成主机内存",
+        ("GPU 内存", "GPU 的内存", "GPU 上的内存", "显卡内存", "设备内存"),
     ),
     Term(
         ("activation memory", "activations"),
@@ -199,6 +241,41 @@ TERMS: tuple[Term, ...] = (
         "Adam's running averages of the gradient and its square",
         "动量（momentum）是 SGD、Lion、Muon 等优化器的另一个概念；Adam 的两个状态写作一阶矩和二阶矩（或合称矩估计）",
         ("一阶动量", "二阶动量", "两个动量", "Adam 的动量", "动量和方差"),
+    ),
+    Term(
+        ("parameter persistence threshold", "persistence threshold"),
+        ("参数常驻阈值", "常驻阈值"),
+        "stage3_param_persistence_threshold: parameters this small stay gathered on every GPU",
+        "`stage3_param_persistence_threshold`：不超过它的小参数收集后常驻每块 GPU；“持久化”会被读成写盘",
+        ("持久化阈值", "参数持久化"),
+    ),
+    Term(
+        ("max live parameters", "live parameters"),
+        ("驻留参数上限", "已收集参数"),
+        "stage3_max_live_parameters: how many gathered parameter elements the GPU may hold before prefetching stops",
+        "`stage3_max_live_parameters`：GPU 上已收集的参数元素达到这个数就停止预取",
+        ("最大活跃参数", "活跃参数上限"),
+    ),
+    Term(
+        ("prefetch", "prefetching", "prefetch bucket"),
+        ("预取", "预取 bucket"),
+        "stage3_prefetch_bucket_size: gathering parameters before the module that needs them runs",
+        "`stage3_prefetch_bucket_size`：在模块运行之前提前收集它的参数",
+        ("预拉取", "预获取"),
+    ),
+    Term(
+        ("reuse distance",),
+        ("复用距离",),
+        "stage3_max_reuse_distance, counted in parameter elements",
+        "`stage3_max_reuse_distance`，以参数元素个数计",
+        ("重用距离",),
+    ),
+    Term(
+        ("contiguous gradients", "contiguous gradient buffer"),
+        ("连续梯度缓冲区", "连续梯度"),
+        "contiguous_gradients: gradients copied into one preallocated buffer as they are produced",
+        "`contiguous_gradients`：梯度一产生就拷进一块预先分配的连续缓冲区，避免显存碎片",
+        ("梯度连续化", "连续梯度内存"),
     ),
     Term(("mode",), ("模式",), avoid=("mode",)),
     Term(("type",), ("类型",), "", "配置项 `type` 本身写作代码", ("type",)),

@@ -47,7 +47,7 @@ _QUOTED = re.compile(r"'[^'\n]*'|\"[^\"\n]*\"")
 """ASCII-quoted strings: JSON keys and values, or words quoted the English way (judged by the quote rule)."""
 MASK = "\x00"
 _VERBATIM = re.compile(
-    rf"“[\x00-\x7f]*?”|(?<=\[)[\x00-\x7f]*?(?=\]\x00)|^#+ [\x00-\x7f]*$|(?<=[{HAN}*]（)[A-Za-z][\w -]*(?=[，）])"
+    rf"“[\x00-\x7f…]*?”|(?<=\[)[\x00-\x7f]*?(?=\]\x00)|^#+ [\x00-\x7f]*$|(?<=[{HAN}*]（)[A-Za-z][\w -]*(?=[，）])"
     r"|(?<!\*)\*{1,2}(?=\S)[^*\n\u3400-\u9fff]+?(?<=\S)\*{1,2}(?!\*)",
     re.M,
 )
@@ -81,16 +81,25 @@ def prose(text: str, *, quotes: bool = False) -> str:
     return masked if quotes else _QUOTED.sub(_blank, masked)
 
 
-def _avoided() -> list[tuple[re.Pattern[str], str]]:
+def _avoided() -> list[tuple[re.Pattern[str], str, re.Pattern[str] | None]]:
+    """Each ruled-out rendering's pattern, the term to use instead, and the phrases that hold it and stay right."""
     found = []
     for term in TERMS:
+        kept = re.compile("|".join(map(re.escape, term.keep))) if term.keep else None
         for rendering in term.avoid:
             if re.fullmatch(r"[A-Za-z ]+", rendering):  # an English word left in Chinese running text
                 pattern = re.compile(rf"(?<![\w.\-\x00]){re.escape(rendering)}(?![\w\-\x00])")
             else:
                 pattern = re.compile(re.escape(rendering))
-            found.append((pattern, term.chinese[0]))
+            found.append((pattern, term.chinese[0], kept))
     return found
+
+
+def _inside(kept: re.Pattern[str] | None, text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies inside one of the phrases ``kept`` matches."""
+    return kept is not None and any(
+        m.start() <= start and end <= m.end() for m in kept.finditer(text, max(0, start - 20), end + 20)
+    )
 
 
 _AVOIDED = _avoided()
@@ -132,10 +141,34 @@ _CHECKS: tuple[tuple[str, re.Pattern[str], str], ...] = (
         re.compile(rf"(?<={_H})(?:\[(?=[A-Za-z][^\[\]\n]*\x00))?[A-Za-z]|[A-Za-z](?={_H})"),
         "汉字与英文之间空一格",
     ),
+    # a space beside inline markup where the text on both sides is Chinese: the markup shows no space, so the space
+    # shows on its own: after a bold that ends in full-width punctuation (“一点都不省。** 没有”), before a link whose
+    # text is Chinese (“见 [如何选择”); Chinese beside bold is the spacing rule's, a link's end is _LINK_END's
+    # (“各 **stage** 的”: Latin inside, the spaces stay)
+    (
+        "space",
+        re.compile(rf"(?<=[{FULL_PUNCT}])\*{{1,2}} +(?=[{HAN}{FULL_PUNCT}])|(?<=[{HAN}]) +(?=\[[{HAN}{FULL_PUNCT}])"),
+        "去掉标记旁的空格",
+    ),
+    # an ASCII letter x standing for “by” or “times” between Chinese words (数据 x 序列)
+    ("times", re.compile(rf"(?<=[{HAN}）”]) ?x ?(?=[{HAN}“（])"), "乘号“×”，或用文字写出（数据并行与序列并行）"),
+    # italics on Chinese: Chinese type has no italic; a browser slants the glyphs
+    (
+        "emphasis",
+        re.compile(rf"(?<![*A-Za-z0-9_\x00])\*(?=[^\s*])[^*\n]*{_H}[^*\n]*(?<=[^\s*])\*(?![*A-Za-z0-9_])"),
+        "中文不用斜体：加粗，或不加强调",
+    ),
     ("count", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?\s?[KMBT](?![\w\-\x00])"), "以万、亿计：5亿"),
     ("bytes", re.compile(r"(?<![\w.\-/\x00])\d+(?:\.\d+)?(?:GiB|MiB|KiB|TiB|G|M|K|T|GB|MB|KB|TB)\b"), "16 GB"),
 )
 
+
+_LINK_END = re.compile(rf"(?<=[{HAN}{FULL_PUNCT}])\]\([^)\n]*\) +(?=[*\[]*[{HAN}{FULL_PUNCT}])")
+"""A link whose text ends in Chinese, then a space, then Chinese: the space shows (“[ZeRO 各 stage 对比](x.md) 中”)."""
+
+_CODE_SPACE = re.compile(rf"[{HAN}{FULL_PUNCT}] +(?=`[{HAN}])|(?<=[{HAN}]`) +[{HAN}{FULL_PUNCT}]")
+"""A space between Chinese and a code span whose own text is Chinese on that side (“例如 `检查对象：…`”): the space
+shows between two Chinese characters."""
 
 _NAMED = re.compile(r"[A-Z][\w-]* (?:\d+ )?$")
 """What a count written the English way may follow: a model's name (Llama 2 7B)."""
@@ -163,14 +196,21 @@ def lint(text: str, where: str = "", *, line: int = 1) -> list[Problem]:
         found.append(Problem(where, line + _line_of(text, index) - 1, rule, what.strip() or what, use))
 
     verbatim = _VERBATIM.sub(_blank, running)
-    for pattern, use in _AVOIDED:
+    for pattern, use, kept in _AVOIDED:
         for m in pattern.finditer(verbatim):
-            add(m.start(), "term", m.group(), use)
+            if not _inside(kept, verbatim, m.start(), m.end()):
+                add(m.start(), "term", m.group(), use)
     for rule, pattern, use in _CHECKS:
         for m in pattern.finditer(verbatim if rule in ("count", "bytes", "range") else running):
             if rule == "count" and _NAMED.search(verbatim, 0, m.start()):
                 continue
             add(m.start(), rule, _around(text, m.start(), m.end()), use)
+    for m in _LINK_END.finditer(text):
+        if running[m.start() - 1] == text[m.start() - 1]:  # in running text, not in code
+            add(m.start(), "space", _around(text, m.start() - 1, m.end()), "去掉链接后的空格")
+    for m in _CODE_SPACE.finditer(text):
+        if running[m.start()] == text[m.start()]:  # the Chinese beside it is running text, not code
+            add(m.start(), "space", _around(text, m.start(), m.end()), "去掉空格：代码两侧都是汉字时不留空格")
     found += [Problem(where, line + n - 1, "quotes", q, "同一条消息只用一种引号：“…”") for n, q in _mixed_quotes(text)]
     for m in re.finditer(r"(?<![\w\x00.\-/'])[A-Za-z][a-z]+(?:[ -][a-z]+)*(?![\w\x00.\-/'])", verbatim):
         words = m.group()

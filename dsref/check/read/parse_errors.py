@@ -8,8 +8,13 @@ JSON output (``detail``) for whoever wants them. A message no pattern knows is s
 'a comma is missing between two items'
 >>> said("Bad key name (eof)", "zh")
 '文件在应该出现键名的地方结束了，可能少了一个右花括号'
+>>> said("Unexpected UTF-8 BOM (decode using utf-8-sig)", "en")
+'the file starts with a byte-order mark (BOM)'
 >>> said("Something new", "zh") is None
 True
+
+Every message ``json`` and ``hjson`` raise has a meaning here (``tests/test_parser_messages.py`` makes each of them
+happen and fails on one that has none).
 """
 
 from __future__ import annotations
@@ -28,6 +33,8 @@ PARSER = messages(
     unterminated_string="a string is not closed: its closing quote is missing",
     control_character="a string holds a control character (a tab or a line break); write it as \\t or \\n",
     bad_escape="a string holds an invalid backslash escape",
+    bad_unicode_escape="a \\u escape in a string must be followed by four hexadecimal digits",
+    bom="the file starts with a byte-order mark (BOM)",
     trailing_comma="a comma stands before a closing bracket or brace, which JSON does not allow",
     eof_in_key="the file ends where a key name should be; a closing brace may be missing",
     eof_in_array="the file ends inside an array; a closing bracket may be missing",
@@ -50,7 +57,9 @@ _MEANINGS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"^Extra data", "extra_data"),
         (r"^Unterminated string", "unterminated_string"),
         (r"^Invalid control character", "control_character"),
-        (r"^Invalid \\(?:u[0-9A-Fa-f]{4} |u)?escape|^Invalid \\escape", "bad_escape"),
+        (r"^Invalid \\uXXXX escape", "bad_unicode_escape"),  # json, and hjson's "… escape sequence"
+        (r"^Invalid \\(?:X )?escape", "bad_escape"),  # json's "Invalid \\escape: …", hjson's "Invalid \\X escape …"
+        (r"^Unexpected UTF-8 BOM", "bom"),  # json.loads on text that starts with U+FEFF (the Hugging Face reading)
         (r"^Illegal trailing comma", "trailing_comma"),
         (r"^Bad key name \(eof\)", "eof_in_key"),
         (r"^End of input while parsing an array", "eof_in_array"),
