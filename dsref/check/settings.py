@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from ..launch.model import Launch
 from ..records import record
 from ..tree.profiles import NEWEST, HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
@@ -37,6 +38,9 @@ class CheckSettings:
     """The releases of Transformers and Accelerate whose filling of ``"auto"`` a file read as theirs gets."""
     debug: bool = False
     """Report a rule that stops with an exception as a finding of its own (DS009), not only in the summary."""
+    launch: Launch | None = None
+    """The launch that runs the file (``dsref check LAUNCH``): the training arguments Trainer compares the file
+    with, and the world size its launcher starts."""
 
     def read_as(self, profile: Profile) -> CheckSettings:
         """The same settings for a file whose reader is decided: ``profile``."""

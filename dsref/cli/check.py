@@ -111,25 +111,69 @@ def run(args: argparse.Namespace) -> int:
         return _show_effective(paths, settings, stdin)
     from ..check.batch import check_and_draw
     from ..check.report.draw import CheckedFor, Writer
+    from ..launch.read import is_launch_file
     from .explain import use_color
 
-    pieces = check_and_draw(
-        paths,
-        args.format,
-        lang,
-        settings,
-        color=use_color(sys.stdout) and args.format == "text",
-        jobs=args.jobs,
-        stdin=stdin,
-    )
+    color = use_color(sys.stdout) and args.format == "text"
+    launches = [p for p in paths if p != "-" and is_launch_file(p)]
+    configs = [p for p in paths if p not in launches]
+    checked: list[tuple[list[str], CheckSettings]] = [(configs, settings)] if configs else []
+    status = 0
+    for path in launches:
+        with_launch = _launch_settings(path, settings, lang)
+        if with_launch is None:
+            status = 2
+            continue
+        checked.append(with_launch)
     checked_for = CheckedFor(release, args.profile, len(paths), hugging_face)
     writer = Writer(sys.stdout, args.format, lang, target=target, checked_for=checked_for)
-    for piece in pieces:
-        writer.write(piece)
+    for files, each in checked:
+        jobs = args.jobs if each is settings else 1
+        for piece in check_and_draw(files, args.format, lang, each, color=color, jobs=jobs, stdin=stdin):
+            writer.write(piece)
     tally = writer.close()
-    if tally.unreadable:
+    if tally.unreadable or status:
         return 2
     return 0 if tally.ok else 1
+
+
+def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[list[str], CheckSettings] | None:
+    """The ds_config a launch file names, and the settings it is checked with (the launch, the world size its
+    launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+    from dataclasses import replace
+
+    from ..check.read.loader import MAX_BYTES, LoadError, read_file
+    from ..launch.model import LaunchError
+    from ..launch.read import MESSAGES, candidates, read_launch
+    from ..text.escape import visible
+    from .texts import say
+
+    shown = visible(path, name=True)
+    read = read_file(path)
+    if isinstance(read, LoadError):
+        say(f"dsref: {shown}: " + MESSAGES.text("unreadable", lang, reason=read.text(lang)))
+        return None
+    try:
+        launch = read_launch(path, read.data[:MAX_BYTES].decode("utf-8", errors="replace"))
+    except LaunchError as exc:
+        where = f"{shown}:{exc.line}" if exc.line else shown
+        args = {name: visible(str(value)) for name, value in exc.details.items()}
+        say(f"dsref: {where}: " + MESSAGES.text(exc.reason, lang, **args))
+        return None
+    if launch.ds_config is None:
+        say(f"dsref: {shown}: " + MESSAGES.text("no_ds_config", lang))
+        return None
+    if launch.ds_config_path is None:
+        written = str(launch.ds_config.value)
+        tried = ", ".join(visible(p, name=True) for p in candidates(written, path))
+        where = f"{shown}:{launch.ds_config.line}:{launch.ds_config.col}"
+        say(f"dsref: {where}: " + MESSAGES.text("ds_config_missing", lang, written=visible(written), tried=tried))
+        return None
+    if launch.unknown:
+        say(f"dsref: {shown}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
+    world_size = settings.world_size if settings.world_size is not None else launch.world_size
+    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
+    return [launch.ds_config_path], checked
 
 
 def _collect_from_here() -> None:

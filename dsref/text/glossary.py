@@ -448,7 +448,7 @@ KEEP: tuple[tuple[str, str], ...] = (
     (
         "names of programs and commands written as their users type them",
         "dsref deepspeed torch accelerate transformers libaio pip python ulimit iconv envsubst mv nvidia-smi memlock "
-        "mup zip stderr pre-commit liger-kernel",
+        "mup zip stderr pre-commit liger-kernel torchrun launch axolotl llama-factory llamafactory-cli",
     ),
     (
         "what the services and formats call their own things: W&B's entity and team, a Comet experiment, "

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterator
 from typing import Any
 
+from ...launch.arguments import TRAINING_ARGUMENTS, trainer_value
+from ...launch.model import Launch
 from ...schema import UNSET, HfChange, HfFiller
 from ...tree.options import Option
 from ...tree.profiles import HF_FILLERS, release_number
@@ -228,8 +232,8 @@ def _flags(compared: str, value: Any) -> str | None:
     ),
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
-    if ctx.profile != "hf":
-        return
+    if ctx.profile != "hf" or ctx.settings.launch is not None:
+        return  # with the launch given, DS589 says where it does not match
     flags: list[str] = []
     total = None
     count = 0
@@ -297,3 +301,83 @@ def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
             continue
         fixed = short_repr(converted)
         yield Hit(ctx.where(opt.path), opt.path, {"value": short_repr(value), "argument": hf.compared, "fixed": fixed})
+
+
+# -- with the launch given: what Trainer will compare, predicted ---------------------------------------------------
+
+
+def _trainer_side(compared: str, launch: Launch, world_size: int | None) -> tuple[Any, str] | None:
+    """What Trainer holds for ``compared`` under ``launch`` (its value, and where the launch gives it, "" for a
+    default), or None where it depends on what the launch does not say (the data, a variable left unknown)."""
+    given = {name: g.value for name, g in launch.arguments.items()}
+    if any(name in launch.unknown for name in re.split(r"[|+]", compared.split(" ")[0])):
+        return None
+
+    def where(*names: str) -> str:
+        places = [f"{launch.path}:{launch.arguments[n].line}" for n in names if n in launch.arguments]
+        return ", ".join(places)
+
+    if compared == "train_batch_size (calculated)":
+        if world_size is None or "per_device_train_batch_size" in launch.unknown:
+            return None
+        per_device = trainer_value("per_device_train_batch_size", given)
+        steps = trainer_value("gradient_accumulation_steps", given)
+        return world_size * per_device * steps, where("per_device_train_batch_size", "gradient_accumulation_steps")
+    if compared == "num_training_steps (calculated)":
+        steps = trainer_value("max_steps", given)
+        return (steps, where("max_steps")) if steps > 0 else None
+    if compared == "warmup_steps":
+        warmup = trainer_value("warmup_steps", given)
+        if warmup >= 1:
+            return max(1, int(warmup)), where("warmup_steps")
+        total = trainer_value("max_steps", given)
+        return (max(1, math.ceil(total * warmup)), where("warmup_steps", "max_steps")) if total > 0 else None
+    if compared == "adam_beta1+adam_beta2":
+        return [trainer_value("adam_beta1", given), trainer_value("adam_beta2", given)], where(
+            "adam_beta1", "adam_beta2"
+        )
+    if "|" in compared:
+        names = compared.split("|")
+        return any(trainer_value(name, given) for name in names), where(*names)
+    if compared not in TRAINING_ARGUMENTS:
+        return None
+    return trainer_value(compared, given), where(compared)
+
+
+@rule(
+    "DS589",
+    "launch-mismatch",
+    Severity.error,
+    message="Trainer refuses to start with this launch: it compares {value} with {argument}={given} ({where})",
+    phrases={"default": "its default, not given by the launch"},
+    explanation=(
+        "Checked with its launch (`dsref check LAUNCH`), a file read as Hugging Face's is compared as Trainer "
+        "compares it: each value written explicitly at an option Trainer fills is set against the training "
+        "argument the launch gives (or that argument's default), and where the two differ Trainer stops before "
+        'training with "Please correct the following DeepSpeed config values that mismatch TrainingArguments '
+        'values". The batch size is compared with per_device_train_batch_size × gradient_accumulation_steps × '
+        'the number of processes the launcher starts. Give the launch the file\'s value, or write "auto" in the '
+        "file so that Trainer fills it."
+    ),
+)
+def launch_mismatch(ctx: Context) -> Iterator[Hit]:
+    launch = ctx.settings.launch
+    if ctx.profile != "hf" or launch is None:
+        return
+    for opt, value in _compared(ctx):
+        hf = opt.meta.hf_auto
+        assert hf is not None
+        if isinstance(value, str):
+            continue  # DS588
+        side = _trainer_side(hf.compared, launch, ctx.world_size)
+        if side is None:
+            continue
+        expected, where = side
+        if value != expected:
+            args = {
+                "value": short_repr(value),
+                "argument": hf.compared,
+                "given": repr(expected),
+                "where": where or "default",
+            }
+            yield Hit(ctx.where(opt.path), opt.path, args)

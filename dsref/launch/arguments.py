@@ -1,0 +1,64 @@
+"""The ``TrainingArguments`` of Hugging Face Transformers that a launch gives and Trainer compares with a ds_config:
+their types and defaults, as transformers 5.24 declares them (``tests`` hold them against the installed release),
+and how a command line or a YAML value becomes one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["TRAINING_ARGUMENTS", "convert", "trainer_value"]
+
+TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
+    "per_device_train_batch_size": (int, 8),
+    "gradient_accumulation_steps": (int, 1),
+    "learning_rate": (float, 5e-05),
+    "adam_beta1": (float, 0.9),
+    "adam_beta2": (float, 0.999),
+    "adam_epsilon": (float, 1e-08),
+    "weight_decay": (float, 0.0),
+    "max_grad_norm": (float, 1.0),
+    "warmup_steps": (float, 0),
+    "max_steps": (int, -1),
+    "num_train_epochs": (float, 3.0),
+    "fp16": (bool, False),
+    "bf16": (bool, False),
+    "fp16_full_eval": (bool, False),
+    "bf16_full_eval": (bool, False),
+    "auto_find_batch_size": (bool, False),
+}
+"""Name → (type, default) of the arguments the checks read."""
+
+_TRUE = {"true", "yes", "y", "1", "t"}
+_FALSE = {"false", "no", "n", "0", "f"}
+
+
+def convert(name: str, value: Any) -> Any:
+    """``value`` (a command line's text, or a YAML scalar) as ``TrainingArguments`` holds it for ``name``, as
+    HfArgumentParser converts it (a switch: ``true``/``yes``/``1`` and their opposites, any case); raises
+    ``ValueError`` for a value the parser refuses.
+
+    >>> convert("bf16", "True"), convert("learning_rate", "2e-5"), convert("per_device_train_batch_size", 4)
+    (True, 2e-05, 4)
+    """
+    kind, _ = TRAINING_ARGUMENTS[name]
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        raise ValueError(f"{name}: {value!r} is not true or false")
+    if isinstance(value, bool):
+        raise ValueError(f"{name}: {value!r} is not a number")
+    if kind is int:
+        if isinstance(value, int):
+            return value
+        return int(str(value).strip())
+    return float(value) if not isinstance(value, str) else float(value.strip())
+
+
+def trainer_value(name: str, given: dict[str, Any]) -> Any:
+    """The value Trainer holds for ``name``: the one the launch gives, else the default."""
+    return given[name] if name in given else TRAINING_ARGUMENTS[name][1]

@@ -1,0 +1,63 @@
+"""A launch as plain data: where its ds_config is, how many processes it starts, the training arguments it gives."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from ..records import record
+
+__all__ = ["Form", "Given", "Launch", "LaunchError"]
+
+Form = Literal["shell", "llamafactory", "axolotl"]
+"""How the launch is written: a shell command line or script, a LLaMA-Factory YAML, an axolotl YAML."""
+
+
+@record
+class Given:
+    """A value the launch gives, and where: the line and column in the launch file (1-based)."""
+
+    value: Any
+    line: int
+    col: int = 1
+    written: str = ""
+    """As the launch writes it (``$LR``, ``2e-5``), for messages."""
+
+
+@record
+class Launch:
+    """What a launch says of a run, as far as the checks need it."""
+
+    path: str
+    """The launch file (``-`` for a command line given on dsref's own)."""
+    form: Form
+    ds_config: Given | None
+    """The ds_config as the launch names it (``value`` is the name as written), or None when it names none."""
+    ds_config_path: str | None
+    """Where that file is, resolved as the training script resolves it (relative to the directory it runs in)."""
+    arguments: dict[str, Given]
+    """Training arguments by ``TrainingArguments`` name, converted to its types (``--bf16`` → True)."""
+    nodes: Given | None = None
+    processes_per_node: Given | None = None
+    processes: Given | None = None
+    """The total number of processes where the launcher says it directly (``accelerate launch --num_processes``)."""
+    unknown: tuple[str, ...] = ()
+    """Arguments whose value the launch sets through a shell variable dsref cannot resolve."""
+
+    @property
+    def world_size(self) -> int | None:
+        """How many processes train, when the launch says: processes per node × nodes, or the total given."""
+        if self.processes is not None and isinstance(self.processes.value, int):
+            return self.processes.value
+        per_node = self.processes_per_node.value if self.processes_per_node is not None else None
+        nodes = self.nodes.value if self.nodes is not None else 1
+        if isinstance(per_node, int) and isinstance(nodes, int):
+            return per_node * nodes
+        return None
+
+
+class LaunchError(ValueError):
+    """A launch dsref cannot read: why (a key of :data:`dsref.launch.read.MESSAGES`), and where."""
+
+    def __init__(self, reason: str, path: str, line: int = 0, **args: Any) -> None:
+        super().__init__(reason, path, line)
+        self.reason, self.path, self.line, self.details = reason, path, line, args

@@ -1,0 +1,73 @@
+"""Read a launch from a file and find the ds_config it names."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+from ..text.i18n import messages
+from .model import Launch
+
+__all__ = ["LAUNCH_SUFFIXES", "MESSAGES", "is_launch_file", "read_launch"]
+
+LAUNCH_SUFFIXES = (".sh", ".bash", ".yaml", ".yml")
+"""The files ``dsref check`` reads as a launch rather than as a ds_config."""
+
+MESSAGES = messages(
+    "launch",
+    no_command="no command here starts training (deepspeed, torchrun, python -m torch.distributed.run, accelerate "
+    "launch or python with --deepspeed)",
+    unknown_yaml="this YAML is neither a LLaMA-Factory nor an axolotl training file; dsref reads those, and shell "
+    "scripts that run deepspeed, torchrun, accelerate launch or python",
+    accelerate_config="this is an Accelerate config; dsref does not read Accelerate configs yet: check the "
+    "ds_config it names, with --world-size for its num_processes",
+    bad_yaml="the YAML does not parse: {detail}",
+    bad_value="{name} is given as {value}, which the training arguments do not take",
+    unreadable="the launch file cannot be read: {reason}",
+    no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
+    ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
+    unknown_value="{names} set through shell variables dsref cannot resolve: the checks that need them are left out",
+)
+
+
+def is_launch_file(path: str) -> bool:
+    return path.lower().endswith(LAUNCH_SUFFIXES)
+
+
+def read_launch(path: str, text: str) -> Launch:
+    """The launch in ``text`` (read from ``path``), with its ds_config found; :class:`~.model.LaunchError` when it
+    cannot be read as one."""
+    if path.lower().endswith((".yaml", ".yml")):
+        from .yaml_files import read_yaml
+
+        launch = read_yaml(text, path)
+    else:
+        from .shell import read_shell
+
+        launch = read_shell(text, path)
+    if launch.ds_config is None:
+        return launch
+    return replace(launch, ds_config_path=resolve(str(launch.ds_config.value), path))
+
+
+def candidates(written: str, launch_path: str) -> list[str]:
+    """Where a relative ds_config path may be: the directory the launch is run from is not written anywhere, so
+    the launch file's folder and each folder above it (a script in ``scripts/`` is run from the repository's root),
+    then the working directory."""
+    if os.path.isabs(written):
+        return [written]
+    folder = os.path.dirname(os.path.abspath(launch_path))
+    places = []
+    for _ in range(4):
+        places.append(os.path.join(folder, written))
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    places.append(os.path.abspath(written))
+    return list(dict.fromkeys(os.path.normpath(p) for p in places))
+
+
+def resolve(written: str, launch_path: str) -> str | None:
+    """The first of :func:`candidates` that is a file; None when none is."""
+    return next((p for p in candidates(written, launch_path) if os.path.isfile(p)), None)

@@ -1,0 +1,255 @@
+"""A launch written as a shell command line or script: ``deepspeed``, ``torchrun``, ``python -m torch.distributed.run``,
+``accelerate launch`` or plain ``python``, each followed by the training script and its arguments.
+
+Lines are read as the shell reads them (:mod:`shlex`: quotes, ``\\`` at a line's end), variables assigned earlier in
+the script (``LR=2e-5``, ``export NUM_GPUS=8``) are expanded, and ``${VAR:-default}`` takes its default; a value that
+stays unknown is named, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Iterator
+
+from ..records import record
+from .arguments import TRAINING_ARGUMENTS, convert
+from .model import Given, Launch, LaunchError
+
+__all__ = ["read_shell"]
+
+# Launcher options that take a value (everything else before the script is a switch); from each launcher's --help.
+_DEEPSPEED_VALUES = {
+    "--num_gpus", "--num_nodes", "--hostfile", "-H", "--include", "-i", "--exclude", "-e", "--master_port",
+    "--master_addr", "--launcher", "--launcher_args", "--node_rank", "--min_elastic_nodes", "--max_elastic_nodes",
+    "--ssh_port", "--bind_core_list", "--venv_script", "--autotuning", "--comment", "--elastic_training",
+}  # fmt: skip
+_TORCHRUN_VALUES = {
+    "--nproc_per_node", "--nproc-per-node", "--nnodes", "--node_rank", "--node-rank", "--master_addr",
+    "--master-addr", "--master_port", "--master-port", "--rdzv_backend", "--rdzv-backend", "--rdzv_endpoint",
+    "--rdzv-endpoint", "--rdzv_id", "--rdzv-id", "--rdzv_conf", "--rdzv-conf", "--max_restarts", "--max-restarts",
+    "--monitor_interval", "--monitor-interval", "--start_method", "--start-method", "--role", "--log_dir",
+    "--log-dir", "-r", "--redirects", "-t", "--tee", "--local_addr", "--local-addr", "--logs_specs",
+}  # fmt: skip
+_ACCELERATE_VALUES = {
+    "--config_file", "--num_processes", "--num_machines", "--machine_rank", "--main_process_ip",
+    "--main_process_port", "--mixed_precision", "--dynamo_backend", "--gpu_ids", "--deepspeed_config_file",
+    "--zero_stage", "--offload_optimizer_device", "--offload_param_device", "--gradient_accumulation_steps",
+    "--gradient_clipping", "--zero3_init_flag", "--zero3_save_16bit_model", "--deepspeed_hostfile",
+    "--deepspeed_multinode_launcher", "--rdzv_backend", "--num_cpu_threads_per_process",
+}  # fmt: skip
+_VARIABLE = re.compile(r"\$(?:\{(\w+)(?::?-([^}]*))?\}|(\w+))")
+_ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)=(.*)$")
+
+
+@record
+class _Token:
+    text: str
+    line: int
+    col: int
+    written: str
+    known: bool = True
+
+
+def read_shell(text: str, path: str) -> Launch:
+    """The launch in a shell script or command line: the first command that starts training with ``--deepspeed``
+    (else the first launcher command); :class:`LaunchError` when there is none."""
+    variables: dict[str, str | None] = {}
+    first: list[_Token] | None = None
+    for tokens in _commands(text, variables):
+        if any(t.text == "--deepspeed" or t.text.startswith("--deepspeed=") for t in tokens):
+            return _launch(tokens, path)
+        if first is None and _launcher(tokens) is not None:
+            first = tokens
+    if first is not None:
+        return _launch(first, path)
+    raise LaunchError("no_command", path)
+
+
+def _commands(text: str, variables: dict[str, str | None]) -> Iterator[list[_Token]]:
+    """Each command of the script as its words, variables expanded; assignments recorded as they come."""
+    physical = text.splitlines()
+    number = 0
+    while number < len(physical):
+        start = number
+        parts: list[tuple[int, str]] = []
+        while True:
+            line = physical[number]
+            number += 1
+            stripped = line.rstrip()
+            if stripped.endswith("\\") and number < len(physical):
+                parts.append((start + len(parts) + 1, stripped[:-1]))
+                continue
+            parts.append((start + len(parts) + 1, line))
+            break
+        tokens: list[_Token] = []
+        try:
+            for line_no, segment in parts:
+                tokens.extend(_words(segment, line_no, variables))
+        except ValueError:  # a quote left open: not a command dsref can read
+            continue
+        for command in _split_commands(tokens):
+            words = command[1:] if command[0].text in ("export", "declare", "local", "readonly") else command
+            if words and all(_ASSIGNMENT.match(t.text) for t in words):
+                for token in words:
+                    name, _, value = token.text.partition("=")
+                    variables[name] = value if token.known else None
+                continue
+            while command and _ASSIGNMENT.match(command[0].text) and not command[0].text.startswith("--"):
+                command = command[1:]  # VAR=value before a command sets its environment only
+            if command:
+                yield command
+
+
+def _words(segment: str, line: int, variables: dict[str, str | None]) -> Iterator[_Token]:
+    lexer = shlex.shlex(segment, posix=True, punctuation_chars=";&|")
+    lexer.whitespace_split = True
+    lexer.commenters = "#"
+    position = 0
+    for word in lexer:
+        raw_at = segment.find(word.split("$")[0][:8] or word, position)
+        col = raw_at + 1 if raw_at >= 0 else 1
+        position = max(position, raw_at + 1)
+        expanded, known = _expand(word, variables)
+        yield _Token(expanded, line, col, word, known)
+
+
+def _expand(word: str, variables: dict[str, str | None]) -> tuple[str, bool]:
+    known = True
+
+    def value(match: re.Match[str]) -> str:
+        nonlocal known
+        name = match.group(1) or match.group(3)
+        found = variables.get(name)
+        if found is None and match.group(2) is not None:
+            return match.group(2)
+        if found is None:
+            known = False
+            return match.group(0)
+        return found
+
+    return _VARIABLE.sub(value, word), known
+
+
+def _split_commands(tokens: list[_Token]) -> Iterator[list[_Token]]:
+    command: list[_Token] = []
+    for token in tokens:
+        if token.text in (";", "&&", "||", "|", "&"):
+            if command:
+                yield command
+            command = []
+        else:
+            command.append(token)
+    if command:
+        yield command
+
+
+def _launcher(tokens: list[_Token]) -> tuple[str, int] | None:
+    """Which launcher the command runs, and where its own arguments start; None for any other command."""
+    words = [t.text for t in tokens]
+    index = 0
+    while index < len(words) and words[index] in ("nohup", "exec", "time", "srun", "env"):
+        index += 1
+    if index >= len(words):
+        return None
+    head = words[index].rsplit("/", 1)[-1]
+    if head == "deepspeed":
+        return "deepspeed", index + 1
+    if head == "torchrun":
+        return "torchrun", index + 1
+    if head == "accelerate" and index + 1 < len(words) and words[index + 1] == "launch":
+        return "accelerate", index + 2
+    if re.fullmatch(r"python[\d.]*", head):
+        rest = index + 1
+        while rest < len(words) and words[rest].startswith("-") and words[rest] != "-m":
+            rest += 1
+        if rest + 1 < len(words) and words[rest] == "-m":
+            module = words[rest + 1]
+            if module in ("torch.distributed.run", "torch.distributed.launch"):
+                return "torchrun", rest + 2
+            if module == "deepspeed.launcher.runner":
+                return "deepspeed", rest + 2
+            return "python", rest + 2
+        return "python", rest
+    return None
+
+
+def _launch(tokens: list[_Token], path: str) -> Launch:
+    found = _launcher(tokens)
+    if found is None:
+        raise LaunchError("no_command", path, tokens[0].line)
+    launcher, index = found
+    values = {"deepspeed": _DEEPSPEED_VALUES, "torchrun": _TORCHRUN_VALUES, "accelerate": _ACCELERATE_VALUES}
+    takes_value = values.get(launcher, set())
+    options: dict[str, _Token] = {}
+    if launcher != "python":
+        while index < len(tokens) and tokens[index].text.startswith("-"):
+            name, _, inline = tokens[index].text.partition("=")
+            if inline:
+                options[name] = _Token(inline, tokens[index].line, tokens[index].col, tokens[index].written)
+                index += 1
+            elif name in takes_value and index + 1 < len(tokens):
+                options[name] = tokens[index + 1]
+                index += 2
+            else:
+                index += 1
+        if launcher == "torchrun" and index < len(tokens) and tokens[index].text == "-m":
+            index += 1
+        index += 1  # the training script itself
+    arguments, unknown, ds_config = _script_arguments(tokens[index:], path)
+    nodes = processes_per_node = processes = None
+    if launcher == "deepspeed":
+        nodes, processes_per_node = _count(options.get("--num_nodes")), _count(options.get("--num_gpus"))
+    elif launcher == "torchrun":
+        nodes = _count(options.get("--nnodes"))
+        processes_per_node = _count(options.get("--nproc_per_node") or options.get("--nproc-per-node"))
+    elif launcher == "accelerate":
+        processes = _count(options.get("--num_processes"))
+    else:
+        processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
+    return Launch(path, "shell", ds_config, None, arguments, nodes, processes_per_node, processes, unknown)
+
+
+def _count(token: _Token | None) -> Given | None:
+    if token is None or not token.known:
+        return None
+    text = token.text.split(":")[-1]  # torchrun's --nnodes MIN:MAX: the most it starts
+    return Given(int(text), token.line, token.col, token.written) if text.isdigit() else None
+
+
+def _script_arguments(tokens: list[_Token], path: str) -> tuple[dict[str, Given], tuple[str, ...], Given | None]:
+    arguments: dict[str, Given] = {}
+    unknown: list[str] = []
+    ds_config: Given | None = None
+    index = 0
+    while index < len(tokens):
+        token = tokens[index]
+        index += 1
+        if not token.text.startswith("--"):
+            continue
+        name, equals, inline = token.text[2:].partition("=")
+        value: _Token | None
+        if equals:
+            value = _Token(inline, token.line, token.col, token.written, token.known)
+        elif index < len(tokens) and not tokens[index].text.startswith("--"):
+            value = tokens[index]
+            index += 1
+        else:
+            value = None  # a bare switch
+        if name == "deepspeed" and value is not None:
+            ds_config = Given(value.text, value.line, value.col, value.written)
+            if not value.known:
+                unknown.append(name)
+            continue
+        if name not in TRAINING_ARGUMENTS:
+            continue  # the script's own flags, or arguments no check reads
+        if value is not None and not value.known:
+            unknown.append(name)
+            continue
+        try:
+            converted = convert(name, True if value is None else value.text)
+        except ValueError:
+            raise LaunchError("bad_value", path, token.line, name=name, value=value.text if value else "") from None
+        where = value or token
+        arguments[name] = Given(converted, where.line, where.col, where.written)
+    return arguments, tuple(unknown), ds_config

@@ -1,0 +1,73 @@
+"""A launch written as a YAML file of training arguments: LLaMA-Factory's (``llamafactory-cli train x.yaml``) and
+axolotl's (``axolotl train x.yaml``), with the line of each value (PyYAML's own reading)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .arguments import TRAINING_ARGUMENTS, convert
+from .model import Form, Given, Launch, LaunchError
+
+__all__ = ["read_yaml"]
+
+_AXOLOTL_NAMES = {
+    "micro_batch_size": "per_device_train_batch_size",
+    "num_epochs": "num_train_epochs",
+    "adam_beta1": "adam_beta1",
+    "adam_beta2": "adam_beta2",
+    "adam_epsilon": "adam_epsilon",
+}
+"""axolotl's keys that are another ``TrainingArguments`` name (the rest it passes on under the same name)."""
+
+
+def read_yaml(text: str, path: str) -> Launch:
+    """The launch in a LLaMA-Factory or axolotl YAML file; :class:`LaunchError` for any other YAML."""
+    import yaml
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise LaunchError("bad_yaml", path, mark.line + 1 if mark else 0, detail=str(exc).splitlines()[0]) from None
+    if not isinstance(root, yaml.MappingNode):
+        raise LaunchError("unknown_yaml", path)
+    constructor = yaml.SafeLoader("")
+    entries: dict[str, tuple[Any, int, int, str]] = {}
+    for key_node, value_node in root.value:
+        if not isinstance(key_node, yaml.ScalarNode):
+            continue
+        value = constructor.construct_object(value_node, deep=True)
+        written = value_node.value if isinstance(value_node, yaml.ScalarNode) else ""
+        entries[str(key_node.value)] = (
+            value,
+            value_node.start_mark.line + 1,
+            value_node.start_mark.column + 1,
+            written,
+        )
+    if "distributed_type" in entries or "deepspeed_config" in entries:
+        raise LaunchError("accelerate_config", path)
+    form: Form
+    if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
+        form = "axolotl"
+    elif {"model_name_or_path", "cutoff_len", "finetuning_type", "stage"} & entries.keys():
+        form = "llamafactory"
+    else:
+        raise LaunchError("unknown_yaml", path)
+    arguments: dict[str, Given] = {}
+    unknown: list[str] = []
+    for key, (value, line, col, written) in entries.items():
+        name = _AXOLOTL_NAMES.get(key, key) if form == "axolotl" else key
+        if name not in TRAINING_ARGUMENTS or value is None:
+            continue
+        if form == "axolotl" and isinstance(value, str) and value.strip().lower() == "auto":
+            unknown.append(name)  # axolotl's bf16: auto, decided by the GPU it runs on
+            continue
+        try:
+            arguments[name] = Given(convert(name, value), line, col, written or str(value))
+        except ValueError:
+            raise LaunchError("bad_value", path, line, name=key, value=str(value)) from None
+    deepspeed = entries.get("deepspeed")
+    ds_config = None
+    if deepspeed is not None and isinstance(deepspeed[0], str):
+        ds_config = Given(deepspeed[0], deepspeed[1], deepspeed[2], deepspeed[3])
+    return Launch(path, form, ds_config, None, arguments, unknown=tuple(unknown))
