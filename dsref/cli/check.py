@@ -86,7 +86,6 @@ def run(args: argparse.Namespace) -> int:
     if args.paths.count("-") > 1:
         say("dsref: " + CLI.text("stdin_twice", lang))
         return 2
-    _collect_from_here()
     if args.fix or args.diff:
         return _fix(args, lang, release, hugging_face)
 
@@ -124,20 +123,6 @@ def run(args: argparse.Namespace) -> int:
     if tally.unreadable:
         return 2
     return 0 if tally.ok else 1
-
-
-def _collect_from_here() -> None:
-    """Turn the garbage collector on (cli/main.py left it off through the imports) once the check tree and the rules
-    are loaded, with everything loaded so far frozen: no collection walks it again, and processes forked to check
-    files (check/batch.py) do not copy its memory by touching it."""
-    import gc
-
-    from ..check.rules import all_rules
-    from ..check.validate.checktree import check_tree
-
-    check_tree(), all_rules()
-    gc.freeze()
-    gc.enable()
 
 
 def _show_effective(
