@@ -12,8 +12,10 @@ machine slows all of them alike.
     python scripts/bench_check.py --instructions
 
 counts instead the instructions each command runs (valgrind's callgrind, address randomisation off, a fixed hash
-seed): one process each, the whole corpus and one file. Unlike wall time, the counts do not move with the load of
-a shared machine, so they show what a change saves; they cannot show what a second process buys.
+seed): one process each, the whole corpus and one file, and `dsref explain` beside a bare `python -c pass`. Unlike
+wall time, the counts do not move with the load of a shared machine, so they show what a change saves; they cannot
+show what a second process buys. It checks the start-up budget CONTRIBUTING writes down (``BUDGET``) and exits 1
+when a command exceeds it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+BUDGET = {
+    ("dsref check, one file", "check-jsonschema, one file"): 0.5,
+    ("dsref explain", "python -c pass"): 1.1,
+}
+"""The start-up budget (CONTRIBUTING, Keep the start-up within its budget): at most this many times the instructions of
+the command beside it."""
+EXPLAINED = "zero_optimization.stage"
 
 
 def timed(command: list[str], runs: int = 1) -> float:
@@ -112,6 +122,7 @@ def _instructions(dsref: list[str], cjs: list[str], files: list[str], typical: s
         "check-jsonschema, corpus": counted([*cjs, *files]),
         "dsref check, one file": counted([*dsref, "--jobs", "1", typical]),
         "check-jsonschema, one file": counted([*cjs, typical]),
+        "dsref explain": counted([sys.executable, "-m", "dsref", "explain", EXPLAINED]),
         "python -c pass": counted([sys.executable, "-c", "pass"]),
     }
     if not all(counts.values()):
@@ -122,7 +133,12 @@ def _instructions(dsref: list[str], cjs: list[str], files: list[str], typical: s
         print(f"{name:32s} {count / 1e6:8.0f} M")
     ratio = counts["dsref check --jobs 1, corpus"] / counts["check-jsonschema, corpus"]
     print(f"dsref / check-jsonschema, corpus  {ratio:6.2f} x")
-    return 0
+    within = True
+    for (name, beside), most in BUDGET.items():
+        ratio = counts[name] / counts[beside]
+        print(f"{name} / {beside}: {ratio:.3f} x (budget {most} x): {'within' if ratio <= most else 'OVER BUDGET'}")
+        within = within and ratio <= most
+    return 0 if within else 1
 
 
 if __name__ == "__main__":

@@ -394,8 +394,8 @@ def test_how_many_processes() -> None:
 
 
 def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> None:
-    """The files are dealt round; when a forked helper dies (here: at its second file), this process checks the
-    files it had left, and the parts still come in order, each once."""
+    """The files are dealt round; when a forked worker dies (here: at the file f4), this process checks the files the
+    pool had left, and the parts still come in order, each once."""
     from dsref.check import batch
     from dsref.check.report.draw import Piece
 
@@ -412,8 +412,10 @@ def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> Non
     paths = [f"f{i}" for i in range(9)]
     got = list(batch._dealt_round(paths, one, 3))
     assert [piece.text for piece in got] == paths
-    # this process's own files (f0, f3, f6) and what the dead helper had left (f4, f7); f1 was sent before it died
-    assert sorted(checked_in) == ["f0", "f3", "f4", "f6", "f7"]
+    # this process's own files (f0, f3, f6) and the one that killed a worker (f4), with whatever the broken pool had
+    # not answered; a worker took f4 only after sending f1 or f2, which came from it
+    assert {"f0", "f3", "f4", "f6"} <= set(checked_in) and len(checked_in) == len(set(checked_in))
+    assert not {"f1", "f2"} <= set(checked_in)
 
 
 def test_where_no_process_can_be_forked_the_files_are_checked_here(monkeypatch: pytest.MonkeyPatch) -> None:

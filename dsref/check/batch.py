@@ -1,27 +1,25 @@
 """Check many files in one call: in several processes when there are enough files to pay for them.
 
-The files are dealt round: with ``n`` processes, this one checks files ``0, n, 2n, ...`` and the ``k``-th process
-it forks checks files ``k, n + k, ...``, drawing each file's part of the output (:func:`dsref.check.report.draw.draw`)
-and sending it back through a pipe as soon as it is drawn (:mod:`marshal`). This process hands the parts on in the
-order the files were given, each as soon as it is ready, so that the caller can print them at once
-(:class:`dsref.check.report.draw.Writer`) and keep nothing; the output is the same, byte for byte, whatever the number
-of processes (``tests/test_check.py`` compares them). The forked processes start with everything this one has
-loaded (the check tree, the rules), cost a fork and a pipe each (no pool, no threads), and ignore Ctrl-C: this
-process stops them on its way out. Where a process cannot be forked (Windows, macOS, a browser), or one stops
-early, its files are checked here.
+The files are dealt round: with ``n`` processes, this one checks files ``0, n, 2n, ...`` and hands every other file,
+in order, to a pool of ``n - 1`` worker processes (:class:`concurrent.futures.ProcessPoolExecutor`, forked: they start
+with everything this one has loaded, the check tree and the rules, so that only a path goes to a worker and only the
+file's drawn part of the output, :func:`dsref.check.report.draw.draw`, comes back). This process hands the parts on
+in the order the files were given, each as soon as it is ready, so that the caller can print them at once
+(:class:`dsref.check.report.draw.Writer`) and keep little: no more than a few files per worker are handed out ahead
+of the one being printed. The output is the same, byte for byte, whatever the number of processes
+(``tests/test_check.py`` compares them).
+
+The workers ignore Ctrl-C (this process stops them on its way out). Where no worker can be started (Windows, macOS,
+a browser), or one stops early (the pool is then broken), the files no worker answered for are checked here: the
+answer is the same, only slower.
 """
 
 from __future__ import annotations
 
-import contextlib
-import marshal
 import os
-import signal
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import fields
 from functools import partial
-from typing import BinaryIO
 
 from .pipeline import STDIN, check_bytes, check_file, display_path
 from .report.draw import Piece, draw
@@ -29,6 +27,8 @@ from .settings import DEFAULT_SETTINGS, CheckSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
     from ..text.i18n import Lang
 
 __all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
@@ -36,9 +36,9 @@ __all__ = ["FILES_PER_WORKER", "check_and_draw", "workers_for"]
 FILES_PER_WORKER = 48
 """Below this many files per process, starting one costs more than it saves."""
 
-_PIECE_FIELDS = tuple(f.name for f in fields(Piece))
-"""A part travels through the pipe as its fields' values, strings and numbers that :mod:`marshal` writes (the
-same interpreter reads them back; ``pickle`` would cost its import at every start)."""
+AHEAD_PER_WORKER = 4
+"""Files handed to each worker ahead of the file being yielded: enough to keep it busy while this process checks
+its own share, few enough that the parts waiting to be yielded stay small."""
 
 
 def check_and_draw(
@@ -66,78 +66,122 @@ def check_and_draw(
     yield from _dealt_round(paths, one, workers)
 
 
-class _Helper:
-    """A forked process checking every ``workers``-th file, and the pipe its drawn parts come back through."""
-
-    def __init__(self, pid: int, reader: BinaryIO) -> None:
-        self.pid, self.reader, self.alive = pid, reader, True
-
-    def next_piece(self) -> Piece | None:
-        """Its next part, or None once it has stopped (its remaining files are then checked here)."""
-        if self.alive:
-            try:
-                values = marshal.load(self.reader)
-            except (EOFError, OSError, ValueError, TypeError):
-                values = None
-            if isinstance(values, tuple) and len(values) == len(_PIECE_FIELDS):
-                return Piece(*values)
-            self.alive = False
-        return None
-
-    def stop(self) -> None:
-        self.reader.close()
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, signal.SIGKILL)  # one that has finished is only waited for
-        os.waitpid(self.pid, 0)
-
-
 def _dealt_round(paths: list[str], one: Callable[[str], Piece], workers: int) -> Iterator[Piece]:
-    helpers = [_fork(paths[k::workers], one) for k in range(1, workers)]
-    try:
+    """``one`` of each path, in order: this process takes every ``workers``-th file, a pool of ``workers - 1``
+    forked processes the others; what the pool does not answer (it could not start, or broke) is done here."""
+    from collections import deque
+
+    theirs = deque(index for index in range(len(paths)) if index % workers)
+    handed: dict[int, Future[Piece] | None] = {}
+    with _Pool(one, workers - 1) as pool:
         for index, path in enumerate(paths):
-            helper = helpers[index % workers - 1] if index % workers else None
-            piece = helper.next_piece() if helper is not None else None
+            while theirs and theirs[0] < index + AHEAD_PER_WORKER * workers:
+                queued = theirs.popleft()
+                handed[queued] = pool.submit(paths[queued])
+            future = handed.pop(index, None)
+            piece = _answer(future) if future is not None else None
             yield piece if piece is not None else one(path)
-    finally:
-        for helper in helpers:
-            if helper is not None:
-                helper.stop()
 
 
-def _fork(share: list[str], one: Callable[[str], Piece]) -> _Helper | None:
-    """A process that checks ``share`` and sends each drawn part back; None where none can be started."""
+def _answer(future: Future[Piece]) -> Piece | None:
+    """The part a worker drew, or None when it gave none (the pool broke, or the check failed there: checked here,
+    it fails again if it must, as with one process)."""
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # so that the child ignores Ctrl-C from birth
-    except ValueError:  # not the main thread: signals are not ours to handle
-        previous = None
-    pid = -1
-    try:
-        read_end, write_end = os.pipe()
-        try:
-            pid = os.fork()
-        except OSError:
-            os.close(read_end)
-            os.close(write_end)
-    except OSError:
-        pass
-    if pid == 0:  # the child: check, send, and leave without running the parent's clean-up
-        status = 0
-        try:
-            os.close(read_end)
-            with os.fdopen(write_end, "wb") as out:
-                for path in share:
-                    piece = one(path)
-                    marshal.dump(tuple(getattr(piece, name) for name in _PIECE_FIELDS), out)
-                    out.flush()
-        except BaseException:  # the parent meets the end of the pipe and checks the rest itself
-            status = 1
-        os._exit(status)
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
-    if pid < 0:
+        return future.result()
+    except Exception:
         return None
-    os.close(write_end)
-    return _Helper(pid, os.fdopen(read_end, "rb"))
+
+
+class _Pool:
+    """The worker processes: forked on entry, stopped on exit. While they live, what this process had allocated is
+    frozen (:func:`gc.freeze`), so that neither its collections nor theirs write to the memory they share; it is
+    unfrozen on exit, unless the caller had frozen something itself (then its heap is left as it was)."""
+
+    def __init__(self, one: Callable[[str], Piece], size: int) -> None:
+        self.one, self.size = one, size
+        self.executor: ProcessPoolExecutor | None = None
+        self.froze = False
+
+    def __enter__(self) -> _Pool:
+        import gc
+        import signal
+
+        try:
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # so that the workers ignore Ctrl-C from birth
+        except ValueError:  # not the main thread: signals are not ours to handle
+            previous = None
+        self.froze = gc.get_freeze_count() == 0
+        if self.froze:
+            gc.freeze()
+        try:
+            self.executor = self._start()
+        except BaseException:
+            self.__exit__()
+            raise
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
+        return self
+
+    def _start(self) -> ProcessPoolExecutor | None:
+        """The pool, its workers forked; None where they cannot be (no fork, no pipe, no semaphores)."""
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        before = set(multiprocessing.active_children())
+        try:
+            context = multiprocessing.get_context("fork")
+            executor = ProcessPoolExecutor(
+                self.size, mp_context=context, initializer=_start_worker, initargs=(self.one,)
+            )
+        except (OSError, ValueError, NotImplementedError):
+            return None
+        try:
+            executor.submit(int)  # a pool with a fork context forks all its workers at its first task
+        except BaseException as exc:
+            for started in set(multiprocessing.active_children()) - before:  # forked before one failed to be
+                started.kill()
+                started.join()
+            executor.shutdown(wait=False, cancel_futures=True)
+            if isinstance(exc, OSError):
+                return None
+            raise
+        return executor
+
+    def submit(self, path: str) -> Future[Piece] | None:
+        """``path`` handed to a worker; None when there is no pool, or no more (it broke)."""
+        if self.executor is None:
+            return None
+        try:
+            return self.executor.submit(_worker_check, path)
+        except RuntimeError:  # BrokenProcessPool
+            return None
+
+    def __exit__(self, *exc: object) -> None:
+        import gc
+
+        if self.executor is not None:
+            self.executor.shutdown(wait=True, cancel_futures=True)
+            self.executor = None
+        if self.froze:
+            gc.unfreeze()
+            self.froze = False
+
+
+_worker_one: Callable[[str], Piece] | None = None
+"""In a worker process, what checks and draws one file: set by :func:`_start_worker`, inherited through the fork
+(never pickled, so it may be any callable)."""
+
+
+def _start_worker(one: Callable[[str], Piece]) -> None:
+    global _worker_one  # the worker's own copy of this module, set once as it starts
+    _worker_one = one
+
+
+def _worker_check(path: str) -> Piece:
+    if _worker_one is None:
+        raise RuntimeError("_worker_check runs in a worker process, after _start_worker")
+    return _worker_one(path)
 
 
 def _check_and_draw(

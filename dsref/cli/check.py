@@ -95,7 +95,6 @@ def run(args: argparse.Namespace) -> int:
     from ..check.settings import CheckSettings
 
     settings = CheckSettings(args.profile, args.world_size, target, hugging_face, debug=args.debug)
-    _collect_from_here()
     if args.fix or args.diff:
         return _fix(args, lang, release, settings)
 
@@ -174,20 +173,6 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
     world_size = settings.world_size if settings.world_size is not None else launch.world_size
     checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
     return [launch.ds_config_path], checked
-
-
-def _collect_from_here() -> None:
-    """Turn the garbage collector on (cli/main.py left it off through the imports) once the check tree and the rules
-    are loaded, with everything loaded so far frozen: no collection walks it again, and processes forked to check
-    files (check/batch.py) do not copy its memory by touching it."""
-    import gc
-
-    from ..check.rules import all_rules
-    from ..check.validate.checktree import check_tree
-
-    check_tree(), all_rules()
-    gc.freeze()
-    gc.enable()
 
 
 def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | None) -> int:

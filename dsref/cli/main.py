@@ -1,6 +1,6 @@
 """The ``dsref`` command line: a thin shell over the library.
 
-Each subcommand lives in its own module under :mod:`dsref.cli.lang`, exposing
+Each subcommand lives in its own module of :mod:`dsref.cli`, exposing
 ``configure(parser)`` (cheap: no heavy imports) and ``run(args) -> int``. Only
 the module of the command being run is imported, so ``dsref explain`` never pays
 for what ``dsref check`` needs.
@@ -119,9 +119,6 @@ def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import gc
-
-    gc.disable()  # as python -m dsref starts (see __main__.py); the `dsref` script comes here with it on
     if sys.stdout is None:  # started with stdout closed (`>&-`)
         _say("stdout_closed")
         return 2
@@ -133,10 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = quick_explain_args(args_list)
     if args is None:
         first = next((a for a in args_list if not a.startswith("-")), None)
-        # The server and check turn it on once their imports are done (cli/server.py, cli/check.py): collections
-        # during imports free nothing and cost a tenth of checking one file.
-        if first not in ("server", "check"):
-            gc.enable()  # python -m dsref turned it off for the quick path (see __main__.py)
         args = _parser(first if first in COMMANDS else None, args_list).parse_args(args_list)
     try:
         status = int(importlib.import_module(COMMANDS[args.command][0]).run(args))

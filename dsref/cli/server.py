@@ -26,11 +26,6 @@ def run(args: argparse.Namespace) -> int:
 
         say("dsref: " + CLI.text("stdio_or_tcp" if args.tcp and args.stdio else "bad_port", environment_language()))
         return 2
-    import gc
-
-    # python -m dsref starts with the collector off; importing pygls and lsprotocol (a thousand attrs classes) with
-    # it off saves about 15 ms of the start. What was imported lives as long as the server: frozen, the collections
-    # to come never walk it.
     try:
         from ..server.app import main
     except ModuleNotFoundError as exc:
@@ -42,6 +37,4 @@ def run(args: argparse.Namespace) -> int:
         say("dsref: " + CLI.text("server_extra", environment_language(), name=exc.name))
         return 2
 
-    gc.freeze()
-    gc.enable()
     return main(tcp=(args.host, args.port) if args.tcp else None)

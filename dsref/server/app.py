@@ -21,7 +21,6 @@ from typing import Any, BinaryIO
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
-from pygls.lsp.server import LanguageServer
 
 from ..check.report.target import installed_deepspeed, installed_hugging_face, release_to_check, statement
 from ..text.escape import visible
@@ -29,7 +28,7 @@ from ..text.i18n import Lang
 from ..text.language import resolve_language
 from ..tree.versions import DSREF_VERSION
 from .analysis import Analysis, analyse, looks_like_config
-from .rpc import Protocol, one_line
+from .rpc import Protocol, Server, one_line
 from .schedule import Scheduler
 from .settings import Settings, read_settings
 from .texts import TEXTS
@@ -46,7 +45,7 @@ STATUS = "dsref/status"
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 
-class DsrefServer(LanguageServer):
+class DsrefServer(Server):
     """pygls' server with dsref's state: the settings, the editor's language, the last analysis of each document."""
 
     protocol: Protocol

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 import attrs
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.lsp.server import LanguageServer
 from pygls.protocol import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage, LanguageServerProtocol
 from pygls.protocol.language_server import lsp_method
 
@@ -45,9 +46,9 @@ if TYPE_CHECKING:
     from collections.abc import Generator
     from concurrent.futures import Future
 
-    from .app import DsrefServer
+    from ..text.i18n import Lang
 
-__all__ = ["Protocol", "one_line"]
+__all__ = ["Protocol", "Server", "one_line"]
 
 log = logging.getLogger("dsref.server")
 
@@ -65,10 +66,19 @@ def _valid_id(value: Any) -> TypeGuard[int | str]:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
 
+class Server(LanguageServer):
+    """pygls' server as :class:`Protocol` needs it: one that says which language its answers are written in.
+    dsref's own (:class:`dsref.server.app.DsrefServer`) takes it from the settings and the editor."""
+
+    @property
+    def lang(self) -> Lang:
+        return "en"
+
+
 class Protocol(LanguageServerProtocol):
     """pygls' LSP protocol with JSON-RPC's error answers and LSP's life cycle (see the module's table)."""
 
-    _server: DsrefServer
+    _server: Server
 
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)

@@ -11,7 +11,7 @@ True
 from __future__ import annotations
 
 from ..text.i18n import Lang, messages
-from . import generated_header
+from .header import generated_header
 
 __all__ = ["M", "exported", "page"]
 

@@ -16,7 +16,7 @@ from ..text.punctuation import colon, listed
 from ..tree.changes import Change, What, changes, shown_probe
 from ..tree.index import OptionIndex
 from ..tree.releases import COVERED
-from . import generated_header
+from .header import generated_header
 from .markdown import code, json_value, option_link
 
 __all__ = ["M", "pages"]

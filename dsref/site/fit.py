@@ -24,9 +24,9 @@ from ..estimate.model import Architecture
 from ..estimate.quantities import GIB, OffloadDevice, format_bytes, format_number
 from ..text.i18n import Lang, messages
 from ..tree.versions import DEEPSPEED_VERSION
-from . import generated_header
 from .figures import GPU_SIZES, MODELS, SEQ_LENS, Macro, peak_bytes, value
 from .figures import GPUS as FIGURE_GPUS
+from .header import generated_header
 from .markdown import cell, code, table
 
 __all__ = ["GPU_SIZES", "MODELS", "TOLERANCE", "M", "pages", "validation_rows"]

@@ -31,7 +31,7 @@ from ..text.units import UNITS
 from ..tree.changes import What, history, probed, shown_probe
 from ..tree.index import OptionIndex
 from ..tree.record import OptionRecord, top_of
-from . import generated_header
+from .header import generated_header
 from .markdown import anchor, cell, code, json_value, paragraph, table
 
 __all__ = ["AREAS", "M", "area_of", "glossary_terms", "missing_texts", "pages", "top_level_areas"]

@@ -24,7 +24,7 @@ from ..text.punctuation import colon
 from ..tree.index import OptionIndex
 from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
-from . import generated_header
+from .header import generated_header
 from .markdown import cell, code, paragraph, table
 
 __all__ = ["GROUPS", "M", "codes", "example_of", "missing_texts", "nav_group", "pages", "repairing_fix"]

@@ -21,8 +21,8 @@ from ..text.facts import shown_summary
 from ..text.i18n import Lang, messages, option_text
 from ..tree.index import OptionIndex
 from ..tree.record import OptionRecord
-from . import generated_header
 from .figures import GPU_SIZES, MODELS, estimate_command, model_estimate
+from .header import generated_header
 from .markdown import cell, code, json_value, option_link, paragraph, table
 
 __all__ = ["EXAMPLE_GPUS", "EXAMPLE_MODEL", "M", "pages"]
