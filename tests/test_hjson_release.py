@@ -9,9 +9,9 @@ the requirement admits (the loader's tests compare the scanner with ``hjson.load
 from __future__ import annotations
 
 import importlib.metadata
-import tomllib
 from pathlib import Path
 
+import tomllib
 from packaging.requirements import Requirement
 
 ROOT = Path(__file__).resolve().parents[1]
