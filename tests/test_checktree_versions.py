@@ -36,6 +36,8 @@ def _outcome(validator: Any, value: Any) -> tuple[Any, Any]:
         strict: Any = "ok"
     except ValidationError as exc:
         strict = sorted((e["type"], repr(e.get("ctx"))) for e in exc.errors(include_url=False))
+    except NotImplementedError:  # pydantic 2.7's core, for an is-instance type: no JSON value is an instance
+        strict = "not an instance"
     try:
         lax: Any = repr(values.plain_value(validator.validate_python(value)))
     except ValidationError as exc:
@@ -102,16 +104,17 @@ def test_another_pydantic_core_rebuilds_from_the_models(monkeypatch: pytest.Monk
     assert checked > 10_000
 
 
-def test_a_function_that_is_gone_rebuilds_from_the_models(monkeypatch: pytest.MonkeyPatch, fresh: None) -> None:
+def test_a_function_that_is_gone_rebuilds_from_the_models(fresh: None) -> None:
+    """The stored schema of ``update_interval`` names pydantic's private ``greater_than_or_equal_validator``; a
+    release without it (here: the same schema naming a function no release has) builds from the model."""
     opt = check_tree().get("zero_optimization.zenflow.update_interval")
-    assert "pydantic._internal._validators:greater_than_or_equal_validator" in json.dumps(opt.validator_spec.schema)
+    named = "pydantic._internal._validators:greater_than_or_equal_validator"
+    assert named in json.dumps(opt.validator_spec.schema)
     stored = _rebuilt(opt)
     stored_validator = stored.build()
-    if stored_schemas_usable():
-        assert not stored.from_model
-    private = importlib.import_module("pydantic._internal._validators")  # what a schema of 2.14 names
-    monkeypatch.delattr(private, "greater_than_or_equal_validator")
-    spec = _rebuilt(opt)
+    assert stored.from_model is not stored_schemas_usable()
+    gone = json.loads(json.dumps(opt.validator_spec.schema).replace(named, f"{named}_gone"))
+    spec = ValidatorSpec(gone, opt.validator_spec.plain, opt.path)
     validator = spec.build()
     assert spec.from_model
     for value in [*PROBES, 0, 1, 2, "3", 1.5]:
@@ -151,6 +154,7 @@ def test_configs_get_the_same_findings_from_rebuilt_validators(monkeypatch: pyte
         "zero_optimization": {"stage": 4, "overlap_comm": "yes", "reduce_bucket_size": 5e8, "zenflow": {}},
         "fp16": {"enabled": 1, "loss_scale": -1},
         "gradient_clipping": "x",
+        "tensor_parallel": {"dtype": "fp16"},  # an is-instance type: pydantic 2.7's core raises from JSON
     }
     configs.append(mistakes)
     before = [validate(config) for config in configs]

@@ -539,7 +539,7 @@ class _Walker:
             if key is not None:
                 remember(_STRICTLY_VALID, key, True)
             return
-        except ValidationError:
+        except (ValidationError, NotImplementedError):  # (pydantic 2.7's core: "cannot check isinstance" from JSON)
             pass
         except RecursionError:
             self.wrong_type(opt, value, loc)

@@ -84,7 +84,7 @@ def accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
 
     try:
         adapter.validate_json(json.dumps(value), strict=True)
-    except (ValidationError, RecursionError, TypeError, ValueError):
+    except (ValidationError, RecursionError, TypeError, ValueError, NotImplementedError):  # see validation.leaf
         return False
     return True
 
