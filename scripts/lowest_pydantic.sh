@@ -20,7 +20,7 @@ out="${DSREF_LOWEST_OUT:-$lowest_venv/outputs}"
 spec=$(python - <<'EOF'
 import re, tomllib
 deps = tomllib.load(open("pyproject.toml", "rb"))["project"]["dependencies"]
-line = next(d for d in deps if re.match(r"pydantic\b", d))
+line = next(d for d in deps if re.match(r"pydantic\s*[<>=~!]", d))
 low = re.search(r">=\s*(\d+)\.(\d+)", line)
 print(f"pydantic=={low[1]}.{low[2]}.*")
 EOF
