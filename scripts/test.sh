@@ -12,6 +12,9 @@
 #     playground's editor, from their package-lock.json files
 #   - Debian's Chromium and CJK fonts for the site test (scripts/install_test_deps.sh, only when missing)
 #
+# Then scripts/lowest_pydantic.sh: the fast tier on the lowest pydantic pyproject.toml admits, and `dsref check`'s
+# output over ../shared/corpus/real byte-identical to the locked pydantic's.
+#
 # `python -m pytest -m "not slow"` is the fast tier, once this has installed everything (CONTRIBUTING says when).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -49,3 +52,8 @@ bash scripts/install_test_deps.sh
 
 export DSREF_TEST_ENV="$mode"  # tests/test_environment.py compares the installed packages with the lock when locked
 python -m pytest "$@"
+# the fast tier again on the lowest pydantic pyproject.toml admits, and the same check output over the corpus
+# (about 2 minutes more on 2 cores; DSREF_SKIP_LOWEST=1 leaves it out while iterating locally)
+if [ "${DSREF_SKIP_LOWEST:-}" != 1 ]; then
+  bash scripts/lowest_pydantic.sh -q
+fi

@@ -19,7 +19,7 @@ from pydantic_core import ValidationError
 from dsref.check.pipeline import check_file
 from dsref.check.rules import run_rules
 from dsref.check.settings import CheckSettings
-from dsref.check.validate.checktree import check_tree
+from dsref.check.validate.checktree import check_tree, stored_schemas_usable
 from dsref.check.validate.validation import validate
 from dsref.check.validate.values import accepts, plain_value
 from dsref.generator.check_tree import validator_of
@@ -45,6 +45,8 @@ def _outcome(validator: Any, value: Any) -> tuple[Any, ...]:
         strict: Any = "ok"
     except ValidationError as exc:
         strict = sorted(e["type"] for e in exc.errors())
+    except NotImplementedError:  # pydantic 2.7's core, for an is-instance type
+        strict = "not an instance"
     try:
         lax: Any = ("ok", repr(plain_value(validator.validate_python(value))))
     except ValidationError as exc:
@@ -87,7 +89,8 @@ def test_every_validator_is_pydantics_own() -> None:
         if expected is None or mine is None:
             assert expected is mine is None, opt.path
             continue
-        assert _normalized(repr(mine)) == _normalized(repr(expected.validator)), opt.path
+        mine_core = getattr(mine, "validator", mine)  # a TypeAdapter where another pydantic-core rebuilt it
+        assert _normalized(repr(mine_core)) == _normalized(repr(expected.validator)), opt.path
         for value in PROBES:
             assert _outcome(mine, value) == _outcome(expected, value), (opt.path, value)
 
@@ -138,6 +141,9 @@ def test_checking_imports_neither_pydantic_nor_the_models() -> None:
     loaded = set(json.loads(proc.stdout.strip().splitlines()[-1].replace("'", '"')))
     heavy = ["pydantic.main", "pydantic.type_adapter", "pydantic.fields", "dsref.schema.config"]
     heavy += ["jsonschema", "dsref.editor.jsonschema", "dsref.estimate.table", "dsref.site", "dsref.explain.render"]
+    if not stored_schemas_usable():  # another pydantic-core: validators are built from the models, on purpose
+        assert "pydantic.type_adapter" in loaded
+        return
     assert sorted(loaded & set(heavy)) == []
     assert [m for m in loaded if m.startswith("dsref.schema.")] == ["dsref.schema._meta"] or sorted(
         m for m in loaded if m.startswith("dsref.schema.")

@@ -1,7 +1,11 @@
 """Positions in Hjson, as hjson 3.1.0's ``HjsonDecoder`` reads it: :func:`scan` drives hjson's own lexical
 functions (``getNext``, ``scanKeyName``, ``scanstring``, ``mlscanstring``, ``scantfnns``) in the order and with the
 branches of ``HjsonDecoder.decode`` (:mod:`dsref.check.read.scanner` says why and how). A module of its own so that
-hjson is imported only for files that are not strict JSON; :func:`dsref.check.read.scanner.scan_hjson` calls it."""
+hjson is imported only for files that are not strict JSON; :func:`dsref.check.read.scanner.scan_hjson` calls it.
+
+These functions are hjson's internals, not its documented API, so ``pyproject.toml`` admits only the releases they
+are tested with (``hjson>=3.1,<3.2``; 3.1.0 is hjson's newest release): a new one is taken on by raising the cap
+once ``tests/test_loader_fast.py`` and ``tests/test_loader.py`` pass with it."""
 
 from __future__ import annotations
 

@@ -4,9 +4,16 @@
 Meta) and a validator of its value. Building them from the pydantic models costs a quarter of a second at each
 start; ``dsref/generated/check_tree.py`` (written by :mod:`dsref.generator.check_tree` from the same models,
 kept in sync by ``tests/test_checktree.py``) holds them ready: each option's fields, in the order ``Option``
-takes them, and its pydantic-core schema, the very schema pydantic generates for the field, from which
-:class:`pydantic_core.SchemaValidator` builds the same validator pydantic would. Only ``pydantic_core`` is
-imported, and only the validators of options a file writes are built.
+takes them, its pydantic-core schema, the very schema pydantic generates for the field, from which
+:class:`pydantic_core.SchemaValidator` builds the same validator pydantic would, and what makes its value plainly
+valid (:mod:`dsref.check.validate.plain_types`). Only ``pydantic_core`` is imported, and only the validators of
+options a file writes a value that is not plainly valid to are built.
+
+A core schema is pydantic-core's own format, of one release: the file records the pydantic and pydantic-core
+releases that wrote it (``PYDANTIC``, ``PYDANTIC_CORE``). With another pydantic-core installed, or where a function
+a schema names cannot be imported (one of pydantic's private helpers, of another pydantic release), the option's
+validator is built from its field in the models instead (:meth:`ValidatorSpec.build`): slower to start, the same
+verdicts (``tests/test_checktree_versions.py``).
 
 Options of this tree have no ``annotation``, ``field_info``, ``model``, ``description``, ``summary`` or
 ``related``: commands that show texts or walk the models use :func:`dsref.tree.options.option_tree`.
@@ -32,7 +39,6 @@ from typing import Any
 from ...records import record
 from ...schema import UNSET, HfAuto, HfChange, Meta
 from ...tree.options import Option, OptionTree
-from .plain_types import PlainType, plain_type
 
 __all__ = [
     "CHECK_TREE_FILE",
@@ -42,6 +48,8 @@ __all__ = [
     "check_tree",
     "decode_schema",
     "option_from_row",
+    "stored_schemas_usable",
+    "stored_validator",
 ]
 
 CHECK_TREE_MODULE = "dsref.generated.check_tree"
@@ -53,36 +61,66 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pydantic_core import SchemaValidator
 
+    from .values import Validator
+
 _SAFE_MODULES = frozenset({"dsref.schema._coerce", "pydantic._internal._validators", "pathlib"})
 """Modules the encoded schemas may name functions and classes of: none of them imports the models."""
 
 
 @record(frozen=False, eq=False)
 class ValidatorSpec:
-    """An option's encoded pydantic-core schema, turned into a validator on first use.
+    """An option's encoded pydantic-core schema, turned into a validator on first use, and what makes its value
+    plainly valid (:mod:`dsref.check.validate.plain_types`).
 
-    ``schema`` is None for a section that takes nothing but a JSON object (no plain-value form).
+    ``schema`` is None for a section that takes nothing but a JSON object (no plain-value form). The schema is
+    pydantic-core's own, of the release the tree records (``PYDANTIC_CORE``): with another release installed, or
+    where a function the schema names cannot be imported, the validator is built from the option's field in the
+    models instead (:func:`dsref.check.validate.values.validator_from_model`), which pydantic writes anew for the
+    release installed.
     """
 
     schema: Any
+    plain: dict[str, Any] | None = None
+    path: str = ""
     _built: Any = field(default=None, repr=False)
-    _plain: PlainType | None = field(default=None, repr=False)
+    from_model: bool = field(default=False, repr=False)
+    """Whether :meth:`build` built the validator from the models (after it ran)."""
 
-    @property
-    def plain(self) -> PlainType:
-        """What can be said of a value without building the validator (:mod:`dsref.check.validate.plain_types`)."""
-        if self._plain is None:
-            self._plain = plain_type(self.schema)
-        return self._plain
-
-    def build(self) -> SchemaValidator | None:
+    def build(self) -> Validator | None:
         if self.schema is None:
             return None
         if self._built is None:
-            from pydantic_core import SchemaValidator
+            built: Any = stored_validator(self.schema) if stored_schemas_usable() else None
+            if built is None:
+                from ...tree.options import option_tree
+                from .values import validator_from_model
 
-            self._built = SchemaValidator(decode_schema(self.schema))
+                self.from_model = True
+                built = validator_from_model(option_tree().get(self.path))
+            self._built = built
         return self._built
+
+
+def stored_validator(schema: Any) -> SchemaValidator | None:
+    """A validator of an encoded schema, or None where pydantic-core cannot build it: a function or class it names
+    is gone (one of pydantic's private helpers, renamed in another release), or the schema is not one this
+    pydantic-core reads."""
+    from pydantic_core import SchemaError, SchemaValidator
+
+    try:
+        return SchemaValidator(decode_schema(schema))
+    except (ImportError, AttributeError, SchemaError, TypeError, KeyError):
+        return None
+
+
+@cache
+def stored_schemas_usable() -> bool:
+    """Whether the installed pydantic-core is the release that wrote the check tree's schemas (they are its own
+    format, which another release may read otherwise)."""
+    import pydantic_core
+
+    module = importlib.import_module(CHECK_TREE_MODULE)
+    return bool(getattr(module, "PYDANTIC_CORE", None) == pydantic_core.__version__)
 
 
 def decode_schema(value: Any) -> Any:
@@ -123,10 +161,21 @@ def _enum_class(name: str, mixin: str | None, members: list[list[Any]]) -> type[
 
 
 def _named(ref: str) -> Any:
+    """The function or class ``module:name``; ``ImportError`` where it is gone, or where it is pydantic's own and
+    the installed pydantic is not the release the tree records (its private helpers change without notice)."""
     module, _, name = ref.partition(":")
     if module not in _SAFE_MODULES:
         raise ValueError(f"the check tree names {ref}, outside the modules it may import")
-    return getattr(importlib.import_module(module), name)
+    found = getattr(importlib.import_module(module), name, None)
+    if found is None:
+        raise ImportError(f"the check tree names {ref}, which the installed release has not")
+    if module.startswith("pydantic."):
+        import pydantic
+
+        recorded = getattr(importlib.import_module(CHECK_TREE_MODULE), "PYDANTIC", None)
+        if recorded != pydantic.VERSION:
+            raise ImportError(f"the check tree names {ref} of another pydantic release")
+    return found
 
 
 def path_validator(input_value: Any) -> pathlib.Path:
@@ -142,19 +191,20 @@ def path_validator(input_value: Any) -> pathlib.Path:
 
 
 _OPTION_FIELDS = tuple(f.name for f in fields(Option))
-ROW_FIELDS = (*_OPTION_FIELDS, "has_default")
+ROW_FIELDS = (*_OPTION_FIELDS, "has_default", "plain")
 """What each row of the generated check tree holds: the fields of :class:`~dsref.tree.options.Option` in their
-order, then whether the option has a default (:func:`dsref.generator.check_tree.row`)."""
+order, then whether the option has a default and what makes its value plainly valid
+(:func:`dsref.generator.check_tree.row`)."""
 _DEFAULT, _META, _VALIDATOR = (_OPTION_FIELDS.index(name) for name in ("default", "meta", "validator_spec"))
 
 
 def option_from_row(row: tuple[Any, ...]) -> Option:
     """An :class:`~dsref.tree.options.Option` from its row in the check tree file: the row is its fields, in order,
     but for its facts, its validator and the default it may not have."""
-    values = list(row[:-1])
+    values = list(row[:-2])
     values[_META] = _meta(values[_META])
-    values[_VALIDATOR] = ValidatorSpec(values[_VALIDATOR])
-    if not row[-1]:
+    values[_VALIDATOR] = ValidatorSpec(values[_VALIDATOR], row[-1], values[0])
+    if not row[-2]:
         values[_DEFAULT] = UNSET
     return Option(*values)
 

@@ -23,7 +23,7 @@ from ...tree.options import Option, OptionTree
 from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ...tree.releases import ReleaseFacts
 from ..positions import Location
-from .plain_types import UNSURE, Refused
+from .plain_types import AS_WRITTEN
 
 __all__ = ["Effective", "effective"]
 
@@ -138,12 +138,10 @@ def _as_deepspeed_keeps(opt: Option, value: Any) -> Any:
     if opt.validated_by_deepspeed and isinstance(value, str) and value == "auto" and opt.allowed != ("auto",):
         return UNSET
     if opt.kind == "leaf" and opt.validated_by_deepspeed:
-        spec = opt.validator_spec
-        if spec is not None:  # a plain value is kept as pydantic-core would keep it, without asking it
-            answer = spec.plain.lax(value)
-            if answer is not UNSURE:  # refused by DeepSpeed: the value read on is the one written
-                return value if type(answer) is Refused else answer
-        from .values import remember, scalar_key, value_validator
+        from .values import plainly_valid, remember, scalar_key, value_validator
+
+        if plainly_valid(opt, value) == AS_WRITTEN:  # kept as written, without asking the validator
+            return value
 
         key = scalar_key(opt, value)
         if key is not None and key in _KEPT:

@@ -41,8 +41,7 @@ from ..positions import Location
 from ..repairs import Repair
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from . import schema_repairs as repairs
-from .plain_types import UNSURE, Refused
-from .values import accepts, coerce, plain_type_of, plain_value, remember, scalar_key, value_validator
+from .values import accepts, coerce, plain_value, plainly_valid, remember, scalar_key, value_validator
 
 __all__ = ["validate", "value_validator"]
 
@@ -517,37 +516,31 @@ class _Walker:
                 self.add(Kind.not_allowed, Severity.error, loc, opt, value=short_repr(value), allowed=spellings)
             return
         # from here on the value is judged by 0.19.8's type, whatever the release
-        plain = plain_type_of(opt)
-        verdict = plain.strict(value)
-        if verdict is True:
+        if plainly_valid(opt, value):
             return
-        key = scalar_key(opt, value) if verdict is UNSURE else None
+        key = scalar_key(opt, value)
         if key is not None and key in _STRICTLY_VALID:
             return
         strict = self.refuses(opt)
-        text = ""
-        # a value JSON cannot write is of the wrong type; a float, a string, a bool or null always can be written
-        if verdict is UNSURE or type(value) not in (float, str, bool, type(None)):
-            try:
-                text = json.dumps(value, allow_nan=True)
-            except (TypeError, ValueError, RecursionError):
-                self.wrong_type(opt, value, loc)
-                return
-        if verdict is UNSURE:  # pydantic-core's strict JSON validation decides
-            adapter = value_validator(opt)
-            from pydantic_core import ValidationError
+        try:  # a value JSON cannot write is of the wrong type
+            text = json.dumps(value, allow_nan=True)
+        except (TypeError, ValueError, RecursionError):
+            self.wrong_type(opt, value, loc)
+            return
+        adapter = value_validator(opt)
+        from pydantic_core import ValidationError
 
-            assert adapter is not None  # every leaf has a type
-            try:
-                adapter.validate_json(text, strict=True)
-                if key is not None:
-                    remember(_STRICTLY_VALID, key, True)
-                return
-            except ValidationError:
-                pass
-            except RecursionError:
-                self.wrong_type(opt, value, loc)
-                return
+        assert adapter is not None  # every leaf has a type
+        try:  # pydantic-core's strict JSON validation: accepted as written
+            adapter.validate_json(text, strict=True)
+            if key is not None:
+                remember(_STRICTLY_VALID, key, True)
+            return
+        except (ValidationError, NotImplementedError):  # (pydantic 2.7's core: "cannot check isinstance" from JSON)
+            pass
+        except RecursionError:
+            self.wrong_type(opt, value, loc)
+            return
         if (
             opt.meta.case_insensitive
             and isinstance(value, str)
@@ -555,22 +548,14 @@ class _Walker:
             and any(isinstance(a, str) and a.lower() == value.lower() for a in opt.allowed)
         ):
             return
-        answer = plain.lax(value)  # what DeepSpeed's lax validation makes of it: pydantic-core asked only if unsure
         refusal: tuple[Kind, dict[str, Any]] | None = None
-        if type(answer) is Refused:
-            refusal = answer.kind(value), answer.bounds
-        elif answer is UNSURE:
-            adapter = value_validator(opt)
-            from pydantic_core import ValidationError
-
-            assert adapter is not None  # every leaf has a type
-            try:
-                answer = adapter.validate_python(value)
-            except ValidationError as exc:
-                refusal = _classify(exc, value), _bounds_of(exc)
-            except RecursionError:
-                self.wrong_type(opt, value, loc)
-                return
+        try:  # what DeepSpeed's lax validation makes of it
+            answer = adapter.validate_python(value)
+        except ValidationError as exc:
+            refusal = _classify(exc, value), _bounds_of(exc)
+        except RecursionError:
+            self.wrong_type(opt, value, loc)
+            return
         if refusal is not None:
             kind, failed = refusal
             severity = Severity.error if strict else Severity.warning

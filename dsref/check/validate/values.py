@@ -1,5 +1,5 @@
 """What a value means to one option: whether its type takes it as written, what lax validation makes of it, and
-the validator that decides where the plain answer (:mod:`.plain_types`) is unsure.
+the validator that decides every value that is not plainly valid (:mod:`.plain_types`).
 
 Shared by the schema's walk (:mod:`.validation`), its repairs (:mod:`.schema_repairs`), the effective config
 (:mod:`.effective`) and the rules.
@@ -9,21 +9,22 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, Union, get_args, get_origin
 
 from ...schema import Meta
-from ...tree.options import Option
-from .plain_types import UNSURE, PlainType, Refused
+from ...tree.options import Option, is_model, strip_annotated, union_args
+from .plain_types import AS_WRITTEN, NOT_PLAIN, judge
 
 __all__ = [
     "REMEMBERED",
     "Validator",
     "accepts",
     "coerce",
-    "plain_type_of",
     "plain_value",
+    "plainly_valid",
     "remember",
     "scalar_key",
+    "validator_from_model",
     "value_validator",
 ]
 
@@ -54,11 +55,8 @@ def remember(memo: dict[Any, Any], key: Any, value: Any) -> None:
 def coerce(opt: Option, value: Any) -> Any:
     """The value DeepSpeed's lax validation makes of ``value`` for ``opt``, as JSON data (the fix of a
     :attr:`~dsref.check.findings.Kind.coerced` finding writes it); raises ``ValueError`` when it cannot."""
-    answer = plain_type_of(opt).lax(value)  # pydantic-core is asked only where the plain answer is unsure
-    if type(answer) is Refused:
-        raise ValueError(f"{opt.path}: {', '.join(sorted(answer.errors))}")
-    if answer is not UNSURE:
-        return plain_value(answer)
+    if plainly_valid(opt, value) == AS_WRITTEN:
+        return value
     adapter = value_validator(opt)
     if adapter is None:
         raise ValueError(f"{opt.path} has no validator")
@@ -77,9 +75,8 @@ def accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
     """
     if opt.kind == "section" and not scalar:
         return False
-    verdict = plain_type_of(opt).strict(value)
-    if verdict is not UNSURE:
-        return bool(verdict)
+    if plainly_valid(opt, value) != NOT_PLAIN:
+        return True
     adapter = value_validator(opt)
     if adapter is None:
         return False
@@ -87,20 +84,17 @@ def accepts(opt: Option, value: Any, *, scalar: bool = False) -> bool:
 
     try:
         adapter.validate_json(json.dumps(value), strict=True)
-    except (ValidationError, RecursionError, TypeError, ValueError):
+    except (ValidationError, RecursionError, TypeError, ValueError, NotImplementedError):  # see validation.leaf
         return False
     return True
 
 
-def plain_type_of(opt: Option) -> PlainType:
-    """What can be said of the option's values without pydantic-core (:mod:`dsref.check.validate.plain_types`): an
-    option of
-    the check tree, of a plain type; anything else is left to its validator."""
+def plainly_valid(opt: Option, value: Any) -> int:
+    """Whether ``value`` is plainly valid for ``opt`` by the facts the check tree holds
+    (:func:`dsref.check.validate.plain_types.judge`); an option of the model-built tree has none, and every value
+    of it goes to its validator."""
     spec = opt.validator_spec
-    return spec.plain if spec is not None else _UNKNOWN
-
-
-_UNKNOWN = PlainType()
+    return NOT_PLAIN if spec is None else judge(spec.plain, value)
 
 
 def plain_value(value: Any) -> Any:
@@ -130,10 +124,36 @@ def value_validator(opt: Option) -> Validator | None:
     """
     if opt.validator_spec is not None:
         return opt.validator_spec.build()
+    return validator_from_model(opt)
+
+
+def validator_from_model(opt: Option) -> Validator | None:
+    """A ``TypeAdapter`` of what ``opt`` of the model-built tree takes: a leaf's type and constraints; for a
+    section, the plain-value forms of its type (a JSON object goes to the section's own keys, never to this
+    validator), None where it has none. What the generated check tree stores the core schema of, and what it
+    rebuilds an option's validator with when it cannot use that schema."""
     from pydantic import TypeAdapter
 
     constraints = tuple(item for item in opt.field_info.metadata if not isinstance(item, Meta))
-    if not constraints:
-        return TypeAdapter(opt.annotation)
-    parts = (opt.annotation, *constraints)
-    return TypeAdapter(Annotated[parts])  # type: ignore[arg-type]
+    if opt.kind == "leaf":
+        if not constraints:
+            return TypeAdapter(opt.annotation)
+        parts = (opt.annotation, *constraints)
+        return TypeAdapter(Annotated[parts])  # type: ignore[arg-type]
+    scalars = tuple(arg for arg in union_args(opt.annotation) if not _section_form(arg))
+    if not scalars:
+        return None
+    if constraints:
+        raise TypeError(f"{opt.path}: constraints on a section field")
+    return TypeAdapter(Union[scalars])  # type: ignore[arg-type]  # noqa: UP007
+
+
+def _section_form(arg: Any) -> bool:
+    if is_model(arg):
+        return True
+    args = get_args(arg)
+    if get_origin(arg) is dict and args:
+        return is_model(strip_annotated(args[-1]))
+    if get_origin(arg) is list and args:
+        return is_model(strip_annotated(args[0]))
+    return False
