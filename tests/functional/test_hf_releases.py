@@ -237,6 +237,7 @@ def test_the_installed_transformers_fills_what_dsref_says(tree: OptionTree, tmp_
     accelerate fills (and on a few nobody fills), with small TrainingArguments on the CPU: the "auto"s it replaces
     are the ones dsref says the installed transformers fills."""
     needs.module("torch")
+    needs.module("deepspeed")  # transformers' DeepSpeed integration imports it
     needs.module("accelerate")
     transformers = needs.module("transformers")
     from transformers.integrations.deepspeed import HfTrainerDeepSpeedConfig

@@ -17,13 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_lsp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types as lsp
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from tests import needs
 from tests.conftest import shared_path
+
+pytest_lsp = needs.module("pytest_lsp")  # the client that starts the server (the test extra)
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = ClientServerConfig(server_command=[sys.executable, "-m", "dsref", "server"])
