@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
+import shutil
+import tempfile
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,12 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 # Helpers of the tests that import what only some tests need (torch): never collected on their own (pytest runs
 # with --doctest-modules, which would import them).
 collect_ignore = ["live_memory.py"]
+
+# No test compiles a DeepSpeed C++ op (minutes each, and nothing a test decides needs one). torch compiles them into
+# TORCH_EXTENSIONS_DIR, which every process of this run (and the subprocesses it starts) inherits from here: a
+# folder of this run's own, empty at the end or the run fails (pytest_sessionfinish).
+OP_BUILDS = Path(tempfile.mkdtemp(prefix="dsref-tests-torch-extensions-"))
+os.environ["TORCH_EXTENSIONS_DIR"] = str(OP_BUILDS)
 
 
 @pytest.fixture(scope="session")
@@ -112,6 +121,21 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"{collector.nodeid} skipped in CI ({reason}); CI runs every test"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when any test compiled a DeepSpeed op (see ``OP_BUILDS``), naming the op."""
+    built = sorted(path.name for path in OP_BUILDS.iterdir()) if OP_BUILDS.exists() else []
+    shutil.rmtree(OP_BUILDS, ignore_errors=True)
+    if built:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"a test compiled DeepSpeed's C++ op(s) {', '.join(built)}: no test may (tests/deepspeed_phases.py, "
+                "no_op_builds, shows how to start the engine without them)",
+                red=True,
+            )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int) -> None:
