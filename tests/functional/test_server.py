@@ -138,6 +138,7 @@ async def test_diagnostics_are_check_findings_for_every_real_config(client: Lang
         )
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_diagnostics_link_their_rule_and_update_on_every_change(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": true}\n}\n'
@@ -181,6 +182,7 @@ async def test_duplicates_point_at_the_other_key(client: LanguageClient) -> None
     assert related.location.range.start == lsp.Position(2, 2)
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_hover_shows_explain_in_english(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 3, "prefetch_bucket_size": 1}\n}\n'
@@ -210,6 +212,7 @@ async def test_hover_shows_explain_in_chinese(zh_client: LanguageClient) -> None
     assert "默认值" in hover.contents.value and "/zh/reference/zero_optimization/" in hover.contents.value
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_completion_inside_zero_optimization(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "zero_optimization": {\n    "stage": 3,\n    "off\n  }\n}\n'
@@ -245,6 +248,7 @@ async def test_completion_offers_section_skeletons_at_the_top(client: LanguageCl
     assert '"offload_param"' in (snippets[1].insert_text or "")
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_a_code_action_applied_leaves_a_file_check_accepts(client: LanguageClient) -> None:
     text = '{\n  "train_batch_size": 8,\n  "bfloat16": {"enabled": "true"}\n}\n'
@@ -496,6 +500,7 @@ def test_tcp_for_debugging_listens_on_loopback() -> None:
         proc.communicate(timeout=30)
 
 
+@pytest.mark.slow  # starts the server process
 def test_usage_problems_are_one_line_errors() -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "dsref", "server", "--tcp", "--port", "0"], capture_output=True, text=True, timeout=60
@@ -641,6 +646,7 @@ def _damaged_headers() -> dict[str, tuple[bytes, bool]]:
     }
 
 
+@pytest.mark.slow  # starts the server process
 def test_malformed_headers_get_a_parse_error_and_the_stream_recovers(wire: _Wire) -> None:
     """Each damaged header is answered with JSON-RPC's parse error (id null), once, and the good request after it is
     answered: the server found the next Content-Length header."""
@@ -685,6 +691,7 @@ _NOT_JSON_RPC: dict[str, tuple[bytes, int, int | None]] = {
 """Bodies that are not a JSON-RPC message the server can take: the code and the id of the error that answers each."""
 
 
+@pytest.mark.slow  # starts the server process
 def test_bodies_that_are_not_json_rpc_get_its_errors(wire: _Wire) -> None:
     wire.initialize()
     for number, (name, (body, code, msg_id)) in enumerate(_NOT_JSON_RPC.items(), start=100):
@@ -695,12 +702,14 @@ def test_bodies_that_are_not_json_rpc_get_its_errors(wire: _Wire) -> None:
         assert wire.request(number, "textDocument/hover", _HOVER)["result"] is None, name  # still answering
 
 
+@pytest.mark.slow  # starts the server process
 def test_exit_status_follows_the_life_cycle(wire: _Wire) -> None:
     """``exit`` without ``shutdown`` ends the server with status 1 (``shutdown`` then ``exit``: 0, above)."""
     wire.initialize()
     assert wire.exit() == 1
 
 
+@pytest.mark.slow  # starts the server process
 def test_the_end_of_its_input_ends_the_server(wire: _Wire) -> None:
     wire.initialize()
     assert wire.proc.stdin is not None
@@ -708,6 +717,7 @@ def test_the_end_of_its_input_ends_the_server(wire: _Wire) -> None:
     assert wire.proc.wait(timeout=30) == 1  # the client went away without shutdown
 
 
+@pytest.mark.slow  # starts the server process
 def test_before_initialize_requests_get_server_not_initialized(wire: _Wire) -> None:
     """Sent raw: pytest-lsp's client refuses to send a request before initialize."""
     answer = wire.request(1, "textDocument/hover", _HOVER)
@@ -723,6 +733,7 @@ def test_before_initialize_requests_get_server_not_initialized(wire: _Wire) -> N
     assert answer["result"] is None and before == []  # the notification was dropped: nothing opened, nothing published
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_life_cycle_errors_are_the_ones_lsp_prescribes() -> None:
     from pygls.exceptions import JsonRpcException
@@ -762,6 +773,7 @@ async def test_life_cycle_errors_are_the_ones_lsp_prescribes() -> None:
 # -- commands ---------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_open_reference_opens_only_pages_of_dsrefs_site(client: LanguageClient) -> None:
     from pygls.exceptions import JsonRpcException
@@ -787,6 +799,7 @@ async def test_open_reference_opens_only_pages_of_dsrefs_site(client: LanguageCl
     assert len(client.shown_documents) == 1
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_a_refused_command_says_so_in_the_editors_language(zh_client: LanguageClient) -> None:
     from pygls.exceptions import JsonRpcException
@@ -814,6 +827,7 @@ _WRONG_ARGUMENTS: list[tuple[str, Any]] = [
 ]
 
 
+@pytest.mark.slow  # starts the server process
 def test_command_arguments_of_the_wrong_shape_are_invalid_params(wire: _Wire) -> None:
     expected = {
         "dsref.openReference": "dsref.openReference takes one argument, the URL of a page of dsref's site "
@@ -878,6 +892,7 @@ async def _fixes(client: LanguageClient, text: str) -> dict[str, list[lsp.TextEd
     }
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_quick_fixes_keep_crlf_line_ends(client: LanguageClient) -> None:
     lines = ["{", '  "train_batch_size": 8,', '  "optimizer": {', '    "type": "AdamW",', '    "params": {']
@@ -891,6 +906,7 @@ async def test_quick_fixes_keep_crlf_line_ends(client: LanguageClient) -> None:
     assert '      "lr": 0.001,\r\n      "weight_decay": 0.1\r\n    }\r\n  }\r\n}\r\n' in fixed
 
 
+@pytest.mark.slow  # starts the server process
 @pytest.mark.asyncio
 async def test_the_byte_order_mark_fix_removes_it(client: LanguageClient) -> None:
     text = '\ufeff{\n  "train_batch_size": 8\n}\n'
@@ -1109,6 +1125,7 @@ async def test_the_scheduler_checks_a_lone_edit_at_once_and_a_burst_once() -> No
     checks.stop()
 
 
+@pytest.mark.slow  # starts the server process
 def test_the_status_says_which_deepspeed_the_workspace_python_has_and_the_checks_follow_it(
     wire: _Wire, tmp_path: Path
 ) -> None:
