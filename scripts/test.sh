@@ -36,7 +36,7 @@ if [ "$mode" = locked ]; then
   fi
   npm ci --prefix tests/editor --no-audit --no-fund
   npm ci --prefix editors/vscode --no-audit --no-fund
-  npm ci --prefix playground --no-audit --no-fund --ignore-scripts  # the playground's editor (tests/test_playground.py)
+  npm ci --prefix playground --no-audit --no-fund --ignore-scripts  # the playground's editor (tests/functional/test_playground.py)
 else
   python -m pip install torch==2.13.0
   python -m pip install --upgrade --upgrade-strategy eager -e ".[test]" -r requirements/test.in
@@ -47,5 +47,5 @@ else
 fi
 bash scripts/install_test_deps.sh
 
-export DSREF_TEST_ENV="$mode"  # tests/test_environment.py compares the installed packages with the lock when locked
+export DSREF_TEST_ENV="$mode"  # tests/functional/test_environment.py compares the installed packages with the lock when locked
 python -m pytest "$@"

@@ -4,7 +4,7 @@
 
 Prints a JSON list, for each case: the model's parameter count and the bytes alive after ``deepspeed.initialize``, the
 peaks of the last step's forward, backward and optimizer step, and what is alive after it. Run in a process of its own
-(:mod:`tests.test_estimate_phases` does): DeepSpeed sets up torch.distributed and leaves it set up.
+(:mod:`tests.functional.test_estimate_phases` does): DeepSpeed sets up torch.distributed and leaves it set up.
 """
 
 from __future__ import annotations

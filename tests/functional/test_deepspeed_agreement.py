@@ -12,9 +12,9 @@ listed in ``DIFFERENCES``, each with its reason and the option dsref's error is 
 ``DeepSpeedConfig`` does not reach but ``deepspeed.initialize`` does (the engine builds the optimizer and the LR
 scheduler); each was reproduced by running ``deepspeed.initialize`` on the file on this CPU machine. A listed file
 that no longer differs fails too, so the list stays true. Files DeepSpeed cannot parse (duplicate keys, Hjson
-syntax) are out of scope here: the loader reports them (``tests/test_loader.py``); they are only counted.
+syntax) are out of scope here: the loader reports them (``tests/unit/check/test_loader.py``); they are only counted.
 
-Run ``pytest -s tests/test_deepspeed_agreement.py`` to see the figures.
+Run ``pytest -s tests/functional/test_deepspeed_agreement.py`` to see the figures.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ recomputed layer's whole set, with checkpointing), and the final norm's backward
 the logits' gradients no longer set the peak. GPT-2's points are untied: a tied embedding's gradient waits in autograd
 from the output layer to the embedding, a parameter's gradient the estimate counts with the model states. GPT-2 under
 sdpa is left out: on the CPU its live bytes are 4-6 % below the set its attention saves for backward (which
-``tests/test_estimate_terms.py`` matches), a difference not yet explained.
+``tests/functional/test_estimate_terms.py`` matches), a difference not yet explained.
 """
 
 from __future__ import annotations

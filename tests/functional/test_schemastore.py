@@ -3,7 +3,7 @@
 Ajv compiles the schema in strict mode with only the keywords the submission declares (and fails without them);
 the positive test files validate, the negative ones do not, and dsref check agrees with both; Prettier finds
 nothing to reformat in the submission or in the committed schemas. The files themselves are generated
-(dsref/editor/schemastore.py) and kept current by tests/test_generated.py.
+(dsref/editor/schemastore.py) and kept current by tests/unit/generator/test_generated.py.
 """
 
 from __future__ import annotations

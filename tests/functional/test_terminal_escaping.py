@@ -279,7 +279,8 @@ NO_INPUT = {
         "(commands.estimate.finding); library callers get it with the value described"
     ),
     "fixer.changed": "only when the file changes between dsref's read and its write, which a command line cannot "
-    "arrange; tests/test_fix_write.py makes it happen in-process, and the path goes through visible(name=True)",
+    "arrange; tests/unit/check/test_fix_write.py makes it happen in-process, and the path goes through "
+    "visible(name=True)",
     "fixer.fixed": "counts",
     "fixer.would_fix": "counts",
     "fixer.findings": "a count",

@@ -1,6 +1,6 @@
 """The generated check tree gives what the model-built option tree gives: the same options and the same validators.
 
-(``tests/test_generated.py`` keeps ``dsref/generated/check_tree.py`` itself in sync with the schema.)
+(``tests/unit/generator/test_generated.py`` keeps ``dsref/generated/check_tree.py`` itself in sync with the schema.)
 """
 
 from __future__ import annotations

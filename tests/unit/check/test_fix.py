@@ -2,7 +2,7 @@
 
 * Each kind of fix, on a small file: the exact text it leaves (comments, order, quoting, line ends kept).
 * The command line: ``--fix``, ``--unsafe-fixes``, ``--diff``, ``-``, exit status, summary, read-only files,
-  permissions and atomic writes (what the write keeps and refuses to overwrite: ``tests/test_fix_write.py``).
+  permissions and atomic writes (what the write keeps and refuses to overwrite: ``tests/unit/check/test_fix_write.py``).
 * Every real config of ``../shared/corpus/real/`` and the seed configs: the fixed file parses, has no more findings,
   a second ``--fix`` changes nothing, and where DeepSpeed 0.19.8 built the original, ``DeepSpeedConfig`` of the
   file after the safe fixes equals the original's, field by field.

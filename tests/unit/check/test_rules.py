@@ -497,8 +497,8 @@ def test_every_rule_is_tested_both_ways() -> None:
     codes = {r.code for r in all_rules()}
     fired = {code for code, *_ in FIRES}
     quiet = {code for code, *_ in QUIET}
-    # rules that need a world size have their own tests: tests/test_batch_rules.py, test_hpz_group_size_...; DS561
-    # needs an old transformers or accelerate installed: tests/test_hf_releases.py gives the releases
+    # rules that need a world size have their own tests: tests/unit/check/test_batch_rules.py, test_hpz_group_size_...;
+    # DS561 needs an old transformers or accelerate installed: tests/functional/test_hf_releases.py gives the releases
     own_tests = {"DS501", "DS502", "DS503", "DS561", "DS580"}
     assert codes - own_tests <= fired
     assert codes - own_tests <= quiet

@@ -1,7 +1,7 @@
 """The site search's index of names (dsref/site/names.py): what a reader types for a thing leads to that thing.
 
-Over a handful of search entries shaped as the built index writes them; tests/test_site.py types the same kinds
-of query into the built site in a browser.
+Over a handful of search entries shaped as the built index writes them; tests/functional/test_site.py types the same
+kinds of query into the built site in a browser.
 """
 
 from __future__ import annotations
