@@ -20,6 +20,11 @@ from dsref.tree.links import option_url, schema_url
 from dsref.tree.options import OptionTree
 from tests import needs
 
+# node runs VS Code's JSON language service and Ajv on the committed schemas, a process a test; what the schemas say
+# (keywords declared, snippets, defaults, deprecations, the rules) is held in the fast tier by
+# tests/unit/editor/test_jsonschema.py with Python's jsonschema
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parents[2]
 EDITOR = ROOT / "tests" / "editor"
 SCHEMAS = ROOT / "schemas"

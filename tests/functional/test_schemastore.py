@@ -21,6 +21,10 @@ from dsref.editor.schemastore import FILE_MATCH, SCHEMA_NAME, SCHEMA_URL, VSCODE
 from tests import needs
 from tests.functional.test_editor_client import EDITOR, ROOT, SCHEMAS, node  # noqa: F401  (the fixture)
 
+# Ajv, Prettier and the SchemaStore catalog's own checks run in node; the schema's keywords and its file match are
+# held in the fast tier by tests/unit/editor/test_jsonschema.py
+pytestmark = pytest.mark.slow
+
 jsonschema = needs.module("jsonschema")  # the reference validator (the test extra)
 
 SUBMISSION = ROOT / "editors" / "schemastore"

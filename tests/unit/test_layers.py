@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import needs
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -76,6 +78,7 @@ def _sections(report: str) -> dict[str, str]:
 
 
 def test_each_forbidden_import_is_reported_under_the_contract_that_forbids_it(tmp_path: Path) -> None:
+    needs.module("importlinter")  # import-linter (the test extra)
     shutil.copytree(ROOT / "dsref", tmp_path / "dsref", ignore=shutil.ignore_patterns("__pycache__", "*.txt", "*.json"))
     for module, line, _, _ in BROKEN:
         path = tmp_path / "dsref" / module
