@@ -15,7 +15,7 @@ the class's fields from tuples made at its declaration: a class costs about a te
 fast, its attributes are read as fast (they are set in field order, as ``__init__`` sets them), and comparing and
 hashing go through :func:`operator.attrgetter`.
 
-``tests/test_records.py`` holds every record of dsref against a dataclass that ``dataclasses`` makes from the same
+``tests/unit/test_records.py`` holds every record of dsref against a dataclass that ``dataclasses`` makes from the same
 declaration: the same fields, parameters, repr, equality, hash, order, errors and pickling.
 
 >>> from dataclasses import FrozenInstanceError, fields, replace

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What tests/test_site.py needs besides the Python packages: Debian's Chromium and CJK fonts (installed only when
+# What tests/functional/test_site.py needs besides the Python packages: Debian's Chromium and CJK fonts (installed only when
 # missing). The playwright Python package that drives it comes from requirements/test.in (scripts/test.sh); it drives
 # the system Chromium (/usr/bin/chromium): its own `playwright install` would download a browser build, which this
 # project never does.

@@ -41,13 +41,13 @@ EOF
 # generated files (the check tree stores the locked pydantic-core's schemas), the editor schemas (pydantic 2.7
 # writes some bounds and constants otherwise: known, not yet made independent of the release) and the linters.
 deselect=(
-  --deselect tests/test_generated.py
-  --deselect tests/test_docs.py::test_no_stale_generated_page_is_left
-  --deselect tests/test_jsonschema.py::test_committed_schemas_are_current
-  --deselect tests/test_jsonschema.py::test_cli_prints_the_committed_schema
-  --deselect tests/test_jsonschema.py::test_cli_writes_a_file
-  --deselect tests/test_lint.py
-  --deselect tests/test_layers.py::test_every_contract_is_kept
+  --deselect tests/unit/generator/test_generated.py
+  --deselect tests/unit/site/test_docs.py::test_no_stale_generated_page_is_left
+  --deselect tests/unit/editor/test_jsonschema.py::test_committed_schemas_are_current
+  --deselect tests/unit/editor/test_jsonschema.py::test_cli_prints_the_committed_schema
+  --deselect tests/unit/editor/test_jsonschema.py::test_cli_writes_a_file
+  --deselect tests/unit/test_imports.py
+  --deselect tests/unit/test_layers.py::test_every_contract_is_kept
 )
 DSREF_TEST_ENV=lowest "$lowest_venv/bin/python" -m pytest -m "not slow" -p no:cacheprovider "${deselect[@]}" "$@"
 

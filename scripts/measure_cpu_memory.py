@@ -9,7 +9,7 @@ with labels under ``torch.autograd.graph.saved_tensors_hooks``, adding up the st
 parameters left out: the bytes at the end of the forward pass that the estimate's activations describe. The bytes
 do not depend on the weights or the machine, only on the library versions, which the table records. It is written
 to ``dsref/site/validation_cpu.json``; the fit page shows it beside dsref's figure for the same model and run, and
-``tests/test_validation.py`` checks every row against the estimator.
+``tests/unit/site/test_validation.py`` checks every row against the estimator.
 """
 
 from __future__ import annotations

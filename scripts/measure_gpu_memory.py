@@ -8,7 +8,7 @@ checkpointing on and off, bf16, one GPU) runs in its own process: ``deepspeed.in
 (forward with labels, ``engine.backward``, ``engine.step``). It records ``torch.cuda.max_memory_allocated`` and
 ``max_memory_reserved`` from the end of ``initialize`` to the end of the third step, and writes them with the GPU,
 torch, DeepSpeed and transformers versions to ``tests/data/gpu_memory_measured.json``, which
-``tests/test_estimate_measured.py`` compares with the estimator on every run (within 10 % per row).
+``tests/functional/test_estimate_measured.py`` compares with the estimator on every run (within 10 % per row).
 
 The optimizer is PyTorch's AdamW without ``foreach`` (``torch_adam``), so no DeepSpeed op has to be compiled and
 the step allocates no whole-model temporaries, as DeepSpeed's fused and CPU Adam do not; with offload it runs on the

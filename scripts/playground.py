@@ -241,22 +241,31 @@ def check(pins: Pins) -> tuple[Runtime, dict[str, bytes], list[tuple[WheelInfo, 
     return runtime, members, wheels
 
 
+def build_requirements_missing() -> list[str]:
+    """What ``[build-system] requires`` of pyproject.toml asks that this interpreter lacks (a fresh venv's
+    setuptools is often older than the one dsref's build needs)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    missing = []
+    for line in tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["build-system"]["requires"]:
+        requirement = Requirement(line)
+        try:
+            installed = version(requirement.name)
+        except PackageNotFoundError:
+            missing.append(line)
+            continue
+        if not requirement.specifier.contains(installed, prereleases=True):
+            missing.append(f"{line} (installed: {installed})")
+    return missing
+
+
 def build_dsref_wheel(into: Path) -> Path:
-    """dsref's wheel, built from this checkout (what ``pip install .`` would install)."""
+    """dsref's wheel, built from this checkout (what ``pip install .`` would install): with this interpreter's
+    setuptools where it has what the build needs (no download), else in pip's isolated build environment."""
+    isolation = [] if build_requirements_missing() else ["--no-build-isolation"]
     with tempfile.TemporaryDirectory() as scratch:
         subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "wheel",
-                "--quiet",
-                "--no-deps",
-                "--no-build-isolation",
-                "-w",
-                scratch,
-                str(ROOT),
-            ],
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *isolation, "-w", scratch, str(ROOT)],
             check=True,
         )
         (built,) = Path(scratch).glob("dsref-*.whl")

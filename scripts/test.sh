@@ -39,7 +39,7 @@ if [ "$mode" = locked ]; then
   fi
   npm ci --prefix tests/editor --no-audit --no-fund
   npm ci --prefix editors/vscode --no-audit --no-fund
-  npm ci --prefix playground --no-audit --no-fund --ignore-scripts  # the playground's editor (tests/test_playground.py)
+  npm ci --prefix playground --no-audit --no-fund --ignore-scripts  # the playground's editor (tests/functional/test_playground.py)
 else
   python -m pip install torch==2.13.0
   python -m pip install --upgrade --upgrade-strategy eager -e ".[test]" -r requirements/test.in
@@ -50,7 +50,7 @@ else
 fi
 bash scripts/install_test_deps.sh
 
-export DSREF_TEST_ENV="$mode"  # tests/test_environment.py compares the installed packages with the lock when locked
+export DSREF_TEST_ENV="$mode"  # tests/functional/test_environment.py compares the installed packages with the lock when locked
 python -m pytest "$@"
 # the fast tier again on the lowest pydantic pyproject.toml admits, and the same check output over the corpus
 # (about 2 minutes more on 2 cores; DSREF_SKIP_LOWEST=1 leaves it out while iterating locally)

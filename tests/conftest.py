@@ -9,7 +9,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import re
+import shutil
+import tempfile
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any
@@ -21,6 +26,16 @@ from dsref.tree.options import OptionTree, option_tree
 from . import lockfile, needs
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+# Helpers of the tests that import what only some tests need (torch): never collected on their own (pytest runs
+# with --doctest-modules, which would import them).
+collect_ignore = ["live_memory.py"]
+
+# No test compiles a DeepSpeed C++ op (minutes each, and nothing a test decides needs one). torch compiles them into
+# TORCH_EXTENSIONS_DIR, which every process of this run (and the subprocesses it starts) inherits from here: a
+# folder of this run's own, empty at the end or the run fails (pytest_sessionfinish).
+OP_BUILDS = Path(tempfile.mkdtemp(prefix="dsref-tests-torch-extensions-"))
+os.environ["TORCH_EXTENSIONS_DIR"] = str(OP_BUILDS)
 
 
 @pytest.fixture(scope="session")
@@ -66,6 +81,20 @@ def _english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+_IMPORTS = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.MULTILINE)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A doctest of dsref that imports a package dsref does not require (Markdown, for the site's extensions) skips
+    where it is missing, saying so; in CI that skip fails as any other does."""
+    for item in items:
+        examples = getattr(getattr(item, "dtest", None), "examples", ())
+        for name in sorted({name for example in examples for name in _IMPORTS.findall(example.source)}):
+            if importlib.util.find_spec(name) is None:
+                install = needs.INSTALL.get(name, 'python -m pip install -e ".[test]"')
+                item.add_marker(pytest.mark.skip(reason=f"the doctest imports {name!r}, which is missing: {install}"))
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """In CI a skip is a failure, unless the test is marked ``skip_allowed_in_ci`` (with the reason it may skip)."""
@@ -92,6 +121,21 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.outcome = "failed"
         report.longrepr = f"{collector.nodeid} skipped in CI ({reason}); CI runs every test"
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run when any test compiled a DeepSpeed op (see ``OP_BUILDS``), naming the op."""
+    built = sorted(path.name for path in OP_BUILDS.iterdir()) if OP_BUILDS.exists() else []
+    shutil.rmtree(OP_BUILDS, ignore_errors=True)
+    if built:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_line(
+                f"a test compiled DeepSpeed's C++ op(s) {', '.join(built)}: no test may (tests/deepspeed_phases.py, "
+                "no_op_builds, shows how to start the engine without them)",
+                red=True,
+            )
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int) -> None:

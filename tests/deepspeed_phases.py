@@ -4,7 +4,7 @@
 
 Prints a JSON list, for each case: the model's parameter count and the bytes alive after ``deepspeed.initialize``, the
 peaks of the last step's forward, backward and optimizer step, and what is alive after it. Run in a process of its own
-(:mod:`tests.test_estimate_phases` does): DeepSpeed sets up torch.distributed and leaves it set up.
+(:mod:`tests.functional.test_estimate_phases` does): DeepSpeed sets up torch.distributed and leaves it set up.
 """
 
 from __future__ import annotations
@@ -72,10 +72,29 @@ def measure(stage: int, optimizer: str, zero: dict[str, Any] | None = None) -> d
     return figures
 
 
+def no_op_builds() -> None:
+    """Keep DeepSpeed from compiling any of its C++ ops in this process.
+
+    Starting the engine on the CPU builds the shared-memory allreduce (``deepspeed_shm_comm``) with the system's
+    compiler: minutes on a fresh machine, for a world of one process, where torch.distributed's own allreduce serves.
+    It is marked incompatible, so the engine does not ask for it; any other op a case would load fails at once
+    instead of compiling (these cases use torch's AdamW, which needs none).
+    """
+    import deepspeed
+    from deepspeed.ops.op_builder.builder import OpBuilder
+
+    def not_compiled(self: Any, verbose: bool = True) -> Any:
+        raise RuntimeError(f"DeepSpeed op {self.name} is not compiled in the tests")
+
+    OpBuilder.load = not_compiled  # type: ignore[method-assign]
+    deepspeed.ops.__compatible_ops__["deepspeed_shm_comm"] = False
+
+
 def main() -> None:
     os.environ.update(MASTER_ADDR="127.0.0.1", RANK="0", WORLD_SIZE="1", LOCAL_RANK="0")
     os.environ.setdefault("MASTER_PORT", "29511")
     os.environ.setdefault("DS_ACCELERATOR", "cpu")
+    no_op_builds()
     cases = json.loads(sys.argv[1])
     print(json.dumps([measure(int(case["stage"]), case["optimizer"], case.get("zero")) for case in cases]))
 

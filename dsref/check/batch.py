@@ -7,7 +7,7 @@ file's drawn part of the output, :func:`dsref.check.report.draw.draw`, comes bac
 in the order the files were given, each as soon as it is ready, so that the caller can print them at once
 (:class:`dsref.check.report.draw.Writer`) and keep little: no more than a few files per worker are handed out ahead
 of the one being printed. The output is the same, byte for byte, whatever the number of processes
-(``tests/test_check.py`` compares them).
+(``tests/unit/check/test_check.py`` compares them).
 
 The workers ignore Ctrl-C (this process stops them on its way out). Where no worker can be started (Windows, macOS,
 a browser), or one stops early (the pool is then broken), the files no worker answered for are checked here: the

@@ -223,7 +223,7 @@ def display_path(path: str) -> str:
         # os.path.relpath, cut short for the case that matters: a file below the working directory is the rest of
         # its absolute path after the directory's, and any other starts with "..". relpath works that out by
         # splitting both paths into their parts and asks the system for the working directory twice, which cost
-        # as much as a fifth of reading a file (tests/test_check.py compares the two on many paths).
+        # as much as a fifth of reading a file (tests/unit/check/test_check.py compares the two on many paths).
         cwd = os.getcwd()
         absolute = os.path.normpath(os.path.join(cwd, path))  # os.path.abspath, with the directory asked once
         if not absolute.startswith("//"):  # POSIX keeps a leading "//", which relpath drops

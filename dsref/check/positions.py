@@ -48,7 +48,7 @@ def line_starts(text: str) -> list[int]:
 
     A text with no line end but ``\\n`` (every text a reader parsed) is split by ``str.splitlines`` and its lines'
     lengths added up, in C; a regular expression that tries the three line ends at each character costs a hundred
-    instructions a character, more than parsing the text (``tests/test_loader.py`` compares the two).
+    instructions a character, more than parsing the text (``tests/unit/check/test_loader.py`` compares the two).
 
     >>> line_starts("a\\nbc\\n"), line_starts("a\\r\\nb"), line_starts("")
     ([0, 2, 5], [0, 3], [0])

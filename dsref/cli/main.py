@@ -80,7 +80,8 @@ def quick_explain_args(argv: Sequence[str]) -> argparse.Namespace | None:
     """What argparse makes of ``explain [PATH] [--lang L] [--format text|json] [-r] [--max-depth N]
     [--deepspeed-version X]``, read
     directly; None for any other command line (help, search, a mistake, an abbreviated option), which goes through
-    argparse. ``tests/test_cli.py`` checks that both readings agree on every command line this one accepts."""
+    argparse. ``tests/functional/test_cli.py`` checks that both readings agree on every command line this one
+    accepts."""
     from types import SimpleNamespace
 
     if not argv or argv[0] != "explain":

@@ -3,8 +3,8 @@
 Prettier (its ``json`` parser, default options) keeps an object broken over lines when its source was, puts an
 array on one line when it fits in 80 columns with what follows it, and otherwise gives each item its own line
 (numbers fill their lines instead); numbers are written in their shortest form (``1e-8``, not ``1e-08``).
-Every object here is written broken, as Prettier then keeps it. ``tests/test_schemastore.py`` runs Prettier itself
-on every file this module writes.
+Every object here is written broken, as Prettier then keeps it. ``tests/functional/test_schemastore.py`` runs Prettier
+itself on every file this module writes.
 """
 
 from __future__ import annotations

@@ -5,7 +5,8 @@ editors (VS Code's YAML and TOML extensions, JetBrains IDEs, Neovim's SchemaStor
 file name. A submission is a schema file, a catalog entry, the keywords SchemaStore's Ajv (strict mode) must be
 told about, and positive and negative test files, laid out as in SchemaStore's repository under
 ``editors/schemastore/`` (its README says how to send it). :func:`submission_files` writes all of them from the
-schema; ``tests/test_generated.py`` keeps the committed copy current and ``tests/test_schemastore.py`` runs Ajv and
+schema; ``tests/unit/generator/test_generated.py`` keeps the committed copy current and
+``tests/functional/test_schemastore.py`` runs Ajv and
 Prettier on it as SchemaStore's CI does.
 
 The schema submitted is the Hugging Face one: it accepts ``"auto"`` where Hugging Face fills it, so the many

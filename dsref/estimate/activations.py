@@ -277,8 +277,8 @@ class LayerPeaks:
     """The layer being run or differentiated at its own peak, beyond what the other layers keep, and what lives
     beside the kept tensors while the layers run.
 
-    Measured on the CPU with live-tensor tracking (``tests/test_estimate_layer.py``): the bytes a layer allocates and
-    frees within itself, which the saved set of :func:`saved_activations` leaves out.
+    Measured on the CPU with live-tensor tracking (``tests/functional/test_estimate_layer.py``): the bytes a layer
+    allocates and frees within itself, which the saved set of :func:`saved_activations` leaves out.
     """
 
     forward: int

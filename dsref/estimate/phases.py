@@ -2,7 +2,7 @@
 
 Found by reading ``runtime/fp16/unfused_optimizer.py`` (stage 0 with 16-bit weights), ``runtime/zero/stage_1_and_2.py``,
 ``runtime/zero/stage3.py`` and ``runtime/engine.py``, and measured on the CPU under live-tensor tracking
-(``tests/test_estimate_phases.py``). With P parameters on n GPUs, w bytes per weight (2, or 4 in fp32):
+(``tests/functional/test_estimate_phases.py``). With P parameters on n GPUs, w bytes per weight (2, or 4 in fp32):
 
 * **Stage 0** keeps the model's weights (w·P), a 32-bit master copy (4·P, none in fp32) and Adam's two moments (8·P),
   which the mixed-precision wrapper makes at ``deepspeed.initialize`` by stepping once on zero gradients (torch's

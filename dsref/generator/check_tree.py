@@ -12,7 +12,7 @@ or serialization parts, which are dropped; the few Python objects it holds are w
 * classes no JSON value can be an instance of, written by name.
 
 Anything else makes :func:`encode_schema` fail, so a new kind of field type cannot slip through unnoticed; and
-``tests/test_checktree.py`` checks that each encoded validator is the same validator as pydantic's.
+``tests/unit/check/test_checktree.py`` checks that each encoded validator is the same validator as pydantic's.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every committed file derived from the schema, as bytes, keyed by its path: the one list of generated files.
 
 ``scripts/generate.py`` writes them (and removes what ``dsref/generated/`` holds beyond them);
-``tests/test_generated.py`` fails when a committed copy differs from what this module produces now.
+``tests/unit/generator/test_generated.py`` fails when a committed copy differs from what this module produces now.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ GENERATED_PACKAGE = '''"""Generated artefacts, written by ``scripts/generate.py`
 
 The option index (``index/``), the pre-rendered ``dsref explain`` pages (``pages_<lang>.txt``, ``pages.py``), the
 check tree (``check_tree.py``) and the site's search dictionary. Nothing here imports any other part of dsref;
-``tests/test_generated.py`` regenerates every file and fails on a difference or on a file no longer generated.
+``tests/unit/generator/test_generated.py`` regenerates every file and fails on a difference or on a file no longer
+generated.
 
 ``releases/`` is recorded from the DeepSpeed releases themselves, not from the schema: what each release's config
 layer does differently from 0.19.8's, and its verdict on each corpus config; ``scripts/releases.py`` rebuilds it.
@@ -62,7 +63,7 @@ def generated_files() -> dict[Path, bytes]:
 
 def leftovers(files: dict[Path, bytes]) -> list[Path]:
     """Files in ``dsref/generated/`` that ``files`` no longer holds (a shard of a removed top-level key would still
-    be importable): ``scripts/generate.py`` removes them, ``tests/test_generated.py`` fails on them."""
+    be importable): ``scripts/generate.py`` removes them, ``tests/unit/generator/test_generated.py`` fails on them."""
     root = Path(GENERATED_DIR)
     recorded = root / RECORDED_FOLDER  # written by scripts/releases.py from the releases, not from the schema
     present = {

@@ -4,7 +4,8 @@ Everything a reader sees on the site that is a fact about an option, a rule or a
 from the schema (``docs/{en,zh}/reference/``, ``rules/``, ``zero.md``, ``precision.md``, ``fit.md``, ``api.md``,
 ``changes.md``) and
 committed; :func:`site_files` lists them for :mod:`dsref.generator.files`, so ``scripts/generate.py`` writes them and
-``tests/test_generated.py`` fails when one is stale. :mod:`dsref.site.doccheck` checks every ```json block of the
+``tests/unit/generator/test_generated.py`` fails when one is stale. :mod:`dsref.site.doccheck` checks every ```json
+block of the
 docs, :mod:`dsref.site.hooks` is what ``mkdocs.yml`` loads, and :mod:`dsref.site.linkcheck` checks the built site.
 
 Nothing here imports MkDocs at module level, so the package imports (and its doctests run) without it. The site sits

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
 
-from markdown import Extension, Markdown
-from markdown.treeprocessors import Treeprocessor
+if TYPE_CHECKING:
+    from markdown import Extension, Markdown
 
 __all__ = ["OptionAnchors", "makeExtension"]
 
@@ -37,7 +38,12 @@ _PLACEHOLDER = re.compile(r"^\x02wzxhzdk:(\d+)\x03$")
 _TAG = re.compile(r"<[^>]+>")
 
 
-class _SetIds(Treeprocessor):
+class _SetIds:
+    """What the tree processor does; :func:`_extension` makes it a Markdown ``Treeprocessor`` (which gives it
+    ``md``) when the extension is first used, so that importing this module does not import Markdown."""
+
+    md: Markdown
+
     def run(self, root: Element) -> None:
         for element in root.iter():
             if element.tag not in _HEADINGS or "option" not in (element.get("class") or "").split():
@@ -54,12 +60,28 @@ class _SetIds(Treeprocessor):
         return html.unescape(text)
 
 
-class OptionAnchors(Extension):
-    """Register the tree processor between attr_list (priority 8) and toc (priority 5)."""
+@cache
+def _extension() -> type[Extension]:
+    from markdown import Extension
+    from markdown.treeprocessors import Treeprocessor
 
-    def extendMarkdown(self, md: Markdown) -> None:
-        md.treeprocessors.register(_SetIds(md), "dsref_option_anchors", 6)
+    class SetIds(_SetIds, Treeprocessor):
+        pass
+
+    class OptionAnchors(Extension):
+        """Register the tree processor between attr_list (priority 8) and toc (priority 5)."""
+
+        def extendMarkdown(self, md: Markdown) -> None:
+            md.treeprocessors.register(SetIds(md), "dsref_option_anchors", 6)
+
+    return OptionAnchors
 
 
-def makeExtension(**kwargs: Any) -> OptionAnchors:
+def OptionAnchors(**kwargs: Any) -> Extension:
+    """The extension, for ``markdown.Markdown(extensions=[OptionAnchors()])``, named as Markdown names its
+    extension classes (Markdown is imported here, not before)."""
+    return _extension()(**kwargs)
+
+
+def makeExtension(**kwargs: Any) -> Extension:
     return OptionAnchors(**kwargs)

@@ -195,8 +195,8 @@ VALIDATION = Path(__file__).with_name("validation_cpu.json")
 """The CPU-measured points (``scripts/measure_cpu_memory.py``)."""
 
 TOLERANCE = 3
-"""Percent within which every measured point must be (``tests/test_validation.py``, and the measurements of
-``tests/test_estimate_terms.py``)."""
+"""Percent within which every measured point must be (``tests/unit/site/test_validation.py``, and the measurements of
+``tests/functional/test_estimate_terms.py``)."""
 
 
 def validation_rows() -> list[tuple[dict[str, Any], int]]:

@@ -22,15 +22,16 @@ from __future__ import annotations
 
 import html
 import re
+from functools import cache
 from itertools import accumulate
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from xml.etree.ElementTree import Element
-
-from markdown import Extension, Markdown
-from markdown.treeprocessors import Treeprocessor
 
 from ..records import record
 from .cjk import BREAK, INLINE, OPAQUE, joins
+
+if TYPE_CHECKING:
+    from markdown import Extension, Markdown
 
 __all__ = ["LineJoins", "makeExtension"]
 
@@ -59,7 +60,12 @@ class _Slot:
         return getattr(self.element, self.attribute) or ""
 
 
-class _JoinLines(Treeprocessor):
+class _JoinLines:
+    """What the tree processor does; :func:`_extension` makes it a Markdown ``Treeprocessor`` (which gives it
+    ``md``) when the extension is first used, so that importing this module does not import Markdown."""
+
+    md: Markdown
+
     def run(self, root: Element) -> None:
         for element in root.iter():
             if element.tag in PROSE:
@@ -117,12 +123,28 @@ class _JoinLines(Treeprocessor):
                 setattr(slot.element, slot.attribute, "".join(kept) + value[last:])
 
 
-class LineJoins(Extension):
-    """Register the tree processor after the inline patterns (priority 20), before attr_list (8) and toc (5)."""
+@cache
+def _extension() -> type[Extension]:
+    from markdown import Extension
+    from markdown.treeprocessors import Treeprocessor
 
-    def extendMarkdown(self, md: Markdown) -> None:
-        md.treeprocessors.register(_JoinLines(md), "dsref_line_joins", 15)
+    class JoinLines(_JoinLines, Treeprocessor):
+        pass
+
+    class LineJoins(Extension):
+        """Register the tree processor after the inline patterns (priority 20), before attr_list (8) and toc (5)."""
+
+        def extendMarkdown(self, md: Markdown) -> None:
+            md.treeprocessors.register(JoinLines(md), "dsref_line_joins", 15)
+
+    return LineJoins
 
 
-def makeExtension(**kwargs: Any) -> LineJoins:
+def LineJoins(**kwargs: Any) -> Extension:
+    """The extension, for ``markdown.Markdown(extensions=[LineJoins()])``, named as Markdown names its extension
+    classes (Markdown is imported here, not before)."""
+    return _extension()(**kwargs)
+
+
+def makeExtension(**kwargs: Any) -> Extension:
     return LineJoins(**kwargs)

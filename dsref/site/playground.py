@@ -4,7 +4,7 @@ Light to import (the site's hooks read :data:`MARKER`); what checks is imported 
 this module in Pyodide and calls :func:`check_document`, :func:`fix_document`, :func:`estimate_document`,
 :func:`hover_markdown` and :func:`completions`: the same library functions ``dsref check --format json -``,
 ``dsref check --fix -``, ``dsref estimate`` and the language server's hover and completion call, over the text in
-the editor, so that the page says what the command line and the editor say (``tests/test_playground.py``
+the editor, so that the page says what the command line and the editor say (``tests/functional/test_playground.py``
 compares them in Chromium). The page's own files (Pyodide, the wheels, the editor) are built by
 ``scripts/playground.py`` into ``build/playground/``; :func:`publish` copies them into the built site, and
 :func:`page_html` is what the page's marker becomes.

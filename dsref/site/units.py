@@ -21,7 +21,7 @@ group thousands in threes. :func:`problems` names, with the line, every figure o
 
 What is not checked: code (fenced blocks and code spans: commands, JSON, messages quoted as printed), HTML comments,
 link targets, and quoted text ("500 MB", “500 MB”): a figure a page quotes to correct it is not one it states.
-The same rules apply to every message of the catalogs (``tests/test_units.py``).
+The same rules apply to every message of the catalogs (``tests/unit/site/test_units.py``).
 
 >>> for problem in problems("Needs 14.6 GB; a 64 MiB buffer.\\nA bucket of 5e8 elements is 500 MB, not “500 MB”."):
 ...     print(problem)

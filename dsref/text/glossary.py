@@ -20,8 +20,8 @@ class Term(NamedTuple):
     note_en: str = ""
     note_zh: str = ""
     avoid: tuple[str, ...] = ()
-    """Renderings the Chinese texts must not use for this term (``tests/test_glossary.py`` scans the catalog and the
-    pages); a plain English word here means the word in Chinese running text, outside code."""
+    """Renderings the Chinese texts must not use for this term (``tests/unit/text/test_glossary.py`` scans the catalog
+    and the pages); a plain English word here means the word in Chinese running text, outside code."""
     keep: tuple[str, ...] = ()
     """Phrases that hold a rendering of ``avoid`` and stay right (命令行选项 holds 选项)."""
 

@@ -38,8 +38,8 @@ def _locale_parts(name: str) -> tuple[str, str | None, str | None] | None:
     """(language, territory, script) of a locale name shaped ``ll[_Ssss][_TT][_variant][.encoding][@modifier]``
     (``zh_CN.UTF-8``, ``zh_Hans_SG``, ``C.UTF-8``); None for a name that is not one.
 
-    Read as Babel's ``parse_locale`` reads it (``tests/test_i18n.py`` checks that both agree), without importing
-    Babel: choosing the language is all ``dsref check`` or ``explain`` asks of a locale.
+    Read as Babel's ``parse_locale`` reads it (``tests/unit/text/test_i18n.py`` checks that both agree), without
+    importing Babel: choosing the language is all ``dsref check`` or ``explain`` asks of a locale.
 
     >>> _locale_parts("zh_hans_sg.UTF-8@x"), _locale_parts("es_419"), _locale_parts("zh_CN_x")
     (('zh', 'SG', 'Hans'), ('es', '419', None), None)

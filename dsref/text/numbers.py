@@ -1,7 +1,7 @@
 """Numbers shown the way a reader of each language counts: 5e8 is 500M in English and 5亿 in Chinese.
 
-Written as Babel's locale data writes them (English ``en``, Chinese ``zh_Hans_CN``; ``tests/test_numbers.py`` compares
-the two over many values), without Babel: dsref's run-time needs are these few rules, not a locale database.
+Written as Babel's locale data writes them (English ``en``, Chinese ``zh_Hans_CN``; ``tests/unit/text/test_numbers.py``
+compares the two over many values), without Babel: dsref's run-time needs are these few rules, not a locale database.
 
 >>> human_count(500_000_000, "en"), human_count(500_000_000, "zh")
 ('500M', '5亿')

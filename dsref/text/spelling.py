@@ -4,7 +4,7 @@
 words; a file of a hundred unknown top-level keys asks that of the same hundred known keys again and again.
 :class:`Spellings` counts the letters of the known words once, so that only the candidates whose letters can
 still reach the cutoff are compared letter by letter. The answer is the one ``difflib`` gives, in the same
-order (``tests/test_spelling.py`` compares them).
+order (``tests/unit/text/test_spelling.py`` compares them).
 """
 
 from __future__ import annotations

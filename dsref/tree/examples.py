@@ -17,7 +17,7 @@ Where two facts set the same key, the nearer one wins: a section's ``requires`` 
 Options that no config can show at work get none, and :func:`why_none` says why: DeepSpeed removed them or refuses
 them (or any value but the default), they are deprecated (their replacement has the example), DeepSpeed reads them
 but never uses the value, or only Python code or DeepSpeed itself sets them (``Meta.no_example``).
-``tests/test_examples.py`` checks every example with ``dsref check`` and builds it with DeepSpeed's
+``tests/unit/tree/test_examples.py`` checks every example with ``dsref check`` and builds it with DeepSpeed's
 ``DeepSpeedConfig``; the reference pages and ``dsref explain`` show it (``example_config`` of the option index).
 
 >>> example_config(option_tree().get("zero_optimization.offload_param.pin_memory"))["zero_optimization"]

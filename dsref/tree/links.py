@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 SITE = "https://dsref.github.io/dsref/"
-"""The published site (``site_url`` in ``mkdocs.yml``; ``tests/test_site.py`` checks that they agree)."""
+"""The published site (``site_url`` in ``mkdocs.yml``; ``tests/functional/test_site.py`` checks that they agree)."""
 
 LANG_PATHS: dict[str, str] = {"en": "", "zh": "zh/"}
 """Where each language's pages are under :data:`SITE`: mkdocs-static-i18n builds the default language, English, at

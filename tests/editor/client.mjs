@@ -5,7 +5,7 @@
 //
 // The request names the schema files, the URL each is served at, and the documents to open; every
 // document gets the positions to complete and hover at. The answer is JSON on stdout, read by
-// tests/test_editor_client.py, which makes the assertions.
+// tests/functional/test_editor_client.py, which makes the assertions.
 
 import { readFileSync } from "node:fs";
 import Ajv from "ajv";

@@ -5,7 +5,7 @@
 // Ajv compiles src/schemas/json/<name>.json in strict mode, told only about the keywords the submission's
 // options entry declares and those SchemaStore's own checker knows; every file under src/test/<name>/ must then be
 // valid and every file under src/negative_test/<name>/ invalid. Prettier checks every JSON file of the
-// submission. The answer is JSON on stdout, read by tests/test_schemastore.py, which makes the assertions.
+// submission. The answer is JSON on stdout, read by tests/functional/test_schemastore.py, which makes the assertions.
 
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";

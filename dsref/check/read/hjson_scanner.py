@@ -5,7 +5,7 @@ hjson is imported only for files that are not strict JSON; :func:`dsref.check.re
 
 These functions are hjson's internals, not its documented API, so ``pyproject.toml`` admits only the releases they
 are tested with (``hjson>=3.1,<3.2``; 3.1.0 is hjson's newest release): a new one is taken on by raising the cap
-once ``tests/test_loader_fast.py`` and ``tests/test_loader.py`` pass with it."""
+once ``tests/unit/check/test_loader_fast.py`` and ``tests/unit/check/test_loader.py`` pass with it."""
 
 from __future__ import annotations
 
@@ -119,7 +119,7 @@ class _Hjson(Walker):
     def next(self, pos: int) -> tuple[str, int]:
         """``getNext``: the next character that is neither blank nor in a comment, and where it is. Blanks are
         skipped with one match (hjson tests them one by one in Python, most of the time a scan took); from a
-        comment on, hjson's own function goes on (``tests/test_loader_fast.py`` compares the two)."""
+        comment on, hjson's own function goes on (``tests/unit/check/test_loader_fast.py`` compares the two)."""
         s = self.s
         if pos < len(s):
             end = _BLANK.match(s, pos).end()  # type: ignore[union-attr]  # matches the empty string anywhere

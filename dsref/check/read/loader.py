@@ -671,7 +671,7 @@ def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
         raise early
     if scan.error is not None and scan.error.reason == "decode":
         # hjson's own syntax error, met by the scanner driving hjson's lexical functions as hjson.loads does: the
-        # same place and words (tests/test_loader_fast.py holds them equal), without reading the text again
+        # same place and words (tests/unit/check/test_loader_fast.py holds them equal), without reading the text again
         raise _syntax_hjson(scan.error.pos, scan.error.detail, scan, index)
     import hjson  # only here: most files are strict JSON, read above without it (a few ms of every start-up)
     from hjson.scanner import HjsonDecodeError
@@ -718,7 +718,7 @@ def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
     """Most configs are strict JSON, which hjson reads exactly as ``json`` does but for numbers (``1e9``, ``1.0``
     are ints to hjson) and ``NaN``/``Infinity`` (strings to hjson): read them with ``json`` and its scanner, the
     former in C. None for any other text (a root that is not an object or array, anything unusual), which takes the
-    hjson path; ``tests/test_loader_fast.py`` compares both paths."""
+    hjson path; ``tests/unit/check/test_loader_fast.py`` compares both paths."""
     if not text.lstrip(" \t\n\r").startswith(("{", "[")):  # a BOM, or a bare root value hjson tries two ways
         return None
     try:
@@ -753,7 +753,7 @@ def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
     except Exception as exc:
         raise _crash(exc, scan_json(text), text) from None
     # json.loads accepted the text: the one-pass tokenizer finds the same positions as the full scanner
-    # (tests/test_loader_fast.py compares them), at any depth; the full one is for texts json refuses
+    # (tests/unit/check/test_loader_fast.py compares them), at any depth; the full one is for texts json refuses
     scan = scan_valid_json(text)
     early = _scan_failure(scan)
     if early is not None:

@@ -13,7 +13,8 @@ JSON output (``detail``) for whoever wants them. A message no pattern knows is s
 >>> said("Something new", "zh") is None
 True
 
-Every message ``json`` and ``hjson`` raise has a meaning here (``tests/test_parser_messages.py`` makes each of them
+Every message ``json`` and ``hjson`` raise has a meaning here (``tests/unit/check/test_parser_messages.py`` makes each
+of them
 happen and fails on one that has none).
 """
 

@@ -207,7 +207,8 @@ _FORMS = {2: "string", _OBJECT: "object", _ARRAY: "array", 6: "boolean", 7: "nul
 def scan_valid_json(text: str) -> Scan:
     """What :func:`scan_json` finds, for a text ``json.loads`` has already accepted, in one pass of a tokenizer.
 
-    Only for such texts: it trusts the grammar instead of checking it (``tests/test_loader_fast.py`` compares it
+    Only for such texts: it trusts the grammar instead of checking it (``tests/unit/check/test_loader_fast.py``
+    compares it
     with the hjson scanner and with :func:`scan_json`).
 
     >>> scan_valid_json('{"a": [1, "x"], "a": null}').entries[("a",)]

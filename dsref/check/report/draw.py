@@ -412,7 +412,7 @@ def _json_visible(text: str) -> str:
     """:func:`~dsref.text.escape.json_visible` of JSON text ``json.dumps`` wrote, with no search where it would change
     nothing: ``json.dumps`` escapes the C0 controls itself, so in ASCII text the only character left to escape is
     DEL (the rest are not ASCII, as its docstring says). Most reports are ASCII; the search costs some sixty
-    instructions a character (``tests/test_check.py`` compares the two)."""
+    instructions a character (``tests/unit/check/test_check.py`` compares the two)."""
     return text if text.isascii() and "\x7f" not in text else json_visible(text)
 
 

@@ -112,7 +112,7 @@ class Rule:
     example: Example | None = None
     """A config that sets it off, shown on the rule's page."""
     fix: Applicability | None = None
-    """The fix the rule's hits carry (declared: ``tests/test_rules.py`` fails when its example gets none)."""
+    """The fix the rule's hits carry (declared: ``tests/unit/check/test_rules.py`` fails when its example gets none)."""
     needs: frozenset[str] = frozenset()
     """Options of which the file must write at least one for the rule to find anything; empty: any file."""
 
@@ -156,7 +156,7 @@ def rule(
     rule to find anything; :func:`run_rules` does not call it for a file that writes none. Declare only what the
     check itself proves: every hit depends on :func:`~dsref.check.rules._common.mapping` or ``is_set`` of one of
     them, or of an option below one of them (the file cannot write an option without its section), never on a
-    default. ``tests/test_rules.py`` runs each such rule on files without them.
+    default. ``tests/unit/check/test_rules.py`` runs each such rule on files without them.
     """
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:

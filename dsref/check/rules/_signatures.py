@@ -2,7 +2,8 @@
 
 DeepSpeed and torch are not dependencies of dsref at run time, so the signatures are kept here as data: for each
 class :func:`dsref.check.rules._common.built_optimizer` can name, the keyword parameters of its ``__init__`` after the
-parameters themselves. ``tests/test_rules.py`` compares every entry with ``inspect.signature`` of the installed
+parameters themselves. ``tests/unit/check/test_rules.py`` compares every entry with ``inspect.signature`` of the
+installed
 DeepSpeed 0.19.8 and torch 2.13 classes, so the table cannot drift from them. ``ZenFlowCPUAdam`` takes
 ``*args, overlap_step, **kwargs`` and hands the rest to ``DeepSpeedCPUAdam``. The mup optimizers (MuAdam, MuAdamW,
 MuSGD) live in a package DeepSpeed does not ship and are left out: dsref cannot know their signatures.

@@ -3,7 +3,8 @@ outside [0, 1), a warmup that lowers the rate.
 
 The optimizer classes of ``torch.optim`` refuse some of them when DeepSpeed builds the optimizer (DS585, an error);
 DeepSpeed's own optimizers and schedulers take every one of them without a word, and training then goes wrong in
-a way the finding names (DS586, DS587). ``tests/test_value_rules.py`` builds the real classes with each value.
+a way the finding names (DS586, DS587). ``tests/unit/check/test_value_rules.py`` builds the real classes with each
+value.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 ``dsref check`` needs, for every option, the facts the option tree holds (keys, aliases, defaults, versions,
 Meta) and a validator of its value. Building them from the pydantic models costs a quarter of a second at each
 start; ``dsref/generated/check_tree.py`` (written by :mod:`dsref.generator.check_tree` from the same models,
-kept in sync by ``tests/test_checktree.py``) holds them ready: each option's fields, in the order ``Option``
+kept in sync by ``tests/unit/check/test_checktree.py``) holds them ready: each option's fields, in the order ``Option``
 takes them, its pydantic-core schema, the very schema pydantic generates for the field, from which
 :class:`pydantic_core.SchemaValidator` builds the same validator pydantic would, and what makes its value plainly
 valid (:mod:`dsref.check.validate.plain_types`). Only ``pydantic_core`` is imported, and only the validators of
@@ -13,7 +13,7 @@ A core schema is pydantic-core's own format, of one release: the file records th
 releases that wrote it (``PYDANTIC``, ``PYDANTIC_CORE``). With another pydantic-core installed, or where a function
 a schema names cannot be imported (one of pydantic's private helpers, of another pydantic release), the option's
 validator is built from its field in the models instead (:meth:`ValidatorSpec.build`): slower to start, the same
-verdicts (``tests/test_checktree_versions.py``).
+verdicts (``tests/unit/check/test_checktree_versions.py``).
 
 Options of this tree have no ``annotation``, ``field_info``, ``model``, ``description``, ``summary`` or
 ``related``: commands that show texts or walk the models use :func:`dsref.tree.options.option_tree`.

@@ -22,7 +22,8 @@ The facts, as JSON data:
 * ``"nullable": true`` beside any of those: ``null`` is taken too;
 * ``"converted": true``: the validator keeps another object than the value (a ``pathlib.Path`` of a string).
 
-``tests/test_plain_types.py`` holds every answer against pydantic-core's, for every option and values of every
+``tests/unit/check/test_plain_types.py`` holds every answer against pydantic-core's, for every option and values of
+every
 JSON type.
 """
 

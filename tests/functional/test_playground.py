@@ -1,0 +1,492 @@
+"""The playground: the pins' rule (scripts/playground.py), the page's texts, and in Chromium, with every request that
+leaves the local server blocked, the same findings and fixes as the command line for real configs in both languages.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.util
+import json
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from packaging.requirements import Requirement
+
+from dsref.check.positions import LineIndex
+from dsref.site.playground import (
+    PLAYGROUND,
+    check_document,
+    config_fragment,
+    estimate_document,
+    fix_document,
+    page_html,
+    page_texts,
+    with_try_links,
+)
+from tests import needs
+from tests.conftest import shared_path
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+BASE_PACKAGES = ("pydantic", "pydantic_core", "typing_extensions", "annotated_types", "typing_inspection", "hjson")
+"""What the base install brings (and what the page's Pyodide loads): the command line compared with the page runs
+with these alone, as the browser has no transformers or accelerate to ask."""
+
+
+def _script() -> Any:
+    spec = importlib.util.spec_from_file_location("playground_build", ROOT / "scripts" / "playground.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["playground_build"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+build = _script()
+
+RUNTIME = build.Runtime(python="3.14.2", abi="2026_0", arch="wasm32", info={})
+
+
+def _wheel(name: str, version: str, tag: str, *requires: str) -> Any:
+    filename = f"{name.replace('-', '_')}-{version}-{tag}.whl"
+    pin = build.WheelPin(name, version, f"https://files.example/{filename}", "0" * 64)
+    interpreter, abi, platform = tag.split("-")
+    return build.WheelInfo(pin, frozenset({(interpreter, abi, platform)}), tuple(Requirement(r) for r in requires), ())
+
+
+def _set(core_tag: str = "cp314-cp314-pyemscripten_2026_0_wasm32", core: str = "2.50.5") -> list[Any]:
+    return [
+        _wheel("pydantic", "2.14.4", "py3-none-any", "pydantic-core==2.50.5", "typing-extensions>=4.14.1"),
+        _wheel("pydantic-core", core, core_tag, "typing-extensions>=4.14.1"),
+        _wheel("typing-extensions", "4.16.0", "py3-none-any"),
+        _wheel("hjson", "3.1.0", "py3-none-any"),
+    ]
+
+
+def test_the_pins_rule_accepts_a_set_that_moves_together() -> None:
+    assert build.fit_problems(RUNTIME, _set(), [Requirement("pydantic>=2.7,<3"), Requirement("hjson>=3.1")]) == []
+
+
+def test_the_pins_rule_refuses_a_pydantic_core_of_another_pyodide_or_release() -> None:
+    other_abi = build.fit_problems(RUNTIME, _set(core_tag="cp313-cp313-pyemscripten_2025_0_wasm32"), [])
+    assert len(other_abi) == 1 and "built neither for any Python nor for this Pyodide's cp314" in other_abi[0]
+    other_release = build.fit_problems(RUNTIME, _set(core="2.50.4"), [])
+    assert other_release == [
+        "pydantic needs pydantic-core==2.50.5, the pin is 2.50.4: move Pyodide, pydantic and pydantic-core together"
+    ]
+    unpinned = build.fit_problems(RUNTIME, _set(), [Requirement("hjson>=3.1"), Requirement("babel>=2.14")])
+    assert unpinned == ["dsref needs babel>=2.14, which is not pinned"]
+
+
+def test_the_pins_are_read_from_one_file_with_the_rule_beside_them() -> None:
+    pins = build.read_pins()
+    names = {wheel.name for wheel in pins.wheels}
+    assert {"pydantic", "pydantic-core", "hjson"} <= names
+    assert all(len(wheel.sha256) == 64 for wheel in pins.wheels) and pins.pyodide.integrity.startswith("sha512-")
+    text = build.PINS.read_text(encoding="utf-8")
+    assert "Pyodide, pydantic and pydantic-core move together" in text
+
+
+def test_the_page_carries_its_texts_in_its_language() -> None:
+    for lang in ("en", "zh"):
+        texts = page_texts(lang)
+        assert set(texts) == set(PLAYGROUND.table)
+        html = page_html(lang, "../playground/app", "../schemas")
+        assert (
+            json.dumps(texts["fix_safe"], ensure_ascii=False) in html
+            and 'import("./../playground/app/page.js")' in html
+        )
+    assert page_texts("zh")["fix_safe"] != page_texts("en")["fix_safe"]
+
+
+def test_each_json_example_links_to_the_playground_with_its_text() -> None:
+    import base64
+    import html
+
+    built = (
+        '<p>x</p><div class="language-json highlight"><pre><span></span><code><span class="p">{</span>'
+        '<span class="nt">&quot;fp16&quot;</span><span class="p">:</span> <span class="p">{&quot;enabled&quot;: '
+        "true}}</span>\n</code></pre></div><p>y</p>"
+    )
+    linked = with_try_links(built, "zh", "../../zh/playground/")
+    label = PLAYGROUND.text("try_it", "zh")
+    assert label != PLAYGROUND.text("try_it", "en")
+    (href,) = re.findall(f'<a href="([^"]+)">{label}</a>', linked)
+    target, fragment = html.unescape(href).split("#config=")
+    assert target == "../../zh/playground/"
+    text = base64.urlsafe_b64decode(fragment + "=" * (-len(fragment) % 4)).decode("utf-8")
+    assert json.loads(text) == {"fp16": {"enabled": True}}
+    assert linked.startswith(built.removesuffix("<p>y</p>")) and linked.endswith("</a></p><p>y</p>")
+
+
+def test_the_workers_functions_answer_as_the_command_line_does(tmp_path: Path) -> None:
+    text = '{"train_batch_size": 8, "zero_optimization": {"stgae": 3}, "fp16": {"enabled": "yes"}}\n'
+    assert _cli(
+        ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", "zh", "-"], text, tmp_path
+    ) == (check_document(text, "zh"))
+    fixed = json.loads(fix_document(text, "en", unsafe=True))
+    assert fixed["text"] == _cli(
+        ["check", "--fix", "--unsafe-fixes", "--deepspeed-version", "0.19.8", "-"], text, tmp_path
+    )
+    assert fixed["fixed"] == 2 and fixed["report"]["files"][0]["findings"] == []
+
+
+FIT_CONFIG = '{"train_micro_batch_size_per_gpu": 1, "bf16": {"enabled": true}, "zero_optimization": {"stage": 3}}\n'
+"""A run of the fit page's tables: stage 3 without offload, micro batch 1, bf16."""
+
+
+def _fit_args(model: Path, config: Path, lang: str) -> list[str]:
+    from dsref.site.figures import GPU_SIZES, SEQ_LENS
+    from dsref.site.fit import GPUS
+
+    return [
+        *("estimate", "--config", str(config), "--model", str(model), "--gpu-memory", f"{GPU_SIZES[-1]}GB"),
+        *("--gpus-per-node", str(GPUS), "--nodes", "1", "--seq-len", str(SEQ_LENS[-1]), "--lang", lang),
+    ]
+
+
+def test_the_fit_panel_answers_as_dsref_estimate_does(tmp_path: Path) -> None:
+    from dsref.site.figures import MODELS
+
+    model, config = tmp_path / "config.json", tmp_path / "ds_config.json"
+    model.write_text(json.dumps(MODELS["llama-2-7b"].config), encoding="utf-8")
+    config.write_text(FIT_CONFIG, encoding="utf-8")
+    fields = {"gpu_memory": "80GB", "gpus_per_node": "8", "nodes": "1", "seq_len": "4096"}
+    shape = model.read_text(encoding="utf-8")
+    for lang in ("en", "zh"):
+        shown = json.loads(estimate_document(FIT_CONFIG, shape, lang, **fields))
+        assert shown["ok"] and shown["text"] == _cli(_fit_args(model, config, lang), "", tmp_path)
+    # what the panel cannot estimate is said in the page's language, naming the panel's field
+    bad = json.loads(estimate_document(FIT_CONFIG, shape, "zh", **{**fields, "gpus_per_node": "0"}))
+    assert not bad["ok"] and PLAYGROUND.text("fit_gpus", "zh") in bad["text"]
+    unreadable = json.loads(estimate_document(FIT_CONFIG, "{", "zh", **fields))
+    assert not unreadable["ok"] and unreadable["text"].startswith(
+        PLAYGROUND.text("fit_model_unreadable", "zh", reason="")
+    )
+    refused = json.loads(estimate_document('{"zero_optimization": {"stage": 9}}', shape, "en", **fields))
+    assert refused == {"ok": False, "text": PLAYGROUND.text("fit_refused", "en", version="0.19.8")}
+
+
+# -- the command line on the base install alone --------------------------------------------------------------------
+
+
+@functools.cache
+def _base_path(scratch: str) -> str:
+    """A folder holding the base install's packages (links to this environment's), for ``python -S``."""
+    folder = Path(scratch) / "base"
+    folder.mkdir(exist_ok=True)
+    for name in BASE_PACKAGES:
+        module = importlib.import_module(name)
+        source = Path(module.__file__ or "")
+        source = source.parent if source.name == "__init__.py" else source
+        (folder / source.name).symlink_to(source)
+    return f"{ROOT}:{folder}"
+
+
+def _cli(args: list[str], stdin: str, scratch: Path) -> str:
+    env = {"PYTHONPATH": _base_path(str(scratch)), "PATH": "/usr/bin:/bin", "HOME": str(scratch)}
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "dsref", *args], input=stdin, capture_output=True, text=True, env=env
+    )
+    assert proc.returncode in (0, 1, 2) and proc.stdout, proc.stderr  # 2: a file that cannot be read
+    return proc.stdout
+
+
+# -- in Chromium -------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The playground built from the pins (downloads cached in .cache/playground/), its page in both languages where
+    the site puts them, served on 127.0.0.1."""
+    needs.program("npm")
+    needs.program("node")  # runs Pyodide to compile the shipped Python to bytecode
+    started = time.perf_counter()
+    out = tmp_path_factory.mktemp("playground")
+    build.build(out / "app")
+    print(f"playground built in {time.perf_counter() - started:.1f} s")
+    root = tmp_path_factory.mktemp("site")
+    build.stage_pages(root, out / "app")
+    with build.serve(root) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    needs.program("chromium", CHROMIUM)
+    needs.module("playwright")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def _configs() -> list[tuple[str, str]]:
+    """Real configs of the corpus (every 15th, so they differ in kind) and seed 000 (a whole commented file)."""
+    files = sorted(shared_path("corpus", "real").glob("*.json"))[::15]
+    seeds = sorted(shared_path("seeds").glob("000_*.txt"))
+    texts = [(p.name, p.read_bytes().decode("utf-8", "replace")) for p in [*files, *seeds]]
+    # and what bad input gets: a text that does not parse, and one larger than dsref reads
+    texts += [("broken", '{"train_batch_size": 8,,\n "fp16": {}}\n'), ("300 KB", '{"x": "' + "a" * 300_000 + '"}\n')]
+    # as the editor holds a pasted text: its lines end in \n whatever they ended in
+    return [(name, text.replace("\r\n", "\n").replace("\r", "\n")) for name, text in texts]
+
+
+_CHECKED = "(text) => window.dsrefPlayground.state.checkedText === text"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_finds_and_fixes_what_the_command_line_does(
+    served: str, browser: Any, lang: str, tmp_path: Path
+) -> None:
+    configs = _configs()
+    assert len(configs) >= 20
+    context = browser.new_context()
+    left: list[str] = []
+
+    def local_only(route: Any) -> None:
+        if route.request.url.startswith(served):
+            route.continue_()
+        else:
+            left.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", local_only)
+    page = context.new_page()
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+    # the command line over the same texts, as files, in one process each (a check, then --fix on the first six)
+    files = []
+    for index, (_name, text) in enumerate(configs):
+        files.append(tmp_path / f"{index:02}.json")
+        files[-1].write_text(text, encoding="utf-8", newline="")
+    args = ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", lang]
+    expected = json.loads(_cli([*args, *map(str, files)], "", tmp_path))["files"]
+    _cli(["check", "--fix", "--deepspeed-version", "0.19.8", *map(str, files[:6])], "", tmp_path)
+    for (name, text), answer in zip(configs, expected, strict=True):
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+        shown = page.evaluate("() => window.dsrefPlayground.state.report")
+        assert shown["files"][0]["findings"] == answer["findings"], name
+        assert page.locator("#dsref-pg-findings li").count() == len(answer["findings"]), name
+    for (name, text), path in zip(configs[:6], files[:6], strict=True):
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+        page.click("#dsref-pg-fix")
+        fixed = path.read_bytes().decode("utf-8")
+        page.wait_for_function(_CHECKED, arg=fixed, timeout=30_000)
+        assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == fixed, name
+    # The release and the reader chosen on the page are those of --deepspeed-version and --profile
+    name, text = configs[1]
+    page.fill("#dsref-pg-release", "0.14.5")
+    page.press("#dsref-pg-release", "Enter")
+    page.select_option("#dsref-pg-profile", "hf")
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    shown = page.evaluate("() => window.dsrefPlayground.state.report")
+    chosen = ["check", "--format", "json", "--deepspeed-version", "0.14.5", "--profile", "hf", "--lang", lang, "-"]
+    assert shown["files"][0]["findings"] == json.loads(_cli(chosen, text, tmp_path))["files"][0]["findings"], name
+    assert shown["checked_for"]["deepspeed"] == "0.14.5" and shown["checked_for"]["reading"] == "hf"
+    # a release the command line refuses gets its words, and one between the recorded ones its findings
+    page.fill("#dsref-pg-release", "0.9.0")
+    page.press("#dsref-pg-release", "Enter")
+    page.wait_for_function("() => window.dsrefPlayground.state.report.refused", timeout=30_000)
+    env = {"PYTHONPATH": _base_path(str(tmp_path)), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    refused = subprocess.run(
+        [sys.executable, "-S", "-m", "dsref", "check", "--deepspeed-version", "0.9.0", "--lang", lang, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert refused.returncode == 2
+    assert "dsref: " + page.locator("#dsref-pg-status").text_content() + "\n" == refused.stderr
+    page.fill("#dsref-pg-release", "0.14.2")
+    page.press("#dsref-pg-release", "Enter")
+    page.wait_for_function("() => window.dsrefPlayground.state.report.checked_for?.deepspeed === '0.14.2'")
+    chosen[4] = "0.14.2"
+    shown = page.evaluate("() => window.dsrefPlayground.state.report")
+    assert shown["files"][0]["findings"] == json.loads(_cli(chosen, text, tmp_path))["files"][0]["findings"], name
+    page.fill("#dsref-pg-release", "0.19.8")
+    page.press("#dsref-pg-release", "Enter")
+    page.select_option("#dsref-pg-profile", "")
+
+    # Hover on zero_optimization.stage: what the language server shows (dsref explain as Markdown, with the link)
+    from dsref.explain.markdown import markdown
+    from dsref.tree.index import OptionIndex
+    from dsref.tree.links import option_url
+
+    text = '{\n  "zero_optimization": {\n    "stage": 2\n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    x, y = page.evaluate(
+        """(text) => {
+            const view = window.dsrefPlayground.view;
+            const at = view.coordsAtPos(text.indexOf('"stage"') + 3);
+            return [at.left + 1, (at.top + at.bottom) / 2];
+        }""",
+        text,
+    )
+    page.mouse.move(x, y)
+    shown = page.locator(".dsref-pg-hover")
+    shown.wait_for(timeout=20_000)
+    record = OptionIndex.load().get("zero_optimization.stage")
+    assert shown.text_content() == markdown(record, lang, link=option_url(record.path, lang))  # type: ignore[arg-type]
+    page.mouse.move(0, 0)
+
+    # Completion after "zero_optimization": {" offers stage, with the language server's label and detail
+    needs.module("lsprotocol")
+    from dsref.server.completion import complete
+
+    text = '{\n  "zero_optimization": {\n    \n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    at = text.index("    \n") + 4
+    page.evaluate(
+        "(at) => { const view = window.dsrefPlayground.view; view.focus(); view.dispatch({selection: {anchor: at}}); }",
+        at,
+    )
+    page.keyboard.type('"')
+    offered = page.locator(".cm-tooltip-autocomplete li", has=page.locator(".cm-completionLabel", has_text="stage"))
+    offered.first.wait_for(timeout=20_000)
+    typed = text[:at] + '""' + text[at:]
+    server = next(item for item in complete(typed, at + 1, lang) if item.label == "stage")  # type: ignore[arg-type]
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    assert "stage" in labels
+    row = page.locator(".cm-tooltip-autocomplete li").nth(labels.index("stage"))
+    assert row.locator(".cm-completionDetail").text_content() == server.detail
+    page.keyboard.press("Escape")
+
+    # "Will it fit?": Llama 2 7B on 8 × 80 GB at 4,096 tokens gets the fit page's figure, as dsref estimate prints it
+    from dsref.estimate.messages import M as ESTIMATE
+    from dsref.estimate.quantities import format_bytes
+    from dsref.site.figures import GPU_SIZES, MODELS, SEQ_LENS, peak_bytes
+    from dsref.site.fit import GPUS, pages
+
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", FIT_CONFIG)
+    page.wait_for_function(_CHECKED, arg=FIT_CONFIG, timeout=30_000)
+    page.select_option("#dsref-pg-fit-model", "llama-2-7b")
+    page.fill("#dsref-pg-fit-gpu", f"{GPU_SIZES[-1]}GB")
+    page.fill("#dsref-pg-fit-gpus", str(GPUS))
+    page.fill("#dsref-pg-fit-seq", str(SEQ_LENS[-1]))
+    page.click("#dsref-pg-fit-run")
+    page.wait_for_function("() => window.dsrefPlayground.state.fit", timeout=30_000)
+    shown = page.locator("#dsref-pg-fit-out").text_content() or ""
+    figure = format_bytes(peak_bytes("llama-2-7b", 3, "none", "none", SEQ_LENS[-1], GPUS), lang)  # type: ignore[arg-type]
+    assert f"| {ESTIMATE.text('label_stage', lang, stage=3)} | {figure} |" in pages(lang)["fit.md"]  # type: ignore[arg-type]
+    model, config = tmp_path / "llama.json", tmp_path / "fit.json"
+    model.write_text(json.dumps(MODELS["llama-2-7b"].config), encoding="utf-8")
+    config.write_text(FIT_CONFIG, encoding="utf-8")
+    assert figure in shown and shown == _cli(_fit_args(model, config, lang), "", tmp_path)
+
+    # A finding's own fix, past a character outside the BMP (two UTF-16 units, one column for dsref)
+    text = '{"note": "😀 中文",\n "fp16": {"enabled": "yes"}, "zero_optimization": {"stage": "2"}}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function(_CHECKED, arg=text, timeout=30_000)
+    findings = page.evaluate("() => window.dsrefPlayground.state.report.files[0].findings")
+    first = next(f for f in findings if f["fix"])
+    page.locator("#dsref-pg-findings li button").first.click()
+    index = LineIndex(text)
+    expected = text
+    for edit in sorted(first["fix"]["edits"], key=lambda e: (e["line"], e["column"]), reverse=True):
+        start, end = index.offset(edit["line"], edit["column"]), index.offset(edit["end_line"], edit["end_column"])
+        expected = expected[:start] + edit["replacement"] + expected[end:]
+    assert expected != text
+    page.wait_for_function(_CHECKED, arg=expected, timeout=30_000)
+    assert left == []
+    context.close()
+
+
+def _python_held_back(served: str, browser: Any) -> tuple[Any, Any]:
+    """A browser context whose requests for the worker's wheels (``/py/``) and for anything off the local server are
+    refused, so Python never starts, and a page in it."""
+    context = browser.new_context()
+    context.route(
+        "**/*",
+        lambda route: (
+            route.abort()
+            if "/py/" in route.request.url or not route.request.url.startswith(served)
+            else route.continue_()
+        ),
+    )
+    return context, context.new_page()
+
+
+@pytest.mark.slow
+def test_schema_findings_come_at_once_while_python_starts(served: str, browser: Any) -> None:
+    """With the worker's wheels held back (Python never starts), the page still marks what the site's JSON Schema
+    refuses, at the value or key concerned, in the page's language."""
+    context, page = _python_held_back(served, browser)
+    page.goto(served + "zh/playground/")
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    text = '{"train_batch_size": 8, "zero_optimization": {"stage": 7, "stgae": 3}}'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    page.wait_for_function("(text) => window.dsrefPlayground.state.instant?.text === text", arg=text, timeout=20_000)
+    found = page.evaluate("() => window.dsrefPlayground.state.instant.found")
+    spots = {text[f["from"] : f["to"]] for f in found}
+    assert {"7", '"stgae"'} <= spots, found
+    assert all(f["message"].startswith("JSON Schema：") for f in found)
+    assert all(re.search("[\u4e00-\u9fff]", f["message"].removeprefix("JSON Schema：")) for f in found), found
+    assert not page.evaluate("() => window.dsrefPlayground.state.ready")
+    # what a "Try it" link or a share link carries opens in the editor
+    shared = '{\n  "bf16": {"enabled": true}, // 注释\n  "zero_optimization": {"stage": 2}\n}\n'
+    page.goto(served + "playground/" + config_fragment(shared))
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()") == shared
+    page.click("#dsref-pg-share")
+    assert page.evaluate("() => location.hash") == config_fragment(shared)
+    context.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_schema_completion_comes_at_once_while_python_starts(served: str, browser: Any, lang: str) -> None:
+    """With Python held back, typing a key's opening quote inside "zero_optimization" offers `stage` from the site's
+    JSON Schema, explained by the schema's description in the page's language."""
+    context, page = _python_held_back(served, browser)
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+    text = '{\n  "zero_optimization": {\n    "stage": 2,\n    \n  }\n}\n'
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+    at = text.index("    \n") + 4
+    page.evaluate(
+        "(at) => { const view = window.dsrefPlayground.view; view.focus(); view.dispatch({selection: {anchor: at}}); }",
+        at,
+    )
+    page.keyboard.type('"')
+    rows = page.locator(".cm-tooltip-autocomplete li")
+    rows.first.wait_for(timeout=20_000)
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    # a key already in the object is not offered again; removed keys (the schema's doNotSuggest) are not offered
+    assert "stage" not in labels and "overlap_comm" in labels and "mics_shard_size" not in labels, labels
+    page.keyboard.press("Escape")
+    page.evaluate("(text) => window.dsrefPlayground.setText(text)", text.replace('"stage": 2,', ""))
+    at = text.replace('"stage": 2,', "").index("    \n") + 4
+    page.evaluate("(at) => window.dsrefPlayground.view.dispatch({selection: {anchor: at}})", at)
+    page.keyboard.type('"st')
+    page.locator(".cm-tooltip-autocomplete .cm-completionLabel", has_text="stage").first.wait_for(timeout=20_000)
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
+    for _ in range(labels.index("stage")):
+        page.keyboard.press("ArrowDown")
+    name = f"ds_config{'.zh' if lang == 'zh' else ''}.schema.json"
+    schema = json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+    (section,) = [b for b in schema["properties"]["zero_optimization"]["anyOf"] if "properties" in b]
+    info = page.locator(".cm-completionInfo")
+    info.wait_for(timeout=10_000)
+    assert info.text_content() == section["properties"]["stage"]["description"]
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()").count('"stage"') == 1
+    assert not page.evaluate("() => window.dsrefPlayground.state.ready")
+    context.close()
