@@ -113,6 +113,7 @@ def test_check_explain_fix_and_estimate_need_no_babel(tmp_path: object) -> None:
         assert said in proc.stdout, args
 
 
+@pytest.mark.slow  # a fresh interpreter per language, without the server's packages
 def test_the_server_without_its_extra_says_how_to_install_it_in_both_languages(tmp_path: object) -> None:
     import os
     from pathlib import Path
@@ -164,9 +165,7 @@ _TOKENS = [
 ]
 
 
-@given(st.lists(st.sampled_from(_TOKENS), max_size=7))
-@settings(max_examples=1500, deadline=None)
-def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
+def _quick_agrees(tail: list[str]) -> None:
     """Whatever command line the quick reading accepts, argparse reads the same way."""
     from dsref.cli.main import _parser, quick_explain_args
 
@@ -175,6 +174,19 @@ def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
     if quick is None:
         return
     assert vars(quick) == vars(_parser("explain").parse_args(argv))
+
+
+@given(st.lists(st.sampled_from(_TOKENS), max_size=7))
+@settings(max_examples=200, deadline=None)
+def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
+    _quick_agrees(tail)
+
+
+@pytest.mark.slow
+@given(st.lists(st.sampled_from(_TOKENS), max_size=7))
+@settings(max_examples=1500, deadline=None)
+def test_quick_explain_reading_agrees_with_argparse_on_many_lines(tail: list[str]) -> None:
+    _quick_agrees(tail)
 
 
 def test_quick_reading_is_taken_for_the_everyday_call_only() -> None:

@@ -23,6 +23,8 @@ from dsref.schema import UNSET, Section
 from dsref.tree.options import Option, OptionTree, option_tree
 from tests.conftest import require_deepspeed
 
+pytestmark = pytest.mark.slow  # imports DeepSpeed (seconds); CI runs it, the fast tier leaves it to them
+
 # Fields dsref models that the DeepSpeed class lacks, on purpose.
 EXTRA_IN_DSREF: dict[str, str] = {
     "zero_optimization.mics_shard_size": "removed in 0.19.7; kept so old configs get a clear error",

@@ -53,6 +53,7 @@ def _imported_top_level(paths: list[Path]) -> dict[str, str]:
     return found
 
 
+@pytest.mark.slow  # asks pip about every installed package: the environment's, not the code's
 def test_every_package_the_tests_and_dsref_import_is_locked() -> None:
     files = [*sorted((ROOT / "tests").glob("*.py")), *sorted((ROOT / "dsref").rglob("*.py"))]
     files += sorted((ROOT / "scripts").glob("*.py"))

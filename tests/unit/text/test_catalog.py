@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from babel.messages.pofile import read_po
 
 from dsref.text import catalog as cat
@@ -53,6 +54,7 @@ def test_check_reports_untranslated_and_broken_placeholders() -> None:
     assert found and found[0].problem.startswith("fuzzy")
 
 
+@pytest.mark.slow  # the script in a process of its own; the checks it runs are tested in-process above
 def test_check_script_passes() -> None:
     proc = subprocess.run([sys.executable, "scripts/catalog.py", "check"], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stdout
