@@ -15,28 +15,15 @@ and checks those instead: a corpus any checkout has (the GitHub workflow compare
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
+from compare_outputs import run  # this folder's: what ``dsref ARGV`` prints, run in-process
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def run(argv: list[str]) -> str:
-    """What ``dsref ARGV`` prints (stdout, stderr, then the exit status)."""
-    from dsref.cli.main import main
-
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exit_:
-            status = exit_.code if isinstance(exit_.code, int) else 1
-    return f"{out.getvalue()}\n--- stderr\n{err.getvalue()}\n--- exit {status}\n"
 
 
 def _respelled(value: Any) -> Any:
