@@ -72,6 +72,18 @@ class ReleaseFacts:
     """Fields of this release's pydantic models that 0.19.8's models no longer have."""
     probes: Mapping[str, str | None] = field(default_factory=dict)
     """The release's verdict on a probe config where it differs from 0.19.8's (None: accepted)."""
+    reads: Mapping[str, bool] = field(default_factory=dict)
+    """Whether the release reads each option of the one-option battery, as the battery run on the release
+    (``behaviour.json``) found from what a written value does to the built config: true wherever it saw the option
+    read, false where the release does not read an option 0.19.8 reads."""
+    behaviour_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """The default the battery found for an option where it differs from the one found on 0.19.8."""
+    wrong_values: Mapping[str, bool] = field(default_factory=dict)
+    """``path variant`` (``wrong_type``, ``out_of_range``) → whether the release refuses such a value there, where
+    the battery run on it found it refused, or accepted where 0.19.8 refuses it."""
+    battery: Mapping[str, bool] = field(default_factory=dict)
+    """``path=<JSON value>`` → whether the release accepts that value, for each value of the battery that the
+    release judges otherwise than 0.19.8."""
 
     def reads_leniently(self, section: str) -> bool:
         """The release reads ``section`` with ``dict.get`` where 0.19.8 has a model: unknown keys and wrong types
@@ -93,7 +105,10 @@ class ReleaseFacts:
         return None
 
     def exists(self, path: str) -> bool:
-        """Whether this release reads the option at ``path`` at all."""
+        """Whether this release reads the option at ``path`` at all: as the battery run on it found, where it did;
+        else from its recorded models and ``dict.get`` lookups."""
+        if path in self.reads:
+            return self.reads[path]
         parts = path.split(".")
         for depth in range(1, len(parts) + 1):
             prefix = ".".join(parts[:depth])
@@ -106,15 +121,25 @@ class ReleaseFacts:
 
     def default(self, path: str, schema_default: Any) -> Any:
         """The default this release uses for ``path`` (``schema_default``: 0.19.8's)."""
+        if path in self.behaviour_defaults:
+            return self.behaviour_defaults[path]
         if path in self.defaults:
             return self.defaults[path]
         value = self.dict_only_here.get(path, _NONE)
         return schema_default if value == _NONE else value
 
+    def refuses_wrong(self, path: str, variant: str) -> bool | None:
+        """Whether the release refuses a value of the wrong type (``variant="wrong_type"``) or out of range
+        (``"out_of_range"``) at ``path``, as the battery run on it found; None where it did not tell."""
+        return self.wrong_values.get(f"{path} {variant}")
+
     def accepts_value(self, path: str, value: Any) -> bool | None:
         """Whether the release accepts ``value`` at ``path`` where it judges it otherwise than 0.19.8 (a value
         probed: ``communication_data_type`` ``"bfp16"`` up to 0.13, WarmupLR's ``warmup_num_steps`` 0 up to 0.19.2);
         None where it agrees."""
+        label = battery_label(path, value)
+        if label in self.battery:
+            return self.battery[label]
         if isinstance(value, str):
             return self.accepts_probe(f"{path}={value}")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -139,6 +164,108 @@ class ReleaseFacts:
         return self.probes[label] is None
 
 
+BEHAVIOUR_FILE = os.path.join(RELEASES_DIR, "behaviour.json")
+UNKNOWN_DEFAULT = "<unknown>"
+
+
+def battery_label(path: str, value: Any) -> str:
+    """How the battery names ``value`` written at ``path``: ``path=<canonical JSON>``."""
+    return f"{path}={json.dumps(value, sort_keys=True, separators=(',', ':'))}"
+
+
+@record
+class Behaviour:
+    """One release's behaviour with one option, as the battery run on it recorded (``behaviour.json``)."""
+
+    reads: bool | None
+    """Whether the release reads it; None where the probe could not tell."""
+    default: Any
+    """Its default there (``"<unknown>"`` where the probe could not find it); None when not read."""
+    verdicts: Mapping[str, str | None]
+    """Each variant of the battery → the release's error, None when it accepts it."""
+
+
+@cache
+def _behaviour_data() -> dict[str, Any]:
+    try:
+        with open(BEHAVIOUR_FILE, encoding="utf-8") as handle:
+            data: dict[str, Any] = json.load(handle)
+    except FileNotFoundError:
+        return {"releases": [], "errors": [], "configs": {}, "options": {}}
+    return data
+
+
+def battery_config_sha(path: str, variant: str) -> str | None:
+    """The first digits of the sha256 of the battery config the releases were probed with (``path``, ``variant``)."""
+    found: str | None = _behaviour_data()["configs"].get(path, {}).get(variant)
+    return found
+
+
+def probed_releases() -> tuple[str, ...]:
+    """The releases the battery was run on, oldest first."""
+    return tuple(_behaviour_data()["releases"])
+
+
+def behaviour(release: str, path: str) -> Behaviour | None:
+    """What ``release`` does with the option at ``path``, as the battery run on it recorded; None when the
+    release was not probed or the option is not in the battery."""
+    data = _behaviour_data()
+    if release not in data["releases"] or path not in data["options"]:
+        return None
+    wanted = parse_version(release)
+    found: list[Any] | None = None
+    for run in data["options"][path]:
+        if parse_version(run[0]) > wanted:
+            break
+        found = run
+    if found is None:
+        return None
+    errors = data["errors"]
+    verdicts = {variant: None if n is None else errors[n] for variant, n in found[3].items()}
+    return Behaviour(found[1], found[2], MappingProxyType(verdicts))
+
+
+def _from_behaviour(release: str) -> tuple[dict[str, bool], dict[str, Any], dict[str, bool], dict[str, bool]]:
+    """The reads, defaults, battery verdicts and wrong-value verdicts of ``release`` where they differ from
+    0.19.8's run (:class:`ReleaseFacts` says which)."""
+    data = _behaviour_data()
+    reads: dict[str, bool] = {}
+    defaults: dict[str, Any] = {}
+    verdicts: dict[str, bool] = {}
+    wrong: dict[str, bool] = {}
+    if release not in data["releases"] or DEEPSPEED_VERSION not in data["releases"]:
+        return reads, defaults, verdicts, wrong
+    values = _battery_values_recorded()
+    for path in data["options"]:
+        here, base = behaviour(release, path), behaviour(DEEPSPEED_VERSION, path)
+        if here is None or base is None:
+            continue
+        if here.reads is True or (here.reads is False and base.reads is True):
+            reads[path] = here.reads  # read there, whatever 0.19.8 does; or no longer read where 0.19.8 reads it
+        if (
+            here.reads
+            and base.reads
+            and UNKNOWN_DEFAULT not in (here.default, base.default)
+            and here.default != base.default
+        ):
+            defaults[path] = here.default
+        for variant, error in here.verdicts.items():
+            if variant in values.get(path, {}) and (error is None) != (base.verdicts.get(variant) is None):
+                verdicts[battery_label(path, values[path][variant])] = error is None
+            if variant in ("wrong_type", "out_of_range") and variant in base.verdicts:
+                if error is not None:
+                    wrong[f"{path} {variant}"] = True
+                elif base.verdicts[variant] is not None:
+                    wrong[f"{path} {variant}"] = False
+    return reads, defaults, verdicts, wrong
+
+
+@cache
+def _battery_values_recorded() -> dict[str, dict[str, Any]]:
+    """The values of the recorded battery: ``behaviour.json`` keeps them under ``values``."""
+    return dict(_behaviour_data().get("values", {}))
+
+
 def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     defaults: dict[str, Any] = {}
     for path, changed in data.get("changed", {}).items():
@@ -148,8 +275,13 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     for params in (data.get("schedulers") or {}).values():
         for param, value in (params or {}).items():
             defaults.setdefault(f"scheduler.params.{param}", value)  # the schema keeps one set of params for all
+    reads, behaviour_defaults, battery, wrong_values = _from_behaviour(data["release"])
     return ReleaseFacts(
         release=data["release"],
+        reads=MappingProxyType(reads),
+        behaviour_defaults=MappingProxyType(behaviour_defaults),
+        battery=MappingProxyType(battery),
+        wrong_values=MappingProxyType(wrong_values),
         model_absent=frozenset(data.get("model_absent", ())),
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
@@ -201,6 +333,8 @@ def missing_in(release: str, path: str, since: str | None, *, compared: bool) ->
     version = parse_version(release)
     before_since = since is not None and version < parse_version(since)
     facts = release_facts(release)
+    if facts is not None and facts.reads.get(path) is True:
+        return None  # the battery run on the release saw it read the option
     if facts is not None and not facts.exists(path):
         return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
     recorded = facts is not None and version >= parse_version(COVERED[0])
