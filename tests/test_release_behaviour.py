@@ -206,3 +206,19 @@ def test_check_errors_exactly_where_the_release_refuses_on_the_battery(release: 
 def test_check_errors_exactly_where_each_release_refuses_on_the_battery(release: str) -> None:
     wrong = _beyond_0_19_8(release)
     assert not wrong, "\n".join(wrong)
+
+
+def test_an_option_removed_later_is_never_said_to_need_a_release_that_no_longer_has_it() -> None:
+    tree = option_tree()
+    wrong = []
+    for opt in tree:
+        if opt.removed_in is None:
+            continue
+        compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
+        for release in COVERED:
+            if parse_version(release) >= parse_version(opt.removed_in):
+                break
+            appears = missing_in(release, opt.path, opt.since, compared=compared, removed_in=opt.removed_in)
+            if appears is not None and parse_version(appears) >= parse_version(opt.removed_in):
+                wrong.append(f"{opt.path} at {release}: needs {appears}, removed in {opt.removed_in}")
+    assert not wrong, "\n".join(wrong[:20])

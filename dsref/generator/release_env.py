@@ -28,79 +28,12 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 from ..records import record
+from ..tree.releases import PUBLISHED
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
 
-RELEASES: tuple[str, ...] = (
-    "0.10.0",
-    "0.10.1",
-    "0.10.2",
-    "0.10.3",
-    "0.11.0",
-    "0.11.1",
-    "0.11.2",
-    "0.12.0",
-    "0.12.1",
-    "0.12.2",
-    "0.12.3",
-    "0.12.4",
-    "0.12.5",
-    "0.12.6",
-    "0.13.0",
-    "0.13.1",
-    "0.13.2",
-    "0.13.3",
-    "0.13.4",
-    "0.13.5",
-    "0.14.0",
-    "0.14.1",
-    "0.14.2",
-    "0.14.3",
-    "0.14.4",
-    "0.14.5",
-    "0.15.0",
-    "0.15.1",
-    "0.15.2",
-    "0.15.3",
-    "0.15.4",
-    "0.16.0",
-    "0.16.1",
-    "0.16.2",
-    "0.16.3",
-    "0.16.4",
-    "0.16.5",
-    "0.16.6",
-    "0.16.7",
-    "0.16.8",
-    "0.16.9",
-    "0.17.0",
-    "0.17.1",
-    "0.17.2",
-    "0.17.3",
-    "0.17.4",
-    "0.17.5",
-    "0.17.6",
-    "0.18.0",
-    "0.18.1",
-    "0.18.2",
-    "0.18.3",
-    "0.18.4",
-    "0.18.5",
-    "0.18.6",
-    "0.18.7",
-    "0.18.8",
-    "0.18.9",
-    "0.19.0",
-    "0.19.1",
-    "0.19.2",
-    "0.19.3",
-    "0.19.4",
-    "0.19.5",
-    "0.19.6",
-    "0.19.7",
-    "0.19.8",
-)
-"""Every DeepSpeed release published from 0.10.0 to the one the schema describes (the last), as the package index
-lists them (``python scripts/releases.py index`` compares this table with the index)."""
+RELEASES: tuple[str, ...] = PUBLISHED
+"""The releases whose facts and verdicts are recorded: every one published from 0.10.0 on
+(:data:`dsref.tree.releases.PUBLISHED`; ``python scripts/releases.py index`` compares it with the package index)."""
 
 OLDEST = RELEASES[0]
 

@@ -365,6 +365,19 @@ def _changed(a: dict[str, str], b: dict[str, str], noise: set[str]) -> list[str]
     return sorted(k for k in a.keys() | b.keys() if k not in noise and a.get(k) != b.get(k))
 
 
+def _example_tells(
+    item: dict[str, Any], absent: dict[str, str] | None, example: dict[str, str] | None, noise: set[str]
+) -> bool:
+    """Whether the example, accepted, changes the built object where the value can be found as written: then it
+    is read, and what the object held there is its default; the second value and 0.19.8's default would tell
+    nothing more. (An example that changes nothing may be the release's default: the second value tells.)"""
+    if absent is None or example is None:
+        return False
+    changed = _changed(absent, example, noise)
+    written = json.dumps(jsonable(item["values"]["example"]), sort_keys=True)
+    return any(example.get(key) == written and key in absent for key in changed)
+
+
 def option_behaviour(item: dict[str, Any]) -> dict[str, Any]:
     """What the release does with one option (:mod:`dsref.generator.release_battery` builds ``item``):
 
@@ -379,6 +392,8 @@ def option_behaviour(item: dict[str, Any]) -> dict[str, Any]:
     states: dict[str, dict[str, str] | None] = {}
     verdicts: dict[str, str | None] = {}
     for variant, config in item["configs"].items():
+        if variant in ("alt", "schema_default") and _example_tells(item, absent, states.get("example"), noise):
+            continue  # the example alone tells whether it is read and its default: the other values are not built
         states[variant], verdicts[variant] = _state(config)
     result: dict[str, Any] = {"verdicts": verdicts, "absent_error": absent_error}
     if absent is None:

@@ -29,6 +29,80 @@ from .versions import DEEPSPEED_VERSION, parse_version
 RELEASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "releases")
 
 
+PUBLISHED: tuple[str, ...] = (
+    "0.10.0",
+    "0.10.1",
+    "0.10.2",
+    "0.10.3",
+    "0.11.0",
+    "0.11.1",
+    "0.11.2",
+    "0.12.0",
+    "0.12.1",
+    "0.12.2",
+    "0.12.3",
+    "0.12.4",
+    "0.12.5",
+    "0.12.6",
+    "0.13.0",
+    "0.13.1",
+    "0.13.2",
+    "0.13.3",
+    "0.13.4",
+    "0.13.5",
+    "0.14.0",
+    "0.14.1",
+    "0.14.2",
+    "0.14.3",
+    "0.14.4",
+    "0.14.5",
+    "0.15.0",
+    "0.15.1",
+    "0.15.2",
+    "0.15.3",
+    "0.15.4",
+    "0.16.0",
+    "0.16.1",
+    "0.16.2",
+    "0.16.3",
+    "0.16.4",
+    "0.16.5",
+    "0.16.6",
+    "0.16.7",
+    "0.16.8",
+    "0.16.9",
+    "0.17.0",
+    "0.17.1",
+    "0.17.2",
+    "0.17.3",
+    "0.17.4",
+    "0.17.5",
+    "0.17.6",
+    "0.18.0",
+    "0.18.1",
+    "0.18.2",
+    "0.18.3",
+    "0.18.4",
+    "0.18.5",
+    "0.18.6",
+    "0.18.7",
+    "0.18.8",
+    "0.18.9",
+    "0.19.0",
+    "0.19.1",
+    "0.19.2",
+    "0.19.3",
+    "0.19.4",
+    "0.19.5",
+    "0.19.6",
+    "0.19.7",
+    "0.19.8",
+)
+"""Every DeepSpeed release published from 0.10.0 to the one the schema describes (the last), as the package index
+lists them: the releases ``--deepspeed-version`` takes. Each is recorded from the release itself (:data:`COVERED`
+says which are so far); a number between two of them was never published."""
+
+
 def _covered() -> tuple[str, ...]:
     names = [name.removesuffix(".json") for name in os.listdir(RELEASES_DIR) if name.endswith(".json")]
     found = [name for name in names if _is_release(name)]
@@ -292,12 +366,26 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     )
 
 
-def recorded_release(release: str) -> str:
-    """The recorded release whose facts stand for ``release``: itself when recorded, else the next one recorded
-    after it (the table holds the releases on either side of every change it knows of), the newest after them all.
+def published(release: str) -> bool:
+    """Whether ``release`` names a DeepSpeed release published from 0.10.0 to 0.19.8 (one of :data:`PUBLISHED`).
 
-    >>> recorded_release("0.15.2"), recorded_release("0.15.4"), recorded_release("0.20.0")
-    ('0.15.4', '0.15.4', '0.19.8')
+    >>> published("0.15.4"), published("0.15.99"), published("abc")
+    (True, False, False)
+    """
+    try:
+        number = parse_version(release)
+    except ValueError:
+        return False
+    return any(parse_version(r) == number for r in PUBLISHED)
+
+
+def recorded_release(release: str) -> str:
+    """The recorded release whose facts stand for ``release``: itself when recorded. Every published release is
+    meant to be recorded (:data:`PUBLISHED`); until the build has reached one, the next recorded after it stands
+    for it, and the newest after them all. A number never published is for the caller to refuse (:func:`published`).
+
+    >>> recorded_release("0.15.4"), recorded_release("0.20.0")
+    ('0.15.4', '0.19.8')
     """
     version = parse_version(release)
     return next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
@@ -324,7 +412,9 @@ def introduced_in(path: str) -> str | None:
     return None
 
 
-def missing_in(release: str, path: str, since: str | None, *, compared: bool) -> str | None:
+def missing_in(
+    release: str, path: str, since: str | None, *, compared: bool, removed_in: str | None = None
+) -> str | None:
     """The release the option at ``path`` appeared in, when ``release`` does not have it yet; None when it does.
 
     The facts recorded from ``release`` decide; the schema's ``since`` too, except for an option of a DeepSpeed
@@ -336,7 +426,10 @@ def missing_in(release: str, path: str, since: str | None, *, compared: bool) ->
     if facts is not None and facts.reads.get(path) is True:
         return None  # the battery run on the release saw it read the option
     if facts is not None and not facts.exists(path):
-        return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+        appears = since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+        if removed_in is not None and parse_version(appears) >= parse_version(removed_in):
+            return None  # gone by then: no later release reads it, so this one is not too old for it
+        return appears
     recorded = facts is not None and version >= parse_version(COVERED[0])
     return since if before_since and not (recorded and compared) else None
 
@@ -346,7 +439,7 @@ def in_release(
 ) -> dict[str, Any]:
     """How ``release`` reads the option at ``path`` (``since``, ``removed_in`` and ``default``: the schema's), for
     the option dump: ``{"reads": bool, "appears_in": …, "removed_in": …, "default": its default there}``."""
-    appears = missing_in(release, path, since, compared=compared)
+    appears = missing_in(release, path, since, compared=compared, removed_in=removed_in)
     gone = removed_in if removed_in and parse_version(release) >= parse_version(removed_in) else None
     facts = release_facts(release)
     there = default if facts is None else facts.default(path, default)

@@ -227,7 +227,7 @@ class _Walker:
         if self.release is None:  # 0.19.8 or later: the schema's own record
             return opt.since if opt.since is not None and self.version < parse_version(opt.since) else None
         compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
-        return missing_in(self.release_name, opt.path, opt.since, compared=compared)
+        return missing_in(self.release_name, opt.path, opt.since, compared=compared, removed_in=opt.removed_in)
 
     def switch(self, path: str) -> Any:
         """The value written at canonical ``path`` (any accepted spelling of each step), or None."""
