@@ -222,3 +222,23 @@ def test_an_option_removed_later_is_never_said_to_need_a_release_that_no_longer_
             if appears is not None and parse_version(appears) >= parse_version(opt.removed_in):
                 wrong.append(f"{opt.path} at {release}: needs {appears}, removed in {opt.removed_in}")
     assert not wrong, "\n".join(wrong[:20])
+
+
+@cache
+def _battery() -> dict[str, dict[str, Any]]:
+    return battery_configs()
+
+
+@pytest.mark.parametrize("release", probed())
+def test_an_option_the_release_reads_never_gets_an_ignored_warning(release: str) -> None:
+    """On each option's own example config: where the release was seen reading the option, check says nothing
+    of the option being unknown to the release (DS304) or removed (DS302)."""
+    wrong = []
+    for path, (reads, _default, verdicts) in options_of(release):
+        config = _battery().get(f"{path} example")
+        if reads is not True or config is None or verdicts.get("example") is not None:
+            continue
+        said = [finding for finding in _ignored(config, release) if finding.endswith(f" {path}")]
+        if said:
+            wrong.append(f"{path}: {', '.join(said)}")
+    assert not wrong, "\n".join(wrong)

@@ -165,16 +165,11 @@ def build(release: str, scratch: Path = DEFAULT_SCRATCH) -> ReleaseEnv:
     downloads.mkdir(parents=True, exist_ok=True)
     sdist = downloads / f"deepspeed-{release}.tar.gz"
     if not sdist.exists():
-        _pip(
-            "download",
-            "--no-deps",
-            "--no-binary",
-            ":all:",
-            "--no-build-isolation",
-            f"deepspeed=={release}",
-            "-d",
-            str(downloads),
-        )
+        download = ("download", "--no-deps", "--no-binary", ":all:", f"deepspeed=={release}", "-d", str(downloads))
+        try:  # pip reads the sdist's metadata with the interpreter's packages: quick where its setup.py runs here
+            _pip(*download, "--no-build-isolation")
+        except subprocess.CalledProcessError:  # a setup.py that imports the release (0.10.x with pydantic 1)
+            _pip(*download)
     import tarfile
 
     top = f"deepspeed-{release}/"
