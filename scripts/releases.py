@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from dsref.generator.release_behaviour import probe_behaviour, probed_reports, raw_behaviour_path, write_behaviour
+from dsref.generator.release_behaviour import probe_behaviour, probed_reports, write_behaviour
 from dsref.generator.release_env import DEFAULT_SCRATCH, RELEASES, build, published_releases
 from dsref.generator.releases import (
     cached_verdicts,
@@ -96,10 +96,8 @@ def main(argv: list[str] | None = None) -> int:
     if "behaviour" in args.steps:
         tree = option_tree()
         for release in releases:
-            if raw_behaviour_path(release, args.scratch).exists() and not args.again:
-                continue
             started = time.perf_counter()
-            probe_behaviour(release, tree, args.scratch)
+            probe_behaviour(release, tree, args.scratch, again=args.again)  # only what changed, unless --again
             print(f"DeepSpeed {release}: battery run in {time.perf_counter() - started:.0f} s", flush=True)
         reports = probed_reports(args.scratch)
         print(f"{len(reports)} releases probed → {write_behaviour(reports).relative_to(ROOT)}")

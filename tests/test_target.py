@@ -24,7 +24,7 @@ from dsref.check.report.target import (
 )
 from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
-from dsref.tree.releases import COVERED, OLDEST_COVERED
+from dsref.tree.releases import COVERED, OLDEST_COVERED, PUBLISHED, recorded_release
 from dsref.tree.versions import DEEPSPEED_VERSION
 
 from .conftest import shared_path
@@ -107,12 +107,15 @@ def test_a_release_dsref_does_not_cover_is_refused(given: str) -> None:
 
 def test_the_oldest_release_covered_is_the_oldest_recorded() -> None:
     """Nothing before the first recorded release was compared with it: the claim stops where the data does."""
-    assert OLDEST_COVERED == "0.10.3"
-    assert release_to_check("0.10.3", None).version == "0.10.3"
-    assert release_to_check(None, "0.10.1") == Release("0.10.3", ReleaseSource.older, "0.10.1")
+    assert COVERED[0] == OLDEST_COVERED
+    assert release_to_check(OLDEST_COVERED, None).version == OLDEST_COVERED
+    assert release_to_check(None, "0.9.5") == Release(OLDEST_COVERED, ReleaseSource.older, "0.9.5")
 
 
-@pytest.mark.parametrize(("given", "recorded"), [("0.15.2", "0.15.4"), ("0.17.3", "0.17.6"), ("0.11", "0.11.2")])
+@pytest.mark.parametrize(
+    ("given", "recorded"),
+    [(r, recorded_release(r)) for r in PUBLISHED[PUBLISHED.index(OLDEST_COVERED) :] if r not in COVERED][:3],
+)
 def test_a_release_between_two_recorded_ones_says_which_it_is_read_as(given: str, recorded: str) -> None:
     release = release_to_check(given, None)
     english = statement(release, "deepspeed", "en", detected=True)

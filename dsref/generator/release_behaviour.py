@@ -46,15 +46,29 @@ def raw_behaviour_path(release: str, scratch: Path = DEFAULT_SCRATCH) -> Path:
     return scratch / "behaviour" / f"{release}.json"
 
 
-def probe_behaviour(release: str, tree: OptionTree, scratch: Path = DEFAULT_SCRATCH) -> dict[str, Any]:
-    """Run the battery on ``release`` (installed first when needed); its raw report, also kept in the scratch."""
-    env = build(release, scratch)
+def probe_behaviour(
+    release: str, tree: OptionTree, scratch: Path = DEFAULT_SCRATCH, *, again: bool = False
+) -> dict[str, Any]:
+    """Run the battery on ``release`` (installed first when needed); its raw report, also kept in the scratch.
+
+    A report kept from an earlier run is reused for every option whose battery configs are the same (by sha256):
+    only options added or changed since are run again, unless ``again``."""
     items = battery(tree)
-    report: dict[str, Any] = run_in_release(env, "behaviour", {"battery": items})
-    assert report["release"] == release, f"asked for DeepSpeed {release}, the probe ran {report['release']}"
-    report["configs"] = {path: {v: config_sha(c) for v, c in item["configs"].items()} for path, item in items.items()}
-    report["values"] = {path: item["values"] for path, item in items.items()}
+    configs = {path: {v: config_sha(c) for v, c in item["configs"].items()} for path, item in items.items()}
     path = raw_behaviour_path(release, scratch)
+    kept: dict[str, Any] = {}
+    if path.exists() and not again:
+        old = json.loads(path.read_text(encoding="utf-8"))
+        kept = {p: found for p, found in old["options"].items() if old["configs"].get(p) == configs.get(p)}
+    wanted = {p: item for p, item in items.items() if p not in kept}
+    report: dict[str, Any] = {"release": release, "options": {}}
+    if wanted:
+        env = build(release, scratch)
+        report = run_in_release(env, "behaviour", {"battery": wanted})
+        assert report["release"] == release, f"asked for DeepSpeed {release}, the probe ran {report['release']}"
+    report["options"] = {p: {**kept, **report["options"]}[p] for p in items}
+    report["configs"] = configs
+    report["values"] = {p: item["values"] for p, item in items.items()}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(report, indent=1, sort_keys=True), encoding="utf-8")
     return report

@@ -16,6 +16,11 @@ the standard library and the release under study (whose pydantic may be 1.10, wh
 * the constructor defaults of each learning-rate scheduler, and the optimizer names the config layer knows;
 * the verdict of ``DeepSpeedConfig`` on each small config of the request's ``probes`` (value spellings, unknown
   keys, ``"auto"`` where a boolean is read).
+
+``behaviour`` builds each config of the one-option battery (:mod:`dsref.generator.release_battery`) and compares
+what the built ``DeepSpeedConfig`` holds (its attributes and the pydantic models under them, followed a few levels
+down) with what it holds for the same config without the option: whether the release reads the option, its default
+there, and its verdict on each value (:func:`option_behaviour`).
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """What an earlier DeepSpeed release does differently with a config, read from the data recorded from the releases.
 
 The schema describes DeepSpeed 0.19.8; ``dsref/generated/releases/<release>.json`` records, for each other release
-of the table, how that release's config layer differs (``scripts/releases.py`` writes it from the release itself).
-:func:`release_facts` hands it out as a frozen :class:`ReleaseFacts`; :data:`COVERED` lists the releases.
+of the table, how that release's config layer differs (``scripts/releases.py`` writes it from the release itself),
+and ``behaviour.json`` what each release did with each option of the one-option battery (reads it, its default,
+its verdict on each value), which wins where it tells. :func:`release_facts` hands both out as a frozen
+:class:`ReleaseFacts`; :data:`PUBLISHED` lists the releases published from 0.10.0, :data:`COVERED` those recorded.
 
 >>> release_facts("0.19.8") is None
 True
