@@ -129,7 +129,7 @@ def test_the_release_a_file_was_written_for_is_the_oldest_its_keys_tell() -> Non
         "train_batch_size": 8,
         "communication_data_type": "bfp16",  # up to 0.14.0
         "bf16": {"enabled": True, "loss_scale": 1.0},  # up to 0.17.0
-        "amp": {"enabled": False},  # up to 0.19.6
+        "amp": {"enabled": False},  # up to 0.19.7
     }
     report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     upgrades = [f for f in report.findings if f.args.get("former_last")]
@@ -147,7 +147,7 @@ def test_the_help_says_which_release_the_file_was_written_for(lang: str) -> None
     config = {"train_batch_size": 8, "amp": {"enabled": False}}
     report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     text = render_text([report], lang)  # type: ignore[arg-type]
-    assert text.count("0.19.6") == 2 and "0.19.8" in text
+    assert text.count("0.19.7") == 2 and "0.19.8" in text
 
 
 MEGATRON = "deepspeedai__Megatron-DeepSpeed__ds_zero2_config_bf16.json"
@@ -205,12 +205,12 @@ def test_deepspeed_0_19_8_refuses_the_real_0_12_config_and_builds_the_fixed_one(
 
 @pytest.mark.parametrize(
     ("key", "section", "last"),
-    [("seq_parallel_comm_data_type", None, "0.16.4"), ("thread_count", "aio", "0.15.4")],
+    [("seq_parallel_comm_data_type", None, "0.16.4"), ("thread_count", "aio", "0.16.3")],
 )
 def test_a_key_renamed_between_releases_is_read_by_the_releases_that_had_it(
     key: str, section: str | None, last: str
 ) -> None:
-    """Recorded from the releases: 0.11.2-0.16.4 read seq_parallel_comm_data_type, 0.10.3-0.15.4 aio.thread_count;
+    """Recorded from the releases: 0.11.2-0.16.4 read seq_parallel_comm_data_type, 0.10.3-0.16.3 aio.thread_count;
     later ones read the new names and ignore the old ones."""
     value: Any = "bf16" if section is None else 2
     config: dict[str, Any] = {"train_batch_size": 8, **({key: value} if section is None else {section: {key: value}})}
