@@ -13,10 +13,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..check.findings import Severity
-from ..check.pipeline import check_file
+from ..check.pipeline import check_file, check_text
 from ..check.settings import CheckSettings
 from ..records import record
-from ..tree.versions import parse_version
+from ..tree.options import option_tree
+from ..tree.releases import battery_config_sha, behaviour
+from ..tree.versions import DEEPSPEED_VERSION, parse_version
+from .release_battery import CHECKED, battery
+from .release_behaviour import config_sha
 from .releases import SHA_DIGITS, VERDICTS_FILE, sha256_of
 
 
@@ -108,3 +112,55 @@ def agreement(files: Iterable[Path], release: str, recorded: RecordedVerdicts | 
 def agreement_table(files: list[Path], releases: Iterable[str]) -> list[str]:
     recorded = recorded_verdicts()
     return [agreement(files, release, recorded).line() for release in releases]
+
+
+def battery_configs() -> dict[str, dict[str, object]]:
+    """``path variant`` → the battery config of each checked variant (rebuilt from the schema)."""
+    found: dict[str, dict[str, object]] = {}
+    for path, item in battery(option_tree()).items():
+        for variant in CHECKED:
+            if variant in item["configs"]:
+                found[f"{path} {variant}"] = item["configs"][variant]
+    return found
+
+
+def battery_agreement(release: str, configs: dict[str, dict[str, object]] | None = None) -> Agreement:
+    """dsref's verdict against release ``release``'s recorded one on each one-option config of the battery whose
+    recorded config is the one the schema builds today (the same sha256)."""
+    configs = battery_configs() if configs is None else configs
+    judged = 0
+    wrong: list[Disagreement] = []
+    for label, config in configs.items():
+        path, variant = label.rsplit(" ", 1)
+        found = behaviour(release, path)
+        if found is None or variant not in found.verdicts or not _same_config(path, variant, config):
+            continue
+        judged += 1
+        error = found.verdicts[variant]
+        settings = CheckSettings("deepspeed", world_size=1, deepspeed_version=release)
+        report = check_text(json.dumps(config), "battery.json", settings)
+        errors = tuple(f"{f.code} {f.option or ''}".strip() for f in report.findings if f.severity is Severity.error)
+        if (error is not None) != bool(errors):
+            wrong.append(Disagreement(label, release, error, errors))
+    return Agreement(release, judged, tuple(wrong))
+
+
+def _same_config(path: str, variant: str, config: dict[str, object]) -> bool:
+    return battery_config_sha(path, variant) == config_sha(config)
+
+
+def battery_table(releases: Iterable[str]) -> list[str]:
+    """One line per release: dsref against the release on the battery, and the same less the configs where dsref
+    and DeepSpeed 0.19.8 already differ (checks made when the engine starts, a CUDA-only feature on a CPU machine),
+    which is what the release dimension answers for."""
+    configs = battery_configs()
+    base = {d.file for d in battery_agreement(DEEPSPEED_VERSION, configs).disagreements}
+    lines = []
+    for release in releases:
+        found = battery_agreement(release, configs)
+        beyond = sum(d.file not in base for d in found.disagreements)
+        lines.append(
+            f"DeepSpeed {release}: battery {found.agreeing}/{found.judged} agree; "
+            f"beyond 0.19.8's own differences {found.judged - beyond}/{found.judged}"
+        )
+    return lines

@@ -1,10 +1,11 @@
 """One scratch environment per DeepSpeed release, sharing the running interpreter's torch.
 
-Each release is installed with ``pip install --no-deps --target <scratch>/<release>`` (its sdist built without build
-isolation, so its ``setup.py`` sees the interpreter's torch), with the pure-Python requirements the interpreter does
-not already satisfy (pydantic 1.10 for 0.10, ``numpy<2`` for releases up to 0.13). It runs with that folder first
-on ``PYTHONPATH``. Releases up to 0.13 import on a CPU-only torch of today only with small stand-ins, which are
-written into the scratch folder (``stubs/``), never into dsref:
+Each release's ``deepspeed`` package is unpacked from its sdist (downloaded with ``pip download``) into
+``<scratch>/<release>``, beside the pure-Python requirements the interpreter does not already satisfy (pydantic 1.10
+for 0.10, ``numpy<2`` for releases up to 0.14: 0.14.4 still imports ``numpy.BUFSIZE``), installed there with
+``pip install --no-deps --target``. It runs with that folder first on ``PYTHONPATH``. Releases up to 0.13 import on
+a CPU-only torch of today only with small stand-ins, which are written into the scratch folder (``stubs/``), never
+into dsref:
 
 * ``intel_extension_for_pytorch`` and ``oneccl_bindings_for_pytorch``: the CPU accelerator imports them;
 * names torch's elastic agent no longer has, which ``deepspeed.elasticity`` imports (a ``sitecustomize`` adds them).
@@ -27,30 +28,14 @@ from packaging.requirements import Requirement
 from packaging.version import Version
 
 from ..records import record
+from ..tree.releases import PUBLISHED
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
 
-RELEASES: tuple[str, ...] = (
-    "0.10.3",
-    "0.11.2",
-    "0.12.6",
-    "0.13.5",  # last with communication_data_type "bfp16"
-    "0.14.5",
-    "0.15.1",  # last with steps_per_print 10
-    "0.15.4",
-    "0.16.4",  # last with WarmupLR warmup_max_lr 0.001
-    "0.16.5",
-    "0.16.9",  # LLaMA-Factory's upper bound
-    "0.17.0",  # last reading fp16 and bf16 with dict.get
-    "0.17.1",  # fp16 and bf16 become pydantic models
-    "0.17.6",
-    "0.18.9",
-    "0.19.2",  # last with gradient_clipping 0.0
-    "0.19.3",
-    "0.19.6",  # last before 0.19.7 removed the 1-bit optimizers and legacy sections
-    DEEPSPEED_VERSION,
-)
-"""The releases whose facts and verdicts are recorded: the last patch of each minor from 0.10, and each release on
-either side of a change to how the config is read. The last is the release the schema describes."""
+RELEASES: tuple[str, ...] = PUBLISHED
+"""The releases whose facts and verdicts are recorded: every one published from 0.10.0 on
+(:data:`dsref.tree.releases.PUBLISHED`; ``python scripts/releases.py index`` compares it with the package index)."""
+
+OLDEST = RELEASES[0]
 
 DEFAULT_SCRATCH = Path(os.environ.get("DSREF_RELEASES_DIR", "/tmp/dsref-releases"))
 
@@ -124,7 +109,7 @@ def write_stubs(stubs: Path) -> None:
 
 def missing_requirements(requirements: list[str], release: str) -> list[str]:
     """The requirements the interpreter does not satisfy, as pip arguments (torch and build-only tools left out),
-    plus ``numpy<2`` for releases up to 0.13, which use names NumPy 2 removed."""
+    plus ``numpy<2`` for releases up to 0.14, which use names NumPy 2 removed."""
     wanted: list[str] = []
     for line in requirements:
         line = line.split("#")[0].strip()
@@ -138,13 +123,27 @@ def missing_requirements(requirements: list[str], release: str) -> list[str]:
         except metadata.PackageNotFoundError:
             wanted.append(str(requirement))
             continue
-        if requirement.name.lower() == "numpy" and parse_version(release) < (0, 14, 0):
+        if requirement.name.lower() == "numpy" and parse_version(release) < (0, 15, 0):
             wanted.append("numpy<2")
         elif not requirement.specifier.contains(have, prereleases=True):
             wanted.append(str(requirement))
-    if parse_version(release) < (0, 14, 0) and not any(w.startswith("numpy") for w in wanted):
+    if parse_version(release) < (0, 15, 0) and not any(w.startswith("numpy") for w in wanted):
         wanted.append("numpy<2")
     return wanted
+
+
+def published_releases() -> list[str]:
+    """The releases of ``deepspeed`` the package index lists, from 0.10.0 on, oldest first (``pip index``)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--disable-pip-version-check", "index", "versions", "deepspeed"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    line = next(line for line in done.stdout.splitlines() if line.startswith("Available versions:"))
+    listed = [v.strip() for v in line.removeprefix("Available versions:").split(",")]
+    found = [v for v in listed if v and parse_version(v) >= parse_version("0.10.0")]
+    return sorted(found, key=parse_version)
 
 
 def _pip(*args: str, env: dict[str, str] | None = None) -> None:
@@ -152,7 +151,12 @@ def _pip(*args: str, env: dict[str, str] | None = None) -> None:
 
 
 def build(release: str, scratch: Path = DEFAULT_SCRATCH) -> ReleaseEnv:
-    """Install ``release`` into its scratch folder (once: an existing folder is kept)."""
+    """Install ``release`` into its scratch folder (once: an existing folder is kept).
+
+    The release's ``deepspeed`` package is taken from its sdist as published: with ``DS_BUILD_OPS=0`` its
+    ``setup.py`` compiles nothing and copies the package as it is, and the sdist carries the
+    ``git_version_info_installed.py`` its publisher's build wrote (its ``accelerator_name`` is overridden by
+    ``DS_ACCELERATOR=cpu``). Unpacking takes a second where ``pip install`` of the sdist takes over a minute."""
     env = release_env(release, scratch)
     write_stubs(env.stubs)
     if env.installed or (env.folder / "deepspeed" / "__init__.py").exists():
@@ -161,28 +165,29 @@ def build(release: str, scratch: Path = DEFAULT_SCRATCH) -> ReleaseEnv:
     downloads.mkdir(parents=True, exist_ok=True)
     sdist = downloads / f"deepspeed-{release}.tar.gz"
     if not sdist.exists():
-        _pip("download", "--no-deps", "--no-binary", ":all:", f"deepspeed=={release}", "-d", str(downloads))
+        download = ("download", "--no-deps", "--no-binary", ":all:", f"deepspeed=={release}", "-d", str(downloads))
+        try:  # pip reads the sdist's metadata with the interpreter's packages: quick where its setup.py runs here
+            _pip(*download, "--no-build-isolation")
+        except subprocess.CalledProcessError:  # a setup.py that imports the release (0.10.x with pydantic 1)
+            _pip(*download)
     import tarfile
 
+    top = f"deepspeed-{release}/"
     with tarfile.open(sdist) as archive:
-        member = archive.extractfile(f"deepspeed-{release}/requirements/requirements.txt")
+        member = archive.extractfile(f"{top}requirements/requirements.txt")
         assert member is not None, f"{sdist} has no requirements/requirements.txt"
         requirements = member.read().decode("utf-8").splitlines()
-    env.folder.mkdir(parents=True, exist_ok=True)
-    extra = missing_requirements(requirements, release)
-    if extra:  # their own requirements (typing_extensions, …) are the interpreter's
-        _pip("install", "--no-deps", "--target", str(env.folder), *extra)
-    # setup.py imports the release itself: it needs the requirements above and the stubs already
-    _pip(
-        "install",
-        "--no-deps",
-        "--no-build-isolation",
-        "--target",
-        str(env.folder),
-        "--upgrade",
-        str(sdist),
-        env=env.environ(),
-    )
+        env.folder.mkdir(parents=True, exist_ok=True)
+        extra = missing_requirements(requirements, release)
+        if extra:  # their own requirements (typing_extensions, …) are the interpreter's
+            _pip("install", "--no-deps", "--target", str(env.folder), *extra)
+        package = [m for m in archive.getmembers() if m.name.startswith(f"{top}deepspeed/") and m.isfile()]
+        staging = env.folder / ".unpacking"
+        for m in package:
+            m.name = m.name.removeprefix(top)
+        archive.extractall(staging, members=package, filter="data")
+    (staging / "deepspeed").rename(env.folder / "deepspeed")  # last: a half-unpacked release is never taken
+    staging.rmdir()
     return env
 
 

@@ -5,6 +5,7 @@ the standard library and the release under study (whose pydantic may be 1.10, wh
 
     python release_probe.py facts REQUEST.json OUT.json     # the release's config facts (below)
     python release_probe.py verdicts REQUEST.json OUT.json  # DeepSpeedConfig's verdict on each file
+    python release_probe.py behaviour REQUEST.json OUT.json # what it does with each option of the battery
 
 ``facts`` finds them by introspection, not from a list typed by hand:
 
@@ -15,6 +16,11 @@ the standard library and the release under study (whose pydantic may be 1.10, wh
 * the constructor defaults of each learning-rate scheduler, and the optimizer names the config layer knows;
 * the verdict of ``DeepSpeedConfig`` on each small config of the request's ``probes`` (value spellings, unknown
   keys, ``"auto"`` where a boolean is read).
+
+``behaviour`` builds each config of the one-option battery (:mod:`dsref.generator.release_battery`) and compares
+what the built ``DeepSpeedConfig`` holds (its attributes and the pydantic models under them, followed a few levels
+down) with what it holds for the same config without the option: whether the release reads the option, its default
+there, and its verdict on each value (:func:`option_behaviour`).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import io
 import json
 import logging
 import os
+import re
 import sys
 from collections.abc import KeysView
 from typing import Any
@@ -282,6 +289,165 @@ def dict_reads(base: dict[str, Any], sections: list[str], depth: int = 3) -> dic
     return {"reads": {path: dict(sorted(keys.items())) for path, keys in sorted(reads.items())}, "errors": errors}
 
 
+# ---- what the release does with each option: the battery ------------------------------------------------------
+
+_ADDRESS = re.compile(r" (?:object )?at 0x[0-9a-fA-F]+")
+_SKIPPED_ATTRIBUTES = {"_param_dict", "param_dict", "ds_config", "config_dict"}
+
+
+def _flatten(value: Any, prefix: str, out: dict[str, str], depth: int, seen: set[int]) -> None:
+    """What a built config object holds, as ``attribute path`` → JSON text (objects followed to ``depth``)."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        out[prefix] = json.dumps(jsonable(value), sort_keys=True)
+        return
+    if id(value) in seen or depth > 6:
+        return
+    seen.add(id(value))
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _flatten(item, f"{prefix}.{key}", out, depth + 1, seen)
+        return
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = list(value) if not isinstance(value, (set, frozenset)) else sorted(value, key=repr)
+        for index, item in enumerate(items):
+            _flatten(item, f"{prefix}[{index}]", out, depth + 1, seen)
+        out[f"{prefix}#len"] = str(len(items))
+        return
+    attributes = getattr(value, "__dict__", None)
+    module = type(value).__module__ or ""
+    if isinstance(attributes, dict) and (module.startswith("deepspeed") or hasattr(value, "__fields__")):
+        for key, item in attributes.items():
+            if key.startswith("__") or key in _SKIPPED_ATTRIBUTES:
+                continue
+            _flatten(item, f"{prefix}.{key}", out, depth + 1, seen)
+        return
+    out[prefix] = json.dumps(_ADDRESS.sub("", repr(value)))
+
+
+def _state(config: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
+    """What ``DeepSpeedConfig(config)`` holds (None when it refuses), and its error."""
+    config_class = _deepspeed_config()
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            built = config_class(copy.deepcopy(config))
+    except BaseException as exc:
+        lines = str(exc).strip().splitlines()
+        return None, f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+    flat: dict[str, str] = {}
+    _flatten(built, "", flat, 0, set())
+    return flat, None
+
+
+_ABSENT: dict[str, tuple[dict[str, str] | None, str | None, set[str]]] = {}
+
+
+def _absent_state(config: dict[str, Any]) -> tuple[dict[str, str] | None, str | None, set[str]]:
+    """:func:`_state` of a config without the option, built twice: what differs between the two is noise (a
+    time, a counter). Kept per config: many options share one."""
+    key = json.dumps(config, sort_keys=True)
+    if key not in _ABSENT:
+        first, error = _state(config)
+        again, _ = _state(config)
+        noise = set(_changed(first, again, set())) if first is not None and again is not None else set()
+        _ABSENT[key] = (first, error, noise)
+    return _ABSENT[key]
+
+
+def _dict_default(config: dict[str, Any], path: str) -> Any:
+    """The default ``DeepSpeedConfig`` passes to ``dict.get`` for ``path`` when building ``config`` (which does
+    not hold it), or ``_NO_DEFAULT``."""
+    section, _, key = path.rpartition(".")
+    found, _error = _reads_for(copy.deepcopy(config))
+    for where, name, how, default in found:
+        if where == section and name == key and how == "get":
+            return default
+    return _NO_DEFAULT
+
+
+def _changed(a: dict[str, str], b: dict[str, str], noise: set[str]) -> list[str]:
+    return sorted(k for k in a.keys() | b.keys() if k not in noise and a.get(k) != b.get(k))
+
+
+def _example_tells(
+    item: dict[str, Any], absent: dict[str, str] | None, example: dict[str, str] | None, noise: set[str]
+) -> bool:
+    """Whether the example, accepted, changes the built object where the value can be found as written: then it
+    is read, and what the object held there is its default; the second value and 0.19.8's default would tell
+    nothing more. (An example that changes nothing may be the release's default: the second value tells.)"""
+    if absent is None or example is None:
+        return False
+    changed = _changed(absent, example, noise)
+    written = json.dumps(jsonable(item["values"]["example"]), sort_keys=True)
+    return any(example.get(key) == written and key in absent for key in changed)
+
+
+def option_behaviour(item: dict[str, Any]) -> dict[str, Any]:
+    """What the release does with one option (:mod:`dsref.generator.release_battery` builds ``item``):
+
+    * ``verdicts``: the error of each variant's config (None: accepted);
+    * ``reads``: True when writing a value changes what the built config holds, or a value is refused that the
+      config without the option passes; False when every accepted value leaves the object as without the option;
+      None when nothing could be told (the config without the option is refused, or every value is);
+    * ``default``: where a value lands in the built object, what the object holds there without the option
+      (``{"unknown": true}`` when the value cannot be found there as written).
+    """
+    absent, absent_error, noise = _absent_state(item["absent"])
+    states: dict[str, dict[str, str] | None] = {}
+    verdicts: dict[str, str | None] = {}
+    for variant, config in item["configs"].items():
+        if variant in ("alt", "schema_default") and _example_tells(item, absent, states.get("example"), noise):
+            continue  # the example alone tells whether it is read and its default: the other values are not built
+        states[variant], verdicts[variant] = _state(config)
+    result: dict[str, Any] = {"verdicts": verdicts, "absent_error": absent_error}
+    if absent is None:
+        result["reads"] = None
+        return result
+    changes = {v: _changed(absent, s, noise) for v, s in states.items() if s is not None}
+    valued = ("example", "alt", "schema_default")
+    if any(changes.get(v) for v in valued):
+        result["reads"] = True
+    elif any(verdicts.get(v) is not None for v in ("wrong_type", "out_of_range", *valued)):
+        # refused where the config without it passes: read (its value judged) or refused as an unknown key
+        result["reads"] = None if all(verdicts.get(v) is not None for v in valued if v in verdicts) else True
+    elif any(v in changes for v in valued):
+        result["reads"] = False
+    else:
+        result["reads"] = None
+    if result["reads"]:
+        default: Any = {"unknown": True}
+        if not changes.get("schema_default") and "schema_default" in changes:
+            default = {"same_as_written": item["values"]["schema_default"]}
+        for variant in valued:
+            written = json.dumps(jsonable(item["values"].get(variant)), sort_keys=True)
+            state = states.get(variant)
+            if state is None or variant not in item["values"]:
+                continue
+            if not changes.get(variant):
+                default = {"same_as_written": item["values"][variant]}
+                break
+            landed = [key for key in changes[variant] if state.get(key) == written and key in absent]
+            landed.sort(key=lambda key: not key.endswith(f".{item['key']}"))  # its own name first
+            if landed:
+                default = {"value": json.loads(absent[landed[0]]), "at": landed[0]}
+                break
+        if "unknown" in default:  # read with dict.get into a value of another name: the default it passes
+            passed = _dict_default(item["absent"], item["path"])
+            if passed != _NO_DEFAULT:
+                default = {"value": passed, "at": "dict.get"}
+        result["default"] = default
+    return result
+
+
+def behaviour(request: dict[str, Any]) -> dict[str, Any]:
+    import deepspeed
+
+    _deepspeed_config()
+    options = {path: option_behaviour(item) for path, item in request["battery"].items()}
+    return {"release": deepspeed.__version__.split("+")[0].strip(), "options": options}
+
+
 # ---- the rest ----------------------------------------------------------------------------------------------------
 
 
@@ -351,7 +517,7 @@ def facts(request: dict[str, Any]) -> dict[str, Any]:
     probes = {label: _build(copy.deepcopy(config)) for label, config in request["probes"].items()}
     probes.update(scheduler_probes(request.get("scheduler_values", {})))
     return {
-        "release": deepspeed.__version__.split("+")[0],
+        "release": deepspeed.__version__.split("+")[0].strip(),
         "models": models,
         "dict": dict_reads(base, request["sections"]),
         "schedulers": scheduler_defaults(),
@@ -383,7 +549,7 @@ def main(argv: list[str]) -> int:
     command, request_path, out_path = argv
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
-    result = {"facts": facts, "verdicts": verdicts}[command](request)
+    result = {"facts": facts, "verdicts": verdicts, "behaviour": behaviour}[command](request)
     with open(out_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle, indent=1, sort_keys=True)
     return 0

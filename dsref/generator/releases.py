@@ -242,17 +242,43 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def raw_verdicts_path(release: str, scratch: Path = DEFAULT_SCRATCH) -> Path:
+    return scratch / "verdicts" / f"{release}.json"
+
+
 def collect_verdicts(
-    releases: Iterable[str], files: list[Path], scratch: Path = DEFAULT_SCRATCH
-) -> dict[str, dict[str, str | None]]:
-    """Release → sha256 of each file DeepSpeed parses → None (accepted) or the error; unparsed files left out."""
-    by_release: dict[str, dict[str, str | None]] = {}
+    releases: Iterable[str], files: list[Path], scratch: Path = DEFAULT_SCRATCH, *, again: bool = False
+) -> None:
+    """Judge each file with each release (installed first when needed) and keep the verdicts in the scratch folder:
+    sha256 of each file DeepSpeed parses → None (accepted) or the error; unparsed files left out. A release already
+    judged on the same files is not judged again unless ``again``."""
     shas = {str(path): sha256_of(path) for path in files}
     for release in releases:
+        path = raw_verdicts_path(release, scratch)
+        if path.exists() and not again:
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if kept.get("files") == sorted(shas.values()):
+                continue
         env = build(release, scratch) if release != DEEPSPEED_VERSION else release_env(release, scratch)
         result = run_in_release(env, "verdicts", {"files": list(shas)})
-        by_release[release] = {shas[name]: v["error"] for name, v in sorted(result.items()) if v["parsed"]}
-    return by_release
+        judged = {shas[name]: v["error"] for name, v in sorted(result.items()) if v["parsed"]}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({"files": sorted(shas.values()), "verdicts": judged}, indent=1), encoding="utf-8")
+
+
+def cached_verdicts(
+    releases: Iterable[str], files: list[Path], scratch: Path = DEFAULT_SCRATCH
+) -> dict[str, dict[str, str | None]]:
+    """Release → its verdicts kept by :func:`collect_verdicts` on these files, for each release judged so far."""
+    shas = sorted(sha256_of(path) for path in files)
+    found: dict[str, dict[str, str | None]] = {}
+    for release in releases:
+        path = raw_verdicts_path(release, scratch)
+        if path.exists():
+            kept = json.loads(path.read_text(encoding="utf-8"))
+            if kept.get("files") == shas:  # keyed as verdicts.json keys them
+                found[release] = {sha[:SHA_DIGITS]: error for sha, error in kept["verdicts"].items()}
+    return found
 
 
 def compact_verdicts(by_release: dict[str, dict[str, str | None]]) -> dict[str, Any]:
@@ -272,6 +298,26 @@ def compact_verdicts(by_release: dict[str, dict[str, str | None]]) -> dict[str, 
                 runs.append([release, verdict])
         files[sha[:SHA_DIGITS]] = runs
     return {"header": HEADER, "releases": releases, "errors": errors, "files": files}
+
+
+def recorded_by_release(path: Path = VERDICTS_FILE) -> dict[str, dict[str, str | None]]:
+    """``verdicts.json`` read back as :func:`collect_verdicts` gives verdicts (files by the digits kept), so that
+    releases judged before are kept when only some are judged again."""
+    if not path.exists():
+        return {}
+    data = json.loads(path.read_text(encoding="utf-8"))
+    found: dict[str, dict[str, str | None]] = {release: {} for release in data["releases"]}
+    for sha, runs in data["files"].items():
+        for release in data["releases"]:
+            verdict = None
+            present = False
+            for first, error in runs:
+                if parse_version(first) > parse_version(release):
+                    break
+                verdict, present = error, True
+            if present:
+                found[release][sha] = None if verdict is None else data["errors"][verdict]
+    return found
 
 
 SHA_DIGITS = 16

@@ -1,8 +1,10 @@
 """What an earlier DeepSpeed release does differently with a config, read from the data recorded from the releases.
 
 The schema describes DeepSpeed 0.19.8; ``dsref/generated/releases/<release>.json`` records, for each other release
-of the table, how that release's config layer differs (``scripts/releases.py`` writes it from the release itself).
-:func:`release_facts` hands it out as a frozen :class:`ReleaseFacts`; :data:`COVERED` lists the releases.
+of the table, how that release's config layer differs (``scripts/releases.py`` writes it from the release itself),
+and ``behaviour.json`` what each release did with each option of the one-option battery (reads it, its default,
+its verdict on each value), which wins where it tells. :func:`release_facts` hands both out as a frozen
+:class:`ReleaseFacts`; :data:`PUBLISHED` lists the releases published from 0.10.0, :data:`COVERED` those recorded.
 
 >>> release_facts("0.19.8") is None
 True
@@ -27,6 +29,80 @@ from ..records import record
 from .versions import DEEPSPEED_VERSION, parse_version
 
 RELEASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "releases")
+
+
+PUBLISHED: tuple[str, ...] = (
+    "0.10.0",
+    "0.10.1",
+    "0.10.2",
+    "0.10.3",
+    "0.11.0",
+    "0.11.1",
+    "0.11.2",
+    "0.12.0",
+    "0.12.1",
+    "0.12.2",
+    "0.12.3",
+    "0.12.4",
+    "0.12.5",
+    "0.12.6",
+    "0.13.0",
+    "0.13.1",
+    "0.13.2",
+    "0.13.3",
+    "0.13.4",
+    "0.13.5",
+    "0.14.0",
+    "0.14.1",
+    "0.14.2",
+    "0.14.3",
+    "0.14.4",
+    "0.14.5",
+    "0.15.0",
+    "0.15.1",
+    "0.15.2",
+    "0.15.3",
+    "0.15.4",
+    "0.16.0",
+    "0.16.1",
+    "0.16.2",
+    "0.16.3",
+    "0.16.4",
+    "0.16.5",
+    "0.16.6",
+    "0.16.7",
+    "0.16.8",
+    "0.16.9",
+    "0.17.0",
+    "0.17.1",
+    "0.17.2",
+    "0.17.3",
+    "0.17.4",
+    "0.17.5",
+    "0.17.6",
+    "0.18.0",
+    "0.18.1",
+    "0.18.2",
+    "0.18.3",
+    "0.18.4",
+    "0.18.5",
+    "0.18.6",
+    "0.18.7",
+    "0.18.8",
+    "0.18.9",
+    "0.19.0",
+    "0.19.1",
+    "0.19.2",
+    "0.19.3",
+    "0.19.4",
+    "0.19.5",
+    "0.19.6",
+    "0.19.7",
+    "0.19.8",
+)
+"""Every DeepSpeed release published from 0.10.0 to the one the schema describes (the last), as the package index
+lists them: the releases ``--deepspeed-version`` takes. Each is recorded from the release itself (:data:`COVERED`
+says which are so far); a number between two of them was never published."""
 
 
 def _covered() -> tuple[str, ...]:
@@ -72,6 +148,18 @@ class ReleaseFacts:
     """Fields of this release's pydantic models that 0.19.8's models no longer have."""
     probes: Mapping[str, str | None] = field(default_factory=dict)
     """The release's verdict on a probe config where it differs from 0.19.8's (None: accepted)."""
+    reads: Mapping[str, bool] = field(default_factory=dict)
+    """Whether the release reads each option of the one-option battery, as the battery run on the release
+    (``behaviour.json``) found from what a written value does to the built config: true wherever it saw the option
+    read, false where the release does not read an option 0.19.8 reads."""
+    behaviour_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """The default the battery found for an option where it differs from the one found on 0.19.8."""
+    wrong_values: Mapping[str, bool] = field(default_factory=dict)
+    """``path variant`` (``wrong_type``, ``out_of_range``) → whether the release refuses such a value there, where
+    the battery run on it found it refused, or accepted where 0.19.8 refuses it."""
+    battery: Mapping[str, bool] = field(default_factory=dict)
+    """``path=<JSON value>`` → whether the release accepts that value, for each value of the battery that the
+    release judges otherwise than 0.19.8."""
 
     def reads_leniently(self, section: str) -> bool:
         """The release reads ``section`` with ``dict.get`` where 0.19.8 has a model: unknown keys and wrong types
@@ -93,7 +181,10 @@ class ReleaseFacts:
         return None
 
     def exists(self, path: str) -> bool:
-        """Whether this release reads the option at ``path`` at all."""
+        """Whether this release reads the option at ``path`` at all: as the battery run on it found, where it did;
+        else from its recorded models and ``dict.get`` lookups."""
+        if path in self.reads:
+            return self.reads[path]
         parts = path.split(".")
         for depth in range(1, len(parts) + 1):
             prefix = ".".join(parts[:depth])
@@ -106,15 +197,25 @@ class ReleaseFacts:
 
     def default(self, path: str, schema_default: Any) -> Any:
         """The default this release uses for ``path`` (``schema_default``: 0.19.8's)."""
+        if path in self.behaviour_defaults:
+            return self.behaviour_defaults[path]
         if path in self.defaults:
             return self.defaults[path]
         value = self.dict_only_here.get(path, _NONE)
         return schema_default if value == _NONE else value
 
+    def refuses_wrong(self, path: str, variant: str) -> bool | None:
+        """Whether the release refuses a value of the wrong type (``variant="wrong_type"``) or out of range
+        (``"out_of_range"``) at ``path``, as the battery run on it found; None where it did not tell."""
+        return self.wrong_values.get(f"{path} {variant}")
+
     def accepts_value(self, path: str, value: Any) -> bool | None:
         """Whether the release accepts ``value`` at ``path`` where it judges it otherwise than 0.19.8 (a value
         probed: ``communication_data_type`` ``"bfp16"`` up to 0.13, WarmupLR's ``warmup_num_steps`` 0 up to 0.19.2);
         None where it agrees."""
+        label = battery_label(path, value)
+        if label in self.battery:
+            return self.battery[label]
         if isinstance(value, str):
             return self.accepts_probe(f"{path}={value}")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -139,6 +240,108 @@ class ReleaseFacts:
         return self.probes[label] is None
 
 
+BEHAVIOUR_FILE = os.path.join(RELEASES_DIR, "behaviour.json")
+UNKNOWN_DEFAULT = "<unknown>"
+
+
+def battery_label(path: str, value: Any) -> str:
+    """How the battery names ``value`` written at ``path``: ``path=<canonical JSON>``."""
+    return f"{path}={json.dumps(value, sort_keys=True, separators=(',', ':'))}"
+
+
+@record
+class Behaviour:
+    """One release's behaviour with one option, as the battery run on it recorded (``behaviour.json``)."""
+
+    reads: bool | None
+    """Whether the release reads it; None where the probe could not tell."""
+    default: Any
+    """Its default there (``"<unknown>"`` where the probe could not find it); None when not read."""
+    verdicts: Mapping[str, str | None]
+    """Each variant of the battery → the release's error, None when it accepts it."""
+
+
+@cache
+def _behaviour_data() -> dict[str, Any]:
+    try:
+        with open(BEHAVIOUR_FILE, encoding="utf-8") as handle:
+            data: dict[str, Any] = json.load(handle)
+    except FileNotFoundError:
+        return {"releases": [], "errors": [], "configs": {}, "options": {}}
+    return data
+
+
+def battery_config_sha(path: str, variant: str) -> str | None:
+    """The first digits of the sha256 of the battery config the releases were probed with (``path``, ``variant``)."""
+    found: str | None = _behaviour_data()["configs"].get(path, {}).get(variant)
+    return found
+
+
+def probed_releases() -> tuple[str, ...]:
+    """The releases the battery was run on, oldest first."""
+    return tuple(_behaviour_data()["releases"])
+
+
+def behaviour(release: str, path: str) -> Behaviour | None:
+    """What ``release`` does with the option at ``path``, as the battery run on it recorded; None when the
+    release was not probed or the option is not in the battery."""
+    data = _behaviour_data()
+    if release not in data["releases"] or path not in data["options"]:
+        return None
+    wanted = parse_version(release)
+    found: list[Any] | None = None
+    for run in data["options"][path]:
+        if parse_version(run[0]) > wanted:
+            break
+        found = run
+    if found is None:
+        return None
+    errors = data["errors"]
+    verdicts = {variant: None if n is None else errors[n] for variant, n in found[3].items()}
+    return Behaviour(found[1], found[2], MappingProxyType(verdicts))
+
+
+def _from_behaviour(release: str) -> tuple[dict[str, bool], dict[str, Any], dict[str, bool], dict[str, bool]]:
+    """The reads, defaults, battery verdicts and wrong-value verdicts of ``release`` where they differ from
+    0.19.8's run (:class:`ReleaseFacts` says which)."""
+    data = _behaviour_data()
+    reads: dict[str, bool] = {}
+    defaults: dict[str, Any] = {}
+    verdicts: dict[str, bool] = {}
+    wrong: dict[str, bool] = {}
+    if release not in data["releases"] or DEEPSPEED_VERSION not in data["releases"]:
+        return reads, defaults, verdicts, wrong
+    values = _battery_values_recorded()
+    for path in data["options"]:
+        here, base = behaviour(release, path), behaviour(DEEPSPEED_VERSION, path)
+        if here is None or base is None:
+            continue
+        if here.reads is True or (here.reads is False and base.reads is True):
+            reads[path] = here.reads  # read there, whatever 0.19.8 does; or no longer read where 0.19.8 reads it
+        if (
+            here.reads
+            and base.reads
+            and UNKNOWN_DEFAULT not in (here.default, base.default)
+            and here.default != base.default
+        ):
+            defaults[path] = here.default
+        for variant, error in here.verdicts.items():
+            if variant in values.get(path, {}) and (error is None) != (base.verdicts.get(variant) is None):
+                verdicts[battery_label(path, values[path][variant])] = error is None
+            if variant in ("wrong_type", "out_of_range") and variant in base.verdicts:
+                if error is not None:
+                    wrong[f"{path} {variant}"] = True
+                elif base.verdicts[variant] is not None:
+                    wrong[f"{path} {variant}"] = False
+    return reads, defaults, verdicts, wrong
+
+
+@cache
+def _battery_values_recorded() -> dict[str, dict[str, Any]]:
+    """The values of the recorded battery: ``behaviour.json`` keeps them under ``values``."""
+    return dict(_behaviour_data().get("values", {}))
+
+
 def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     defaults: dict[str, Any] = {}
     for path, changed in data.get("changed", {}).items():
@@ -148,8 +351,13 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     for params in (data.get("schedulers") or {}).values():
         for param, value in (params or {}).items():
             defaults.setdefault(f"scheduler.params.{param}", value)  # the schema keeps one set of params for all
+    reads, behaviour_defaults, battery, wrong_values = _from_behaviour(data["release"])
     return ReleaseFacts(
         release=data["release"],
+        reads=MappingProxyType(reads),
+        behaviour_defaults=MappingProxyType(behaviour_defaults),
+        battery=MappingProxyType(battery),
+        wrong_values=MappingProxyType(wrong_values),
         model_absent=frozenset(data.get("model_absent", ())),
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
@@ -160,12 +368,26 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     )
 
 
-def recorded_release(release: str) -> str:
-    """The recorded release whose facts stand for ``release``: itself when recorded, else the next one recorded
-    after it (the table holds the releases on either side of every change it knows of), the newest after them all.
+def published(release: str) -> bool:
+    """Whether ``release`` names a DeepSpeed release published from 0.10.0 to 0.19.8 (one of :data:`PUBLISHED`).
 
-    >>> recorded_release("0.15.2"), recorded_release("0.15.4"), recorded_release("0.20.0")
-    ('0.15.4', '0.15.4', '0.19.8')
+    >>> published("0.15.4"), published("0.15.99"), published("abc")
+    (True, False, False)
+    """
+    try:
+        number = parse_version(release)
+    except ValueError:
+        return False
+    return any(parse_version(r) == number for r in PUBLISHED)
+
+
+def recorded_release(release: str) -> str:
+    """The recorded release whose facts stand for ``release``: itself when recorded. Every published release is
+    meant to be recorded (:data:`PUBLISHED`); until the build has reached one, the next recorded after it stands
+    for it, and the newest after them all. A number never published is for the caller to refuse (:func:`published`).
+
+    >>> recorded_release("0.15.4"), recorded_release("0.20.0")
+    ('0.15.4', '0.19.8')
     """
     version = parse_version(release)
     return next((r for r in COVERED if parse_version(r) >= version), DEEPSPEED_VERSION)
@@ -192,7 +414,9 @@ def introduced_in(path: str) -> str | None:
     return None
 
 
-def missing_in(release: str, path: str, since: str | None, *, compared: bool) -> str | None:
+def missing_in(
+    release: str, path: str, since: str | None, *, compared: bool, removed_in: str | None = None
+) -> str | None:
     """The release the option at ``path`` appeared in, when ``release`` does not have it yet; None when it does.
 
     The facts recorded from ``release`` decide; the schema's ``since`` too, except for an option of a DeepSpeed
@@ -201,8 +425,13 @@ def missing_in(release: str, path: str, since: str | None, *, compared: bool) ->
     version = parse_version(release)
     before_since = since is not None and version < parse_version(since)
     facts = release_facts(release)
+    if facts is not None and facts.reads.get(path) is True:
+        return None  # the battery run on the release saw it read the option
     if facts is not None and not facts.exists(path):
-        return since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+        appears = since if before_since else introduced_in(path) or DEEPSPEED_VERSION
+        if removed_in is not None and parse_version(appears) >= parse_version(removed_in):
+            return None  # gone by then: no later release reads it, so this one is not too old for it
+        return appears
     recorded = facts is not None and version >= parse_version(COVERED[0])
     return since if before_since and not (recorded and compared) else None
 
@@ -212,7 +441,7 @@ def in_release(
 ) -> dict[str, Any]:
     """How ``release`` reads the option at ``path`` (``since``, ``removed_in`` and ``default``: the schema's), for
     the option dump: ``{"reads": bool, "appears_in": …, "removed_in": …, "default": its default there}``."""
-    appears = missing_in(release, path, since, compared=compared)
+    appears = missing_in(release, path, since, compared=compared, removed_in=removed_in)
     gone = removed_in if removed_in and parse_version(release) >= parse_version(removed_in) else None
     facts = release_facts(release)
     there = default if facts is None else facts.default(path, default)

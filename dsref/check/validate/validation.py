@@ -226,7 +226,7 @@ class _Walker:
         if self.release is None:  # 0.19.8 or later: the schema's own record
             return opt.since if opt.since is not None and self.version < parse_version(opt.since) else None
         compared = opt.validated_by_deepspeed or opt.unknown_keys == "reject"
-        return missing_in(self.release_name, opt.path, opt.since, compared=compared)
+        return missing_in(self.release_name, opt.path, opt.since, compared=compared, removed_in=opt.removed_in)
 
     def switch(self, path: str) -> Any:
         """The value written at canonical ``path`` (any accepted spelling of each step), or None."""
@@ -558,6 +558,8 @@ class _Walker:
             return
         if refusal is not None:
             kind, failed = refusal
+            recorded = self.release_refuses(opt, kind)
+            strict = strict if recorded is None else recorded
             severity = Severity.error if strict else Severity.warning
             if kind is Kind.out_of_range:
                 bounds = dict(opt.bounds) or failed
@@ -573,7 +575,7 @@ class _Walker:
                 else:
                     self.add(kind, severity, loc, opt, value=short_repr(value), allowed=allowed)
             else:
-                self.wrong_type(opt, value, loc)
+                self.wrong_type(opt, value, loc, strict=strict)
             return
         coerced = answer
         if _integral_float(value, coerced):
@@ -595,9 +597,20 @@ class _Walker:
         else:
             self.wrong_type(opt, value, loc)
 
-    def wrong_type(self, opt: Option, value: Any, loc: Location, expected: str | None = None) -> None:
+    def release_refuses(self, opt: Option, kind: Kind) -> bool | None:
+        """Whether the release checked for refuses a value of the wrong type (or out of range) at ``opt``, where
+        the battery run on it tells otherwise than 0.19.8's rules; None where it does not."""
+        if self.release is None or kind not in (Kind.wrong_type, Kind.out_of_range):
+            return None
+        return self.release.refuses_wrong(opt.path, "out_of_range" if kind is Kind.out_of_range else "wrong_type")
+
+    def wrong_type(
+        self, opt: Option, value: Any, loc: Location, expected: str | None = None, *, strict: bool | None = None
+    ) -> None:
         # A section DeepSpeed reads as a mapping fails on anything else, wherever it sits.
-        strict = self.refuses(opt) or opt.kind == "section"
+        if strict is None:
+            strict = self.refuses(opt)
+        strict = strict or opt.kind == "section"
         severity = Severity.error if strict else Severity.warning
         self.add(
             Kind.wrong_type,

@@ -24,7 +24,7 @@ from dsref.check.report.target import (
 )
 from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
-from dsref.tree.releases import OLDEST_COVERED
+from dsref.tree.releases import COVERED, OLDEST_COVERED, PUBLISHED, recorded_release
 from dsref.tree.versions import DEEPSPEED_VERSION
 from tests.conftest import shared_path
 
@@ -94,25 +94,28 @@ def test_the_release_checked_for(given: str | None, installed: str | None, expec
     assert release_to_check(given, installed) == expected
 
 
-@pytest.mark.parametrize("given", ["0.9.9", "0.9.1", "0.10.2", "0.20.0", "1.0", "abc", "latest", "", "0.19.8.1"])
+@pytest.mark.parametrize("given", ["0.9.9", "0.9.1", "0.9.5", "0.20.0", "1.0", "abc", "latest", "", "0.19.8.1"])
 def test_a_release_dsref_does_not_cover_is_refused(given: str) -> None:
     with pytest.raises(UncoveredRelease) as refused:
         release_to_check(given, "0.19.8")
     assert f"from {OLDEST_COVERED} to {DEEPSPEED_VERSION}" in refused.value.text("en")
     assert f"{OLDEST_COVERED} 到 {DEEPSPEED_VERSION}" in refused.value.text("zh")
     # the releases recorded are listed, each by name, in the order a user reads them
-    assert "0.10.3, 0.11.2, 0.12.6, 0.13.5, 0.14.5, 0.15.1, 0.15.4, 0.16.4" in refused.value.text("en")
-    assert "0.16.9、0.17.0、0.17.1" in refused.value.text("zh")
+    assert ", ".join(COVERED[:8]) in refused.value.text("en")
+    assert "、".join(COVERED[-4:-1]) in refused.value.text("zh")
 
 
 def test_the_oldest_release_covered_is_the_oldest_recorded() -> None:
     """Nothing before the first recorded release was compared with it: the claim stops where the data does."""
-    assert OLDEST_COVERED == "0.10.3"
-    assert release_to_check("0.10.3", None).version == "0.10.3"
-    assert release_to_check(None, "0.10.1") == Release("0.10.3", ReleaseSource.older, "0.10.1")
+    assert COVERED[0] == OLDEST_COVERED
+    assert release_to_check(OLDEST_COVERED, None).version == OLDEST_COVERED
+    assert release_to_check(None, "0.9.5") == Release(OLDEST_COVERED, ReleaseSource.older, "0.9.5")
 
 
-@pytest.mark.parametrize(("given", "recorded"), [("0.15.2", "0.15.4"), ("0.17.3", "0.17.6"), ("0.11", "0.11.2")])
+@pytest.mark.parametrize(
+    ("given", "recorded"),
+    [(r, recorded_release(r)) for r in PUBLISHED[PUBLISHED.index(OLDEST_COVERED) :] if r not in COVERED][:3],
+)
 def test_a_release_between_two_recorded_ones_says_which_it_is_read_as(given: str, recorded: str) -> None:
     release = release_to_check(given, None)
     english = statement(release, "deepspeed", "en", detected=True)

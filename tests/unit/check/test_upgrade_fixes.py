@@ -33,7 +33,7 @@ def test_the_releases_that_spelled_it_so_take_it_and_the_later_ones_get_a_safe_f
         for r in COVERED
         if (facts := release_facts(r)) is not None and facts.accepts_probe("communication_data_type=bfp16")
     ]
-    assert taking and taking[-1] == "0.13.5"  # recorded from the releases themselves
+    assert taking and taking[-1] == "0.14.0"  # recorded from the releases themselves
     assert "DS204" not in _codes(OLD, "0.12.6")
     for release in ("0.14.5", "0.19.8"):
         [finding] = [
@@ -42,7 +42,7 @@ def test_the_releases_that_spelled_it_so_take_it_and_the_later_ones_get_a_safe_f
             if f.code == "DS204"
         ]
         assert finding.fix is not None and finding.fix.safe
-        assert finding.args["former_new"] == "bf16" and finding.args["former_last"] == "0.13.5"
+        assert finding.args["former_new"] == "bf16" and finding.args["former_last"] == "0.14.0"
 
 
 def test_check_fix_carries_an_old_config_forward() -> None:
@@ -56,7 +56,7 @@ def test_the_help_names_the_last_release_that_took_the_old_spelling(lang: str) -
     from dsref.check.report.draw import render_text
 
     text = render_text([check_text(OLD, "ds_config.json")], lang)  # type: ignore[arg-type]
-    assert "0.13.5" in text and "bf16" in text
+    assert "0.14.0" in text and "bf16" in text
 
 
 def test_deepspeed_refuses_the_old_spelling_and_builds_the_fixed_one_as_bf16() -> None:
@@ -126,15 +126,15 @@ def test_a_key_an_earlier_release_ignored_in_a_section_read_key_by_key_is_remove
 def test_the_release_a_file_was_written_for_is_the_oldest_its_keys_tell() -> None:
     config = {
         "train_batch_size": 8,
-        "communication_data_type": "bfp16",  # up to 0.13.5
+        "communication_data_type": "bfp16",  # up to 0.14.0
         "bf16": {"enabled": True, "loss_scale": 1.0},  # up to 0.17.0
-        "amp": {"enabled": False},  # up to 0.19.6
+        "amp": {"enabled": False},  # up to 0.19.7
     }
     report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     upgrades = [f for f in report.findings if f.args.get("former_last")]
     assert len(upgrades) == 3
     assert {(f.args["written_for"], f.args["written_for_by"]) for f in upgrades} == {
-        ("0.13.5", "communication_data_type")
+        ("0.14.0", "communication_data_type")
     }
     assert not [f for f in report.findings if "written_for" in f.args and not f.args.get("former_last")]
 
@@ -146,7 +146,7 @@ def test_the_help_says_which_release_the_file_was_written_for(lang: str) -> None
     config = {"train_batch_size": 8, "amp": {"enabled": False}}
     report = check_text(json.dumps(config), "ds_config.json", settings=CheckSettings(deepspeed_version="0.19.8"))
     text = render_text([report], lang)  # type: ignore[arg-type]
-    assert text.count("0.19.6") == 2 and "0.19.8" in text
+    assert text.count("0.19.7") == 2 and "0.19.8" in text
 
 
 MEGATRON = "deepspeedai__Megatron-DeepSpeed__ds_zero2_config_bf16.json"
@@ -166,7 +166,7 @@ def test_check_fix_carries_a_real_0_12_config_to_0_19_8(tmp_path: Any, capsys: p
     path.write_bytes(original.read_bytes())
     assert main(["check", str(path), "--deepspeed-version", "0.19.8", "--lang", "en"]) == 1
     out = capsys.readouterr().out
-    assert "written for DeepSpeed 0.13.5 or earlier (communication_data_type says so)" in out
+    assert "written for DeepSpeed 0.14.0 or earlier (communication_data_type says so)" in out
     main(["check", str(path), "--fix", "--deepspeed-version", "0.19.8", "--lang", "en"])
     capsys.readouterr()
     fixed = json.loads(path.read_text())
@@ -203,12 +203,12 @@ def test_deepspeed_0_19_8_refuses_the_real_0_12_config_and_builds_the_fixed_one(
 
 @pytest.mark.parametrize(
     ("key", "section", "last"),
-    [("seq_parallel_comm_data_type", None, "0.16.4"), ("thread_count", "aio", "0.15.4")],
+    [("seq_parallel_comm_data_type", None, "0.16.4"), ("thread_count", "aio", "0.16.3")],
 )
 def test_a_key_renamed_between_releases_is_read_by_the_releases_that_had_it(
     key: str, section: str | None, last: str
 ) -> None:
-    """Recorded from the releases: 0.11.2-0.16.4 read seq_parallel_comm_data_type, 0.10.3-0.15.4 aio.thread_count;
+    """Recorded from the releases: 0.11.2-0.16.4 read seq_parallel_comm_data_type, 0.10.3-0.16.3 aio.thread_count;
     later ones read the new names and ignore the old ones."""
     value: Any = "bf16" if section is None else 2
     config: dict[str, Any] = {"train_batch_size": 8, **({key: value} if section is None else {section: {key: value}})}

@@ -28,8 +28,8 @@ def test_fp16_and_bf16_are_validated_from_0_17_1() -> None:
 
 def test_bfp16_is_refused_after_0_13() -> None:
     [release] = _found(What.refused, "communication_data_type=bfp16")
-    assert release == COVERED[COVERED.index("0.13.5") + 1]
-    assert COVERED[COVERED.index("0.13.5") + 1] in _found(What.accepted, "communication_data_type=bf16")
+    assert release == COVERED[COVERED.index("0.14.0") + 1]
+    assert COVERED[COVERED.index("0.14.0") + 1] in _found(What.accepted, "communication_data_type=bf16")
 
 
 def test_removed_sections_are_gone_in_0_19_8_and_listed_once() -> None:
