@@ -22,6 +22,7 @@ MESSAGES = messages(
     accelerate_config="this is an Accelerate config; dsref does not read Accelerate configs yet: check the "
     "ds_config it names, with --world-size for its num_processes",
     bad_yaml="the YAML does not parse: {detail}",
+    yaml_missing="reading a YAML launch needs dsref's `launch` extra (PyYAML): `python -m pip install 'dsref[launch]'`",
     bad_value="{name} is given as {value}, which the training arguments do not take",
     unreadable="the launch file cannot be read: {reason}",
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",

@@ -22,7 +22,10 @@ _AXOLOTL_NAMES = {
 
 def read_yaml(text: str, path: str) -> Launch:
     """The launch in a LLaMA-Factory or axolotl YAML file; :class:`LaunchError` for any other YAML."""
-    import yaml
+    try:
+        import yaml
+    except ImportError:
+        raise LaunchError("yaml_missing", path) from None
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)

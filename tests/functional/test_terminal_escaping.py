@@ -281,6 +281,7 @@ CASES = [
 ]
 
 NO_INPUT = {
+    "target.not_yet": "the releases dsref has not recorded yet, from its own table (dsref/tree/releases.py)",
     "launch.unknown_value": "the names of the training arguments a launch sets through a shell variable, from dsref's "
     "own list (dsref/launch/arguments.py)",
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "

@@ -29,7 +29,7 @@ from ...text.escape import visible
 from ...text.i18n import Lang, messages
 from ...text.punctuation import listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile, release_number
-from ...tree.releases import COVERED, OLDEST_COVERED, recorded_release
+from ...tree.releases import COVERED, OLDEST_COVERED, PUBLISHED, recorded_release
 from ...tree.versions import DEEPSPEED_VERSION, parse_version
 
 __all__ = [
@@ -72,9 +72,10 @@ TEXTS = messages(
     ),
     source_between="{source}; read as {recorded}, the next release recorded",
     uncovered=(
-        "{value} is not a DeepSpeed release dsref covers: name one from {oldest} to {newest} (recorded from the "
-        "releases themselves: {recorded}; one between two of them is checked as the next recorded one)"
+        "{value} is not a DeepSpeed release dsref covers: name one DeepSpeed published, from {oldest} to {newest}, "
+        "each recorded from the release itself{missing}"
     ),
+    not_yet=" (not yet: {releases})",
 )
 
 _PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
@@ -123,19 +124,22 @@ class UncoveredRelease(ValueError):
 
     def text(self, lang: Lang) -> str:
         value = visible(self.value, name=True)
-        recorded = listed(COVERED, lang)
+        newest, oldest = parse_version(DEEPSPEED_VERSION), parse_version(OLDEST_COVERED)
+        gaps = [r for r in PUBLISHED if oldest <= parse_version(r) <= newest and not covered(r)]
+        missing = TEXTS.text("not_yet", lang, releases=listed(gaps, lang)) if gaps else ""
         return TEXTS.text(
-            "uncovered", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION, value=value, recorded=recorded
+            "uncovered", lang, oldest=OLDEST_COVERED, newest=DEEPSPEED_VERSION, value=value, missing=missing
         )
 
 
 def covered(version: str) -> bool:
-    """Whether ``version`` is a release number dsref covers."""
+    """Whether ``version`` names a release dsref has recorded from the release itself: one DeepSpeed published
+    (never 0.15.99), whose facts are in ``dsref/generated/releases/`` (or the schema's own, 0.19.8)."""
     try:
         number = parse_version(version)
     except ValueError:
         return False
-    return parse_version(OLDEST_COVERED) <= number <= parse_version(DEEPSPEED_VERSION)
+    return any(parse_version(release) == number for release in COVERED)
 
 
 def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> str | None:

@@ -11,6 +11,7 @@ import pytest
 import dsref.check.report.target as target
 from dsref.check.report.target import ReleaseSource, distribution_on_path, release_to_check, statement
 from dsref.cli.main import main
+from dsref.tree.releases import OLDEST_COVERED
 
 
 @pytest.mark.parametrize(
@@ -24,7 +25,7 @@ from dsref.cli.main import main
         ("0.17.2b1", "0.17.2", ReleaseSource.prerelease),
         ("v0.14.4", "0.14.4", ReleaseSource.installed),
         ("0.99.0", "0.19.8", ReleaseSource.newer),
-        ("0.9.5", "0.10.3", ReleaseSource.older),
+        ("0.9.5", OLDEST_COVERED, ReleaseSource.older),
         ("main", "0.19.8", ReleaseSource.unknown),
         ("", "0.19.8", ReleaseSource.unknown),
         ("1" * 5000 + ".0", "0.19.8", ReleaseSource.unknown),  # int() refuses it past 4,300 digits

@@ -94,15 +94,20 @@ def test_the_release_checked_for(given: str | None, installed: str | None, expec
     assert release_to_check(given, installed) == expected
 
 
-@pytest.mark.parametrize("given", ["0.9.9", "0.9.1", "0.9.5", "0.20.0", "1.0", "abc", "latest", "", "0.19.8.1"])
+NOT_YET = [r for r in PUBLISHED[PUBLISHED.index(OLDEST_COVERED) :] if r not in COVERED]
+"""Releases DeepSpeed published within the range whose recording is still to come."""
+
+
+@pytest.mark.parametrize(
+    "given", ["0.9.9", "0.9.1", "0.9.5", "0.20.0", "1.0", "abc", "latest", "", "0.19.8.1", "0.15.99", *NOT_YET]
+)
 def test_a_release_dsref_does_not_cover_is_refused(given: str) -> None:
     with pytest.raises(UncoveredRelease) as refused:
         release_to_check(given, "0.19.8")
     assert f"from {OLDEST_COVERED} to {DEEPSPEED_VERSION}" in refused.value.text("en")
     assert f"{OLDEST_COVERED} 到 {DEEPSPEED_VERSION}" in refused.value.text("zh")
-    # the releases recorded are listed, each by name, in the order a user reads them
-    assert ", ".join(COVERED[:8]) in refused.value.text("en")
-    assert "、".join(COVERED[-4:-1]) in refused.value.text("zh")
+    for release in NOT_YET:  # the published releases not recorded yet are named, never read as a neighbour
+        assert release in refused.value.text("en") and release in refused.value.text("zh")
 
 
 def test_the_oldest_release_covered_is_the_oldest_recorded() -> None:
@@ -112,14 +117,13 @@ def test_the_oldest_release_covered_is_the_oldest_recorded() -> None:
     assert release_to_check(None, "0.9.5") == Release(OLDEST_COVERED, ReleaseSource.older, "0.9.5")
 
 
-@pytest.mark.parametrize(
-    ("given", "recorded"),
-    [(r, recorded_release(r)) for r in PUBLISHED[PUBLISHED.index(OLDEST_COVERED) :] if r not in COVERED][:3],
-)
-def test_a_release_between_two_recorded_ones_says_which_it_is_read_as(given: str, recorded: str) -> None:
-    release = release_to_check(given, None)
+@pytest.mark.parametrize(("installed", "recorded"), [(r, recorded_release(r)) for r in [*NOT_YET, "0.15.99"]])
+def test_an_installed_release_not_recorded_says_which_it_is_read_as(installed: str, recorded: str) -> None:
+    """Named by the user, such a release is refused; installed, it is checked as the next one recorded, and the first
+    line says so."""
+    release = release_to_check(None, installed)
     english = statement(release, "deepspeed", "en", detected=True)
-    assert f"(as asked; read as {recorded}, the next release recorded)" in english
+    assert f"(installed; read as {recorded}, the next release recorded)" in english
     assert f"按其后最近的已记录版本 {recorded} 读取" in statement(release, "deepspeed", "zh", detected=True)
     assert "next release recorded" not in statement(release_to_check(recorded, None), "deepspeed", "en", detected=True)
 
@@ -230,7 +234,7 @@ def test_fix_states_it_too_and_keeps_the_reader_of_the_original(
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-@pytest.mark.parametrize("given", ["0.8.3", "0.9.1", "abc", "0.20.0"])
+@pytest.mark.parametrize("given", ["0.8.3", "0.9.1", "abc", "0.20.0", "0.15.99", "0.16.10"])
 @pytest.mark.parametrize("command", [["check", "x.json"], ["explain", "gradient_clipping"], ["options"]])
 def test_an_uncovered_release_is_one_line_and_exit_2(
     lang: str, given: str, command: list[str], capsys: pytest.CaptureFixture[str]
@@ -239,7 +243,7 @@ def test_an_uncovered_release_is_one_line_and_exit_2(
     captured = capsys.readouterr()
     err = captured.err
     assert len(err.splitlines()) == 1 and given in err and OLDEST_COVERED in err and DEEPSPEED_VERSION in err
-    assert "0.15.4" in err and "0.16.9" in err and not captured.out
+    assert not captured.out
 
 
 def test_a_hugging_face_file_with_comments_is_told_the_error_its_launch_meets() -> None:

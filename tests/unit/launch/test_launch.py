@@ -218,3 +218,13 @@ def test_dsref_predicts_the_mismatches_transformers_reports(
     except ValueError as exc:
         refused = sorted(line.split()[2].split("=")[0] for line in str(exc).splitlines() if line.startswith("- ds "))
     assert said == refused
+
+
+def test_a_yaml_launch_without_pyyaml_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "yaml", None)  # as if PyYAML were not installed: the launch extra's
+    with pytest.raises(LaunchError) as caught:
+        read_launch("x.yaml", "stage: sft\n")
+    assert caught.value.reason == "yaml_missing"
+    assert read_launch("run.sh", "python train.py --deepspeed ds.json\n").form == "shell"  # shell needs nothing
