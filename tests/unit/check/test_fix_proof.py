@@ -79,6 +79,7 @@ def deepspeed_builds(text: str, profile: str) -> Any:
 
 @pytest.mark.parametrize("key", ["cpu_offload", "cpu_offload_param"])
 @pytest.mark.parametrize("value", ['"true"', '"false"', "1", '"yes"', "true", "false"])
+@pytest.mark.slow
 def test_a_deprecated_switch_written_as_text_is_replaced_as_deepspeed_maps_it(
     key: str, value: str, deepspeed_quiet: None
 ) -> None:
@@ -94,6 +95,7 @@ def test_a_deprecated_switch_written_as_text_is_replaced_as_deepspeed_maps_it(
     assert deepspeed_builds(result.text, "deepspeed") == before, result.text
 
 
+@pytest.mark.slow
 def test_an_alias_hugging_face_does_not_fill_is_not_renamed_to_one_it_fills(deepspeed_quiet: None) -> None:
     """Once: ``bfloat16.enabled: "auto"`` renamed to ``bf16`` under --profile hf turned bf16 on (HF fills only
     ``bf16.enabled``)."""
@@ -108,6 +110,7 @@ def test_an_alias_hugging_face_does_not_fill_is_not_renamed_to_one_it_fills(deep
     assert deepspeed_builds(renamed, "deepspeed") == deepspeed_builds(text, "deepspeed")
 
 
+@pytest.mark.slow
 def test_an_unsafe_rename_that_makes_deepspeed_refuse_the_file_is_not_applied(deepspeed_quiet: None) -> None:
     """Once: ``tensorboard_dir`` → ``tensorboard`` (a section) under --unsafe-fixes, which DeepSpeed then refuses."""
     text = '{"train_batch_size": 8, "tensorboard_dir": "runs"}'
