@@ -41,6 +41,7 @@ from ..positions import Location
 from ..repairs import Repair
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from . import schema_repairs as repairs
+from .near_miss import by_design_ignored, meaning_kept, option_words
 from .values import accepts, coerce, plain_value, plainly_valid, remember, scalar_key, value_validator
 
 __all__ = ["validate", "value_validator"]
@@ -678,8 +679,11 @@ def _near_misses(
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
     an option of that name lives (the same typos recur from file to file, hence the cache)."""
+    if by_design_ignored(key):
+        return (), ()  # a comment, or a key switched off: written for DeepSpeed to ignore, nobody's typo
     candidates, lowered = _siblings(tree, parent, version)
-    suggestions = candidates.close_to(key, n=3, cutoff=0.75)
+    words = option_words(tree)
+    suggestions = [s for s in candidates.close_to(key, n=3, cutoff=0.75) if meaning_kept(key, s, words)]
     normalized = key.lower().replace("-", "_")
     if normalized in lowered and lowered[normalized] not in suggestions:
         suggestions.insert(0, lowered[normalized])
@@ -688,7 +692,14 @@ def _near_misses(
         for opt in tree.by_key().get(key, ())
         if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
     ]
-    return tuple(suggestions), tuple(elsewhere[:5])
+    if len(elsewhere) > MAX_ELSEWHERE:
+        elsewhere = []  # a word many sections use ("enabled", "type"): where it belongs is no guess to make
+    return tuple(suggestions), tuple(elsewhere)
+
+
+MAX_ELSEWHERE = 3
+"""Places an unknown key may belong at most for dsref to name them: a key that more options have says nothing of
+which one was meant."""
 
 
 @lru_cache(maxsize=256)
