@@ -36,6 +36,7 @@ __all__ = [
     "display_path",
     "expand_paths",
     "load_error_finding",
+    "refused_text",
 ]
 
 
@@ -177,11 +178,20 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
 
 
+def refused_text(error: LoadError) -> str | None:
+    """The text a reader refused, as it parsed it (line ends as ``\\n``, a byte-order mark kept): what the fix of
+    the load error edits; None when the error kept no text (the file could not be read or decoded)."""
+    if not error.source_lines:
+        return None
+    return ("\ufeff" if error.hint == "hint_bom" else "") + "\n".join(error.source_lines)
+
+
 def load_error_finding(error: LoadError) -> Finding:
     finding = Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
-    if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and error.source_lines:
+    text = refused_text(error)
+    if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and text is not None:
         # json.load refuses what DeepSpeed's Hjson reads: the fix writes the file as strict JSON
-        hjson = load_text(("\ufeff" if error.hint == "hint_bom" else "") + "\n".join(error.source_lines))
+        hjson = load_text(text)
         if isinstance(hjson, LoadedConfig):
             fix = strict_json_fix(hjson, rewrite=True)
             if fix is not None:

@@ -19,6 +19,7 @@ from lsprotocol import types as lsp
 
 from ..check.edits import Fix
 from ..check.findings import Finding, Severity
+from ..check.fix.offered import offered
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
 from ..check.report.draw import Rendered, rendered
@@ -100,7 +101,8 @@ def analyse(
     setting the file is read as it is written for, by the rule ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
     lang = settings.language or editor_lang
     path = unquote(urlparse(uri).path) or uri
-    report = check_text(text, path, CheckSettings(settings.profile, settings.world_size, target, hugging_face))
+    checked_for = CheckSettings(settings.profile, settings.world_size, target, hugging_face)
+    report = offered(check_text(text, path, checked_for), checked_for)  # only fixes that --fix applies
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile

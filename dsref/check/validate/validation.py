@@ -36,6 +36,7 @@ from ...tree.releases import (
 )
 from ...tree.values import json_type
 from ...tree.versions import parse_version as _parse_version
+from ..edits import Applicability
 from ..findings import Finding, Kind, Severity
 from ..positions import Location
 from ..repairs import Repair
@@ -299,6 +300,9 @@ class _Walker:
             seen.setdefault(opt.path, []).append(key)
             if via == "deprecated_alias":
                 repair = repairs.deprecated(opt, here, None, opt.path, self.root)
+                if repair is not None and self.profile == "hf" and _holds_auto(item):
+                    # Hugging Face fills "auto" only under the new name: the rename changes what it builds
+                    repair = dataclasses.replace(repair, applicability=Applicability.unsafe)
                 self.add(Kind.deprecated, Severity.warning, here, opt, repair=repair, key=key, use_instead=opt.path)
             self.option(opt, item, here)
         for path, keys in seen.items():
@@ -583,6 +587,7 @@ class _Walker:
             return
         if type(plain_value(coerced)) is type(value) and plain_value(coerced) == value:
             return  # kept as written (strict JSON refused only its spelling, e.g. a lone surrogate escape)
+        python = repairs.python_literal(value)
         if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
             self.add(
                 Kind.coerced,
@@ -594,6 +599,7 @@ class _Walker:
                 got=json_type(value),
                 expected=opt.type,
                 result=short_repr(plain_value(coerced)),
+                **({} if python is None else {"python": python.word, "python_json": python.json, "comma": False}),
             )
         else:
             self.wrong_type(opt, value, loc)
@@ -613,15 +619,17 @@ class _Walker:
             strict = self.refuses(opt)
         strict = strict or opt.kind == "section"
         severity = Severity.error if strict else Severity.warning
+        python = repairs.python_literal(value)
         self.add(
             Kind.wrong_type,
             severity,
             loc,
             opt,
-            repair=repairs.retyped(opt, loc, value),
+            repair=repairs.retyped(opt, loc, value, refused=strict),
             value=short_repr(value),
             got=json_type(value),
             expected=expected or opt.type,
+            **({} if python is None else {"python": python.word, "python_json": python.json, "comma": python.comma}),
         )
 
 
@@ -671,6 +679,17 @@ def _replacement(opt: Option, value: Any) -> dict[str, str]:
     """The finding's ``replacement`` and ``section`` (:func:`successor`); nothing when there is none."""
     instead = successor(opt, value)
     return {} if instead is None else {"replacement": instead, "section": opt.parent or ""}
+
+
+def _holds_auto(value: Any) -> bool:
+    """Whether ``"auto"`` is written in ``value``, at any depth."""
+    if isinstance(value, str):
+        return value == "auto"
+    if isinstance(value, Mapping):
+        return any(_holds_auto(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_holds_auto(item) for item in value)
+    return False
 
 
 @lru_cache(maxsize=4096)
