@@ -59,6 +59,7 @@ def check_and_draw(
     if workers <= 1:
         yield from map(one, paths)
         return
+    from .fix import offered  # noqa: F401  (imported once here, before forking, for the files that offer fixes)
     from .rules import all_rules
     from .validate.checktree import check_tree
 

@@ -4,9 +4,9 @@ Defaults are filled in for every option of the sections the file uses (and for t
 resolved to the keys DeepSpeed documents, "auto" values DeepSpeed drops are gone, derived batch values are
 computed for a known world size, and keys DeepSpeed ignores are listed apart. The ``params`` of the optimizer and
 of the scheduler are the keyword arguments of the one class the file names in ``type``, which DeepSpeed holds as
-written and hands on (``DeepSpeedConfig.optimizer_params``): no other class's keys are added, and without a ``type``
-DeepSpeed reads none. For a file read as Hugging Face's, each ``"auto"`` Trainer or Accelerate fills shows as
-:data:`HF_FILLED`.
+written and hands on (``DeepSpeedConfig.optimizer_params``), with the defaults of the keys the file leaves out for
+one of DeepSpeed's own schedulers: no other class's keys are added, and without a ``type`` DeepSpeed reads none.
+For a file read as Hugging Face's, each ``"auto"`` Trainer or Accelerate fills shows as :data:`HF_FILLED`.
 
 >>> doc = effective_document({"train_micro_batch_size_per_gpu": 4, "zero_optimization": {"stage": 3}}, world_size=8)
 >>> doc["config"]["train_batch_size"], doc["config"]["zero_optimization"]["overlap_comm"]
@@ -18,12 +18,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...tree.options import Option, OptionTree, option_tree
+from ...tree.options import Option, OptionTree
 from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ...tree.releases import release_facts
 from ...tree.versions import DEEPSPEED_VERSION
 from ..findings import format_location
 from ..rules.batch import GAS, MICRO, TBS, derive
+from ..validate.checktree import check_tree
+from ..validate.constructors import SCHEDULER_KEYWORDS, SCHEDULER_OWN_DEFAULTS
 from ..validate.effective import Effective, effective
 
 HF_FILLED = "<filled by Hugging Face>"
@@ -44,7 +46,7 @@ def effective_document(
     >>> doc["config"]["optimizer"]["params"]
     {'lr': '<filled by Hugging Face>'}
     """
-    tree = option_tree()
+    tree = check_tree()  # the generated tree: neither pydantic nor the models are imported to check a file
     eff = effective(config, tree, hugging_face or NEWEST, release=release_facts(deepspeed_version))
     filled = eff.filled if hugging_face is not None else set()
     out: dict[str, Any] = {}
@@ -101,15 +103,29 @@ def _constructor_arguments(tree: OptionTree, opt: Option) -> bool:
 
 
 def _as_handed_on(tree: OptionTree, section: Option, params: Option, eff: Effective, filled: set[str]) -> Any:
-    """The ``params`` as DeepSpeed hands them to the class: as written, and only with a ``type``; an ``"auto"``
-    Hugging Face fills (when ``filled`` is in use) shown as :data:`HF_FILLED`."""
-    written = eff.get(params.path) if eff.is_set(params.path) else None
-    if eff.get(f"{section.path}.type") is None or not isinstance(written, Mapping):
+    """The ``params`` as the class ``type`` names gets them, and only with a ``type``: the keys written, and for one
+    of DeepSpeed's own schedulers each other key it takes with its default (for the release checked for); an
+    ``"auto"`` Hugging Face fills (when ``filled`` is in use) shown as :data:`HF_FILLED`. An optimizer's defaults
+    are its implementation's, which DeepSpeed picks at start-up (fused, CPU or torch's): only the keys written."""
+    kind = eff.get(f"{section.path}.type")
+    written = eff.get(params.path) if eff.is_set(params.path) else {}
+    if kind is None or not isinstance(written, Mapping):
         return None
     where = eff.location(params.path) or ()
-    return {
+    out = {
         key: HF_FILLED
         if filled and value == "auto" and hugging_face_fills(tree, (*where, key), eff.hugging_face)
         else value
         for key, value in written.items()
     }
+    if section.path == "scheduler" and isinstance(kind, str) and kind in SCHEDULER_KEYWORDS:
+        defaults = {
+            key: SCHEDULER_OWN_DEFAULTS.get((kind, key), eff.get(f"{params.path}.{key}"))
+            for key in SCHEDULER_KEYWORDS[kind]
+            if key not in out and f"{params.path}.{key}" in tree
+        }
+        order = {key: i for i, key in enumerate(SCHEDULER_KEYWORDS[kind])}
+        out = dict(sorted({**out, **defaults}.items(), key=lambda item: order.get(item[0], len(order))))
+    if not out:
+        return {} if eff.is_set(params.path) else None  # DeepSpeed holds None when no params are written
+    return out

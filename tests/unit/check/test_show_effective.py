@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from dsref.check.report.show_effective import HF_FILLED, effective_document
+from dsref.check.validate.constructors import SCHEDULER_KEYWORDS
 from dsref.cli.main import main
 from dsref.tree.profiles import NEWEST
 from tests.conftest import require_deepspeed
@@ -34,26 +35,52 @@ CONFIGS = [
 @pytest.mark.parametrize("config", CONFIGS)
 def test_params_are_those_of_the_class_in_use(config: dict[str, Any]) -> None:
     doc = effective_document(config, world_size=1)["config"]
-    for section in ("optimizer", "scheduler"):
-        written = config.get(section, {})
-        shown = (doc.get(section) or {}).get("params")
-        assert shown == (written.get("params") if "type" in written else None)
-    if config["optimizer"].get("type") == "AdamW":  # no Muon keys, no OneCycle keys merged in
-        assert not {"muon_lr", "ns_method"} & set(doc["optimizer"]["params"])
-        assert not any(key.startswith("cycle_") for key in doc["scheduler"]["params"])
+    optimizer = config["optimizer"]
+    assert doc["optimizer"]["params"] == (optimizer["params"] if "type" in optimizer else None)  # as written
+    scheduler = config.get("scheduler")
+    if scheduler is None:
+        assert (doc.get("scheduler") or {}).get("params") is None
+        return
+    shown = doc["scheduler"]["params"]
+    assert set(shown) == set(SCHEDULER_KEYWORDS[scheduler["type"]])  # its own keys, no other scheduler's
+    assert {key: shown[key] for key in scheduler["params"]} == scheduler["params"]
+    assert not {"muon_lr", "ns_method"} & set(doc["optimizer"]["params"])
 
 
 @pytest.mark.parametrize("config", CONFIGS)
 def test_params_as_deepspeed_builds_them(config: dict[str, Any]) -> None:
+    """The optimizer's params are DeepSpeedConfig's; the scheduler's are DeepSpeedConfig's and, for each key left
+    out, the default of the scheduler's own constructor."""
     require_deepspeed()
+    import inspect
+
+    from deepspeed.runtime import lr_schedules
     from deepspeed.runtime.config import DeepSpeedConfig
 
     built = DeepSpeedConfig(copy.deepcopy(config))
     doc = effective_document(config, world_size=1)["config"]
     assert (doc.get("optimizer") or {}).get("params") == built.optimizer_params
-    assert (doc.get("scheduler") or {}).get("params") == built.scheduler_params
     shown_type = (doc.get("optimizer") or {}).get("type")
     assert (shown_type.lower() if shown_type else None) == built.optimizer_name  # DeepSpeed lowercases its own names
+    if built.scheduler_name is None:
+        return
+    shown = doc["scheduler"]["params"]
+    assert {key: shown[key] for key in built.scheduler_params} == built.scheduler_params
+    signature = inspect.signature(getattr(lr_schedules, built.scheduler_name).__init__).parameters
+    for key, value in shown.items():
+        default = signature[key].default
+        if key not in built.scheduler_params:  # a key the constructor requires has no default: shown as null
+            assert value == (None if default is inspect.Parameter.empty else default), key
+
+
+def test_the_scheduler_keywords_are_deepspeed_s() -> None:
+    require_deepspeed()
+    import inspect
+
+    from deepspeed.runtime import lr_schedules
+
+    for name, keywords in SCHEDULER_KEYWORDS.items():
+        assert tuple(inspect.signature(getattr(lr_schedules, name).__init__).parameters)[2:] == keywords
 
 
 def test_auto_is_filled_for_a_file_read_as_hugging_face_s(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
