@@ -197,13 +197,6 @@ EXAMPLES: dict[str, Example] = {
           "bf16": {"enabled": true}
         }
         """,
-        repaired="""
-        {
-          "train_micro_batch_size_per_gpu": 4,
-          "gradient_accumulation_steps": 4,
-          "bf16": {"enabled": true}
-        }
-        """,
     ),
     "wrong_type": Example(
         """

@@ -344,6 +344,8 @@ class _Walker:
         upgrade: Mapping[str, Any] | None = None,
     ) -> None:
         suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
+        if upgrade and upgrade.get("former_new"):  # what earlier releases called the option: not a guess
+            suggestions, elsewhere = (upgrade["former_new"],), ()
         if policy == "reject":
             severity = Severity.error
         elif policy == "passthrough":
