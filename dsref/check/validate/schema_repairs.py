@@ -99,7 +99,10 @@ def retyped(opt: Option, location: Location, value: Any, *, refused: bool = Fals
         new = python.json + ","
         applicability = Applicability.safe if refused else Applicability.unsafe
         args = {"new": python.json, "old": python.word}  # the title names the value, not the comma kept after it
-        return ReplaceValue(location=location, applicability=applicability, title="literal", literal=new, args=args)
+        return ReplaceValue(
+            location=location, applicability=applicability, title="literal", literal=new, args=args,
+            written_as=value,  # without quotes only: in quotes, the comma is the string's and another one follows
+        )  # fmt: skip
     if not isinstance(value, str):
         return None
     text = value.strip()

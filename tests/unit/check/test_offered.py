@@ -78,6 +78,8 @@ def test_a_python_literal_with_its_comma_gets_the_hint_and_the_safe_fix() -> Non
     result = fix_text(text, "ds.json")
     assert '"enabled": true,\n' in result.text
     assert hjson.loads(result.text)["fp16"] == {"enabled": True, "loss_scale": 0}
+    quoted = offered(check_text('{"train_batch_size": 8, "fp16": {"enabled": "True,"}}', "ds.json"))
+    assert [f.fix for f in quoted.findings if f.code == "DS201"] == [None]  # in quotes the comma is the string's
     alone = offered(check_text(text.replace("True,", "True"), "ds.json"))
     [coerced] = [r for r in rendered(alone, "en") if r.code == "DS202"]
     assert coerced.help == ["True is Python; JSON writes true"] and coerced.fix is not None and coerced.fix.safe
