@@ -337,7 +337,7 @@ class OptimizerOptions(Section):
             source="TrainingArguments.max_grad_norm (transformers); DeepSpeedPlugin.gradient_clipping, "
             "1.0 if unset (accelerate)",
         ),
-        example=1.0,
+        example=0.5,
         ds_constant="deepspeed.runtime.constants.GRADIENT_CLIPPING_DEFAULT",
     )
     zero_allow_untested_optimizer: bool = option(

@@ -71,7 +71,7 @@ class SchedulerParams(PassthroughSection):
                 HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps", example=0),  # its default
             ),
         ),
-        example=1000,
+        example=500,
     )
     warmup_type: Literal["log", "linear"] = option(
         "log",

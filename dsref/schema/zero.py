@@ -126,7 +126,7 @@ class ZeroConfig(StrictSection):
         "unit is elements, not bytes. Larger buckets mean fewer, more efficient collectives but bigger buffers: with "
         "`contiguous_gradients` each bucket is preallocated on the GPU (twice at stages 1-2 with `overlap_comm`), "
         "and 5e8 elements of a 16-bit dtype take 0.9 GB. Lower it when GPU memory is short.",
-        example=500_000_000,
+        example=200_000_000,
     )
     use_multi_rank_bucket_allreduce: bool = option(
         True,
@@ -156,7 +156,7 @@ class ZeroConfig(StrictSection):
         "parameter group in one all_gather_into_tensor call, so the value only has to be even; it matters only on "
         "old PyTorch versions without that call, and as the batch size of ZenFlow's GPU update when "
         "`zenflow.offload` is on.",
-        example=500_000_000,
+        example=200_000_000,
     )
     overlap_comm: bool | None = option(
         None,
@@ -290,7 +290,7 @@ class ZeroConfig(StrictSection):
         "them, so that gathering overlaps with computation. Larger hides more communication and costs more GPU "
         "memory; 0 turns prefetching off. Prefetching starts once the first step has recorded the module order, is "
         "limited by `stage3_max_live_parameters`, and `stage3_allgather_sequential` forces this value to 1.",
-        example=50_000_000,
+        example=100_000_000,
     )
     param_persistence_threshold: int = option(
         100_000,

@@ -113,6 +113,23 @@ def test_every_option_that_can_show_an_example_has_one() -> None:
     }
 
 
+def test_an_example_written_for_an_option_changes_its_default() -> None:
+    """An option's own example (``example=`` in its schema module) is written to show a change: one equal to the
+    default shows where the key goes and changes nothing (eight did, gradient_clipping's 1.0 among them)."""
+    from dsref.schema import UNSET
+
+    same = [
+        opt.path
+        for opt in option_tree()
+        if opt.kind == "leaf"
+        and opt.meta.example is not UNSET
+        and opt.default is not UNSET
+        and type(opt.meta.example) is type(opt.default)
+        and opt.meta.example == opt.default
+    ]
+    assert same == [], "give these fields an example= that differs from their default"
+
+
 def test_an_example_holds_what_the_option_needs() -> None:
     tree = option_tree()
 
