@@ -304,6 +304,7 @@ class ZeroConfig(StrictSection):
         "use instead of being released, so small tensors such as biases and norm weights need no gather in each "
         "pass. Raising it removes many small latency-bound collectives at the cost of GPU memory; "
         "`stage3_model_persistence_threshold` caps the total kept this way.",
+        example=1_000_000,
     )
     model_persistence_threshold: int = option(
         9_223_372_036_854_775_807,
@@ -327,6 +328,7 @@ class ZeroConfig(StrictSection):
         description="At stage 3, prefetching stops while this many gathered parameter elements are already held on "
         "the GPU; the parameters of the module that is about to run are gathered regardless. Lower it to cap the GPU "
         "memory used by gathered parameters, at the cost of less overlap between communication and computation.",
+        example=300_000_000,
     )
     max_reuse_distance: int = option(
         1_000_000_000,
@@ -339,6 +341,7 @@ class ZeroConfig(StrictSection):
         "module order shows them used again within this many parameter elements of the upcoming modules, instead of "
         "being released and gathered again. Larger values avoid re-gathering (for example with activation "
         "checkpointing, which runs modules again in the backward pass) at the cost of memory; 0 always releases.",
+        example=300_000_000,
     )
     gather_16bit_weights_on_model_save: bool = option(
         False,
