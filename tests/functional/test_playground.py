@@ -666,5 +666,10 @@ def test_the_schema_preview_claims_nothing_the_exact_check_will_not(served: str,
     assert not any("null" in m for m in found), found
     (types,) = preview('{"optimizer": "adam"}')
     assert types.endswith(PLAYGROUND.text("schema_types", lang, types="object | null")), types  # type: ignore[arg-type]
+    # a long line wraps on a phone and scrolls sideways on a wider screen
+    wraps = "() => document.querySelector('#dsref-pg-editor .cm-content').classList.contains('cm-lineWrapping')"
+    assert not page.evaluate(wraps)
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.wait_for_function(wraps, timeout=5_000)
     assert not page.evaluate("() => window.dsrefPlayground.state.ready")
     context.close()
