@@ -43,7 +43,7 @@ import re
 import shlex
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from enum import Enum
 from pathlib import Path
@@ -57,7 +57,7 @@ from ...tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
 from ..positions import Extent, LineIndex, Location, Span, Written
 from .parse_errors import said
 from .scanner import scan_hjson, scan_json, scan_valid_json
-from .walker import Entries, Scan
+from .walker import MAX_DEPTH, Entries, Scan
 
 __all__ = [
     "MAX_BYTES",
@@ -660,8 +660,22 @@ def _read_as_written(text: str, index: LineIndex) -> tuple[Any, Scan, Profile]:
     return data, scan, "deepspeed"
 
 
+def _refuse_too_deep(text: str, scanner: Callable[[str], Scan]) -> None:
+    """Nesting deeper than :data:`~.walker.MAX_DEPTH` refused before a reader recurses into it, as the reader's own
+    scanner finds it (the place and depth a reader's ``RecursionError`` is reported with). Python's recursion limit
+    would stop the reader in time on a native stack, but not on every stack: in a browser (Pyodide) ``json``'s C
+    reader can exhaust the JavaScript stack first, which kills the interpreter. A text with fewer brackets than the
+    limit cannot nest past it, so most texts cost two counts."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    scan = scanner(text)
+    if scan.error is not None and scan.error.reason == "too_deep":
+        raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.error.pos, depth=scan.max_depth)
+
+
 def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``hjson.loads`` as DeepSpeed calls it, duplicates kept (last value wins) so the rest can still be checked."""
+    _refuse_too_deep(text, scan_hjson)
     fast = _strict_json_as_hjson(text)
     if fast is not None:
         return fast
@@ -733,6 +747,7 @@ def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
 
 def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``json.loads`` as Hugging Face calls it (duplicate keys: last value wins)."""
+    _refuse_too_deep(text, scan_json)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

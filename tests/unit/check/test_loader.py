@@ -408,6 +408,38 @@ def test_bad_files_give_a_clear_error(
         assert error.message
 
 
+class _Recursed(BaseException):
+    """Raised where a reader was asked to read a text nested past MAX_DEPTH (no ``except Exception`` catches it)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "profile"),
+    [
+        *(("[" * 5_000 + "]" * 5_000, profile) for profile in (*BOTH, None)),
+        *(('{"train_batch_size": "auto", "a": ' + "[" * 3_000 + "]" * 3_000 + "}", p) for p in (*BOTH, None)),
+        # Hjson alone (json stops at the comment, before any nesting)
+        *(("// a comment\n{a: " + "[" * 3_000 + "]" * 3_000 + "}", profile) for profile in ("deepspeed", None)),
+    ],
+)
+def test_nesting_past_the_limit_is_refused_before_any_reader_recurses(
+    monkeypatch: pytest.MonkeyPatch, text: str, profile: Profile | None
+) -> None:
+    """In a browser, json's C reader can exhaust the JavaScript stack before Python's recursion limit stops it, which
+    kills Pyodide (the playground): so no reader is asked to read a text nested deeper than MAX_DEPTH, and the text
+    gets the same DS000 (place and depth) it got when the reader stopped on it."""
+    import hjson as hjson_module
+
+    def recursed(*_: object, **__: object) -> None:
+        raise _Recursed
+
+    expected = load_text(text, profile)
+    monkeypatch.setattr(json, "loads", recursed)
+    monkeypatch.setattr(hjson_module, "loads", recursed)
+    error = load_text(text, profile)
+    assert isinstance(error, LoadError) and error.kind is LoadErrorKind.too_deep
+    assert error == expected and error.args["depth"] == MAX_DEPTH + 1
+
+
 def test_missing_paths_and_directories(tmp_path: Path) -> None:
     assert load(tmp_path / "nope.json").kind is LoadErrorKind.not_found  # type: ignore[union-attr]
     assert load(tmp_path).kind is LoadErrorKind.is_directory  # type: ignore[union-attr]
