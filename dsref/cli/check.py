@@ -8,6 +8,7 @@ With ``--fix`` the status is that of what remains; with ``--diff``, 1 when there
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from ..tree.releases import OLDEST_COVERED
@@ -217,7 +218,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         refusal_text,
         unified_diff,
     )
-    from ..check.fix.writer import FileChanged, write_fixed
+    from ..check.fix.writer import FileChanged, remove_stale_temporaries, write_fixed
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.read.loader import MAX_BYTES
     from ..check.report.draw import CheckedFor, render
@@ -236,9 +237,18 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     reports: list[FileReport] = []
     fixed = changed = 0
     status = 0
+    cleaned: set[str] = set()
     for path in paths:
         read = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_original(path)
         shown = "<stdin>" if path == "-" else display_path(path)
+        if isinstance(read, Original) and not args.diff:
+            folder = os.path.dirname(read.snapshot.target)
+            if folder not in cleaned:  # once in each folder written in: a killed run's leftovers, of any file
+                cleaned.add(folder)
+                removed = len(remove_stale_temporaries(folder))
+                if removed:
+                    key = "stale_removed_one" if removed == 1 else "stale_removed"
+                    say("dsref: " + TEXTS.text(key, lang, n=removed, folder=visible(display_path(folder), name=True)))
         if isinstance(read, FileReport):
             read.path = shown
             reports.append(read)

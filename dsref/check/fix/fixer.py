@@ -72,6 +72,8 @@ TEXTS = messages(
     why_severity="a finding would become more severe, or a new error would appear",
     why_duplicate="a key would be written twice",
     why_meaning="DeepSpeed would build a different config from the file",
+    stale_removed="removed {n} temporary files that an interrupted dsref check --fix had left in {folder}",
+    stale_removed_one="removed 1 temporary file that an interrupted dsref check --fix had left in {folder}",
 )
 """What ``check --fix`` and ``--diff`` say besides the report (the ``fixer.*`` messages)."""
 

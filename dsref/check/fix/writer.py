@@ -9,17 +9,20 @@ How the bytes get there:
 
 * **A symbolic link** is followed: the fix goes to its target (``os.path.realpath``), and the link stays a link.
 * **A file with one name** is replaced whole: the text goes to a temporary file beside it
-  (``.NAME.XXXXXXXX.dsref-fix``) that takes the file's owner and group (when dsref may give them), its mode and its
-  extended attributes (which hold ACLs on Linux), is checked against the snapshot once more, and is renamed over it.
-  A reader sees the old file or the new one, never a mix.
-* **A file with several names** (hard links) is written in place (:func:`_write_in_place`): a rename would give
-  this name a new file and leave the other names with the old text.
+  (``.NAME.XXXXXXXX.dsref-fix``) that takes the file's owner and group, its mode and its extended attributes (which
+  hold ACLs on Linux), is checked against the snapshot once more, and is renamed over it. A reader sees the old file
+  or the new one, never a mix.
+* **A file with several names** (hard links), or **one this user could not give its owner and group** (another
+  user's file that the group or everyone may write: :func:`writes_in_place`), is written in place
+  (:func:`_write_in_place`): a rename would give this name a new file and leave the other names with the old text, or
+  hand the file to this user. The file keeps its owner, group, mode and attributes, as it stays the same file.
 
 SIGTERM, SIGINT and SIGHUP during the write remove the temporary file and end dsref with status 128 + the signal's
 number (SIGINT goes on to Python's ``KeyboardInterrupt``, exit status 130); during an in-place write they wait until
-the write is done. SIGKILL cannot be caught, so a killed run may leave a ``.NAME.XXXXXXXX.dsref-fix`` behind: the next
-write of that file removes those of its own older than :data:`STALE_AFTER_S` (a live write takes milliseconds), and
-``check`` never reads them (a folder is searched for ``*.json``, hidden files skipped).
+the write is done. SIGKILL cannot be caught, so a killed run may leave a ``.NAME.XXXXXXXX.dsref-fix`` behind:
+``check --fix`` removes, once in each folder it writes in, those older than :data:`STALE_AFTER_S` (a live write takes
+milliseconds) with :func:`remove_stale_temporaries`, and says so; ``check`` never reads them (a folder is searched for
+``*.json``, hidden files skipped).
 """
 
 from __future__ import annotations
@@ -38,9 +41,19 @@ from typing import TYPE_CHECKING, Any
 from ...records import record
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from types import FrameType, TracebackType
 
-__all__ = ["STALE_AFTER_S", "TEMPORARY_SUFFIX", "FileChanged", "Snapshot", "remove_stale_temporaries", "write_fixed"]
+__all__ = [
+    "STALE_AFTER_S",
+    "TEMPORARY_NAME",
+    "TEMPORARY_SUFFIX",
+    "FileChanged",
+    "Snapshot",
+    "remove_stale_temporaries",
+    "write_fixed",
+    "writes_in_place",
+]
 
 TEMPORARY_SUFFIX = ".dsref-fix"
 """The end of a temporary file's name: ``.NAME.XXXXXXXX.dsref-fix`` beside the file ``NAME``."""
@@ -128,12 +141,44 @@ def write_fixed(snapshot: Snapshot, text: str) -> None:
     writable = status.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
     if not os.access(snapshot.target, os.W_OK) or not writable:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), snapshot.path)
-    remove_stale_temporaries(snapshot.target)
     data = text.encode("utf-8")
-    if status.st_nlink > 1:
+    if writes_in_place(status):
         _write_in_place(snapshot, data)
-    else:
+        return
+    try:
         _replace(snapshot, data, status)
+    except _OwnerNotKept:  # a chown refused where it should not be (a root without CAP_CHOWN, a network mount)
+        _write_in_place(snapshot, data)
+
+
+def writes_in_place(status: os.stat_result, *, euid: int | None = None, groups: Collection[int] | None = None) -> bool:
+    """Whether the fix of a file of ``status`` is written over the file's own bytes (:func:`_write_in_place`) rather
+    than by renaming a new file over it: when the file has several names (a rename would part them), or when the new
+    file could not be given the file's owner and group: a user other than root may give a file only themselves as
+    owner and only a group they belong to. ``euid`` and ``groups``: this process's (``os.geteuid()``, its
+    ``os.getgroups()`` and ``os.getegid()``) unless given.
+
+    >>> import os
+    >>> owned = os.stat_result((0o100644, 1, 1, 1, 1000, 1000, 0, 0, 0, 0))  # mode, inode, dev, links, uid, gid, …
+    >>> writes_in_place(owned, euid=1000, groups={1000}), writes_in_place(owned, euid=1000, groups={100})
+    (False, True)
+    >>> writes_in_place(owned, euid=1001, groups={1000}), writes_in_place(owned, euid=0, groups=set())
+    (True, False)
+    """
+    if status.st_nlink > 1:
+        return True
+    if not hasattr(os, "geteuid"):  # no owners to keep (Windows)
+        return False
+    euid = os.geteuid() if euid is None else euid
+    if euid == 0:
+        return False
+    if groups is None:
+        groups = {*os.getgroups(), os.getegid()}
+    return status.st_uid != euid or status.st_gid not in groups
+
+
+class _OwnerNotKept(Exception):
+    """The new file could not be given the target's owner and group after all; it is removed, nothing was written."""
 
 
 def _replace(snapshot: Snapshot, data: bytes, status: os.stat_result) -> None:
@@ -235,15 +280,13 @@ def _write_all(fd: int, data: bytes) -> None:
 
 
 def _copy_metadata(target: str, temporary: str, fd: int, status: os.stat_result) -> None:
-    """Give the temporary file (open at ``fd``) the target's owner and group (where dsref may: a user can give a
-    file only a group of their own, only root another owner), its mode, then its extended attributes (ACLs among
-    them)."""
+    """Give the temporary file (open at ``fd``) the target's owner and group, its mode, then its extended attributes
+    (ACLs among them); raise :class:`_OwnerNotKept` when the owner or group cannot be given."""
     if hasattr(os, "fchown") and (status.st_uid, status.st_gid) != _owner(fd):
-        try:
+        with contextlib.suppress(PermissionError):
             os.fchown(fd, status.st_uid, status.st_gid)
-        except PermissionError:
-            with contextlib.suppress(PermissionError):  # the group alone may still be ours to give
-                os.fchown(fd, -1, status.st_gid)
+        if (status.st_uid, status.st_gid) != _owner(fd):
+            raise _OwnerNotKept
     # after chown, which may clear the set-user/group-ID bits
     mode = stat.S_IMODE(status.st_mode)
     if os.chmod in os.supports_fd:
@@ -280,21 +323,24 @@ def _copy_xattrs(target: str, fd: int) -> None:
                 raise
 
 
-def remove_stale_temporaries(target: str, *, now: float | None = None) -> list[str]:
-    """Remove the temporary files of ``target`` a killed run left (``.NAME.XXXXXXXX.dsref-fix`` beside it, regular
-    files of this user, untouched for :data:`STALE_AFTER_S` seconds); the paths removed. Never fails: a folder that
-    cannot be listed, or a file that cannot be removed, is left as it is."""
-    folder, name = os.path.split(target)
-    pattern = re.compile(re.escape(f".{name}.") + r"[a-z0-9_]{8}" + re.escape(TEMPORARY_SUFFIX))
+TEMPORARY_NAME = re.compile(r"\..+\.[a-z0-9_]{8}" + re.escape(TEMPORARY_SUFFIX), re.DOTALL)
+"""The name of any file's temporary: ``.NAME.XXXXXXXX.dsref-fix`` (eight letters, digits or ``_``: ``os.urandom``'s
+hex, or ``tempfile.mkstemp``'s letters in earlier releases of dsref)."""
+
+
+def remove_stale_temporaries(folder: str, *, now: float | None = None) -> list[str]:
+    """Remove the temporary files a killed run left in ``folder``, of any file (:data:`TEMPORARY_NAME`, regular files
+    of this user, untouched for :data:`STALE_AFTER_S` seconds); the paths removed, in the folder's order. One listing
+    of the folder: ``check --fix`` calls it once for each folder it writes in. Never fails: a folder that cannot be
+    listed, or a file that cannot be removed, is left as it is."""
     limit = (time.time() if now is None else now) - STALE_AFTER_S
     removed: list[str] = []
     try:
-        entries = list(os.scandir(folder or "."))
+        with os.scandir(folder or ".") as listing:
+            entries = [entry for entry in listing if TEMPORARY_NAME.fullmatch(entry.name)]
     except OSError:
         return removed
     for entry in entries:
-        if not pattern.fullmatch(entry.name):
-            continue
         try:
             found = entry.stat(follow_symlinks=False)
             mine = not hasattr(os, "geteuid") or found.st_uid == os.geteuid()
