@@ -269,7 +269,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
             reports.append(result.after)  # the same text; fixes --fix refused are no longer offered
             continue
         if args.diff:
-            sys.stdout.write(unified_diff(result.original, result.text, shown))
+            _write_diff(unified_diff(result.original, result.text, shown, patch=not _terminal(sys.stdout)))
         elif isinstance(read, Original):
             try:
                 write_fixed(read.snapshot, result.text)
@@ -311,3 +311,21 @@ def _names(paths: list[str]) -> str:
     from ..text.escape import visible
 
     return ", ".join(visible(path, name=True) for path in paths)
+
+
+def _terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _write_diff(diff: str) -> None:
+    """The diff on standard output: shown escaped on a terminal; elsewhere (a pipe, a file) the patch itself, its
+    bytes those of the file (UTF-8, and a file name's bytes that are not UTF-8 as they are on disk), whatever
+    encoding standard output has."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None or _terminal(sys.stdout):
+        sys.stdout.write(diff)
+        return
+    sys.stdout.flush()
+    out.write(diff.encode("utf-8", "surrogateescape"))
+    out.flush()
