@@ -17,6 +17,10 @@ from .lang import add_lang_option, language
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    from ..check.pipeline import FileReport
+    from ..check.read.loader import LoadError
     from ..check.report.target import Release
     from ..check.settings import CheckSettings
     from ..text.i18n import Lang
@@ -100,13 +104,13 @@ def run(args: argparse.Namespace) -> int:
         return _fix(args, lang, release, settings)
 
     from ..check.pipeline import expand_paths
-    from ..check.read.loader import MAX_BYTES
+    from ..check.read.loader import read_stdin
 
     paths = list(expand_paths(args.paths))
     if not paths:
         say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
-    stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
+    stdin = read_stdin(_stdin()) if "-" in paths else None
     if args.show_effective:
         return _show_effective(paths, settings, stdin)
     from ..check.batch import check_and_draw
@@ -176,16 +180,22 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
     return [launch.ds_config_path], checked
 
 
-def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | None) -> int:
+def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | LoadError | None) -> int:
     import json
 
-    from ..check.pipeline import check_bytes, check_file, display_path
+    from ..check.pipeline import FileReport, check_bytes, check_file, display_path, load_error_finding
+    from ..check.read.loader import LoadError
     from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
     reports = []
     for path in paths:
-        report = check_bytes(stdin, path, settings) if path == "-" and stdin is not None else check_file(path, settings)
+        if path == "-" and isinstance(stdin, LoadError):
+            report = FileReport(path, None, stdin, [load_error_finding(stdin)])
+        elif path == "-" and isinstance(stdin, bytes):
+            report = check_bytes(stdin, path, settings)
+        else:
+            report = check_file(path, settings)
         report.path = display_path(path)
         reports.append(report)
     documents = [
@@ -214,13 +224,11 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         counted,
         fix_text,
         read_original,
-        read_text,
         refusal_text,
         unified_diff,
     )
     from ..check.fix.writer import FileChanged, remove_stale_temporaries, write_fixed
     from ..check.pipeline import FileReport, display_path, expand_paths
-    from ..check.read.loader import MAX_BYTES
     from ..check.report.draw import CheckedFor, render
     from ..text.escape import visible
     from .explain import use_color
@@ -239,7 +247,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     status = 0
     cleaned: set[str] = set()
     for path in paths:
-        read = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_original(path)
+        read = _read_stdin_text() if path == "-" else read_original(path)
         shown = "<stdin>" if path == "-" else display_path(path)
         if isinstance(read, Original) and not args.diff:
             folder = os.path.dirname(read.snapshot.target)
@@ -329,3 +337,20 @@ def _write_diff(diff: str) -> None:
     sys.stdout.flush()
     out.write(diff.encode("utf-8", "surrogateescape"))
     out.flush()
+
+
+def _stdin() -> BinaryIO | None:
+    """Standard input's bytes, or None where it is closed (Python then has no ``sys.stdin``)."""
+    return getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+
+
+def _read_stdin_text() -> str | FileReport:
+    """Standard input's text, for ``check - --fix``, or the report of why it cannot be read."""
+    from ..check.fix.fixer import read_text
+    from ..check.pipeline import FileReport, load_error_finding
+    from ..check.read.loader import LoadError, read_stdin
+
+    data = read_stdin(_stdin())
+    if isinstance(data, LoadError):
+        return FileReport("-", None, data, [load_error_finding(data)])
+    return read_text("-", data)
