@@ -5,8 +5,9 @@ Three ways of saying "where" meet in dsref, and this module is the only place th
 * an **offset** into the text as its reader parsed it (every line end read as ``\\n``; a byte-order mark, if any, is
   offset 0), which the scanners find and the fixes edit: :class:`Extent` (a stretch), :class:`Written` (a key and
   its value as written);
-* a **line and column**, counted from 1 in code points (a tab is one column, a byte-order mark takes none), which
-  dsref prints (``file:line:col``): :class:`Span`;
+* a **line and column**, counted from 1 in code points (a tab is one column; a byte-order mark takes none, standing
+  at column 0 of line 1, where only an edit that removes it starts), which dsref prints (``file:line:col``):
+  :class:`Span`;
 * an **LSP position**, counted from 0 in UTF-16 code units (an emoji is two, a byte-order mark one), which editors
   speak: :meth:`LineIndex.utf16`, or :meth:`LineIndex.position` of an offset into the text as written (its own line
   ends, which :meth:`LineIndex.written` maps a parsed offset onto).
@@ -120,7 +121,7 @@ class LineIndex:
         line = bisect_right(self.starts, offset)
         col = offset - self.starts[line - 1] + 1
         if line == 1 and self.bom:
-            col = max(1, col - 1)
+            col -= 1  # the mark takes no column: it stands at column 0, where an edit that removes it starts
         return line, col
 
     def span(self, start: int, end: int) -> Span:
@@ -153,7 +154,7 @@ class LineIndex:
             last = len(self.starts)
             return last - 1, self._units(last, len(self.line_text(last)))
         line = max(line, 1)
-        chars = max(0, col - 1) + (1 if line == 1 and self.bom else 0)
+        chars = max(0, col - 1 + (1 if line == 1 and self.bom else 0))
         return line - 1, self._units(line, min(chars, len(self.line_text(line))))
 
     @property
