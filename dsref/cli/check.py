@@ -10,7 +10,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import deque
 
+from ..records import record
 from ..tree.releases import OLDEST_COVERED
 from ..tree.versions import DEEPSPEED_VERSION
 from .lang import add_lang_option, language
@@ -19,6 +21,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import BinaryIO
 
+    from ..check.fix.writer import Started
     from ..check.pipeline import FileReport
     from ..check.read.loader import LoadError
     from ..check.report.target import Release
@@ -227,7 +230,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         refusal_text,
         unified_diff,
     )
-    from ..check.fix.writer import FileChanged, remove_stale_temporaries, write_fixed
+    from ..check.fix.writer import MAX_STARTED, FileChanged, FixWrites, remove_stale_temporaries
     from ..check.pipeline import FileReport, display_path, expand_paths
     from ..check.report.draw import CheckedFor, render
     from ..text.escape import visible
@@ -246,57 +249,79 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     fixed = changed = 0
     status = 0
     cleaned: set[str] = set()
-    for path in paths:
-        read = _read_stdin_text() if path == "-" else read_original(path)
-        shown = "<stdin>" if path == "-" else display_path(path)
-        if isinstance(read, Original) and not args.diff:
-            folder = os.path.dirname(read.snapshot.target)
-            if folder not in cleaned:  # once in each folder written in: a killed run's leftovers, of any file
-                cleaned.add(folder)
-                removed = len(remove_stale_temporaries(folder))
-                if removed:
-                    key = "stale_removed_one" if removed == 1 else "stale_removed"
-                    say("dsref: " + TEXTS.text(key, lang, n=removed, folder=visible(display_path(folder), name=True)))
-        if isinstance(read, FileReport):
-            read.path = shown
-            reports.append(read)
-            status = 2
-            continue
-        result = fix_text(
-            read.text if isinstance(read, Original) else read,
-            shown,
-            settings,
-            unsafe=args.unsafe_fixes,
-        )
-        result.before.path = result.after.path = shown
-        for refused in result.refused:
-            say("dsref: " + refusal_text(refused, visible(shown, name=True), lang))
-        if path == "-" and not args.diff:
-            sys.stdout.write(result.text)  # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
-        if not result.changed:
-            reports.append(result.after)  # the same text; fixes --fix refused are no longer offered
-            continue
-        if args.diff:
-            _write_diff(unified_diff(result.original, result.text, shown, patch=not _terminal(sys.stdout)))
-        elif isinstance(read, Original):
+
+    def settle(entry: _Entry) -> None:
+        """What one file's fix comes to, said and counted in the order the files were given."""
+        nonlocal fixed, changed, status
+        for line in entry.said:
+            say(line)
+        if entry.diff is not None:
+            _write_diff(entry.diff)
+        if entry.started is not None:
             try:
-                write_fixed(read.snapshot, result.text)
+                writes.finish(entry.started)
             except FileChanged:
-                say("dsref: " + TEXTS.text("changed", lang, path=visible(shown, name=True)))
-                reports.append(result.before)
+                say("dsref: " + TEXTS.text("changed", lang, path=visible(entry.shown, name=True)))
+                reports.append(entry.before)
                 status = 2
-                continue
+                return
             except OSError as exc:
                 from ..text.oserror import os_reason
 
                 reason = os_reason(exc, lang)
-                say("dsref: " + TEXTS.text("not_written", lang, path=visible(shown, name=True), reason=reason))
-                reports.append(result.before)
+                say("dsref: " + TEXTS.text("not_written", lang, path=visible(entry.shown, name=True), reason=reason))
+                reports.append(entry.before)
                 status = 2
-                continue
-        reports.append(result.after)
-        fixed += len(result.fixed)
-        changed += 1
+                return
+        reports.append(entry.report)
+        if entry.fixed is not None:
+            fixed += entry.fixed
+            changed += 1
+
+    with FixWrites() as writes:
+        waiting: deque[_Entry] = deque()
+        for path in paths:
+            read = _read_stdin_text() if path == "-" else read_original(path)
+            shown = "<stdin>" if path == "-" else display_path(path)
+            lines: list[str] = []
+            if isinstance(read, Original) and not args.diff:
+                folder = os.path.dirname(read.snapshot.target)
+                if folder not in cleaned:  # once in each folder written in: a killed run's leftovers, of any file
+                    cleaned.add(folder)
+                    removed = len(remove_stale_temporaries(folder))
+                    if removed:
+                        key = "stale_removed_one" if removed == 1 else "stale_removed"
+                        where = visible(display_path(folder), name=True)
+                        lines.append("dsref: " + TEXTS.text(key, lang, n=removed, folder=where))
+            if isinstance(read, FileReport):
+                read.path = shown
+                status = 2
+                waiting.append(_Entry(shown, lines, read, read))
+            else:
+                result = fix_text(
+                    read.text if isinstance(read, Original) else read,
+                    shown,
+                    settings,
+                    unsafe=args.unsafe_fixes,
+                )
+                result.before.path = result.after.path = shown
+                for refused in result.refused:
+                    lines.append("dsref: " + refusal_text(refused, visible(shown, name=True), lang))
+                if path == "-" and not args.diff:
+                    # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
+                    sys.stdout.write(result.text)
+                entry = _Entry(shown, lines, result.after, result.before)
+                if result.changed:  # else the same text; fixes --fix refused are no longer offered
+                    entry.fixed = len(result.fixed)
+                    if args.diff:
+                        entry.diff = unified_diff(result.original, result.text, shown, patch=not _terminal(sys.stdout))
+                    elif isinstance(read, Original):
+                        entry.started = writes.start(read.snapshot, result.text)
+                waiting.append(entry)
+            while waiting and (len(waiting) > MAX_STARTED or waiting[0].ready):
+                settle(waiting.popleft())
+        while waiting:
+            settle(waiting.popleft())
     if reports and any(r.error is not None for r in reports):
         status = 2
     if not args.diff:
@@ -312,6 +337,24 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     if args.diff:
         return 1 if changed else 0
     return 1 if any(not r.ok for r in reports) else 0
+
+
+@record(frozen=False)
+class _Entry:
+    """One file of ``--fix``/``--diff``, waiting for its turn: what to say, the diff to print, the write to finish,
+    the report then (``before`` where the write failed), and how many findings it fixed (None: nothing changed)."""
+
+    shown: str
+    said: list[str]
+    report: FileReport
+    before: FileReport
+    diff: str | None = None
+    started: Started | None = None
+    fixed: int | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.started is None or self.started.ready
 
 
 def _names(paths: list[str]) -> str:

@@ -477,3 +477,57 @@ def test_stale_temporaries_are_looked_for_once_in_each_folder(
     assert sorted(listed) == sorted(str(f) for f in folders)
     assert not leftover.exists()
     assert "已删除 1 个临时文件" in capsys.readouterr().err
+
+
+SIGTERM_DURING_A_FOLDER = """
+import os, signal, sys
+import dsref.check.fix.writer as writer
+from dsref.cli.main import main
+
+real_write_all, seen = writer._write_all, []
+def terminated(fd, data):
+    real_write_all(fd, data)
+    seen.append(fd)
+    if len(seen) == 3:  # two files' temporary files are waiting for their sync, or renamed: a third is written
+        os.kill(os.getpid(), signal.SIGTERM)
+writer._write_all = terminated
+sys.exit(main(["check", "--fix", sys.argv[1]]))
+"""
+
+
+def test_sigterm_while_a_folder_is_fixed_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Several writes are under way at once (:class:`FixWrites` overlaps their syncs): a signal removes every
+    temporary file not yet renamed; each file is the old text or the fixed one, never a mix."""
+    for n in range(6):
+        (tmp_path / f"ds{n}.json").write_text(BROKEN, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SIGTERM_DURING_A_FOLDER), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"},
+        timeout=120,
+    )
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert _leftovers(tmp_path) == []
+    texts = [(tmp_path / f"ds{n}.json").read_text(encoding="utf-8") for n in range(6)]
+    assert all(text in (BROKEN, FIXED) for text in texts)
+    assert texts[2:] == [BROKEN] * 4  # the third was being written, the rest not yet read
+
+
+def test_a_folder_fixed_with_overlapped_writes_says_each_file_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that cannot be written, among files that can: each file's outcome is said in the order given."""
+    names = [f"ds{n}.json" for n in range(5)]
+    for name in names:
+        (tmp_path / name).write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "ds2.json").chmod(0o444)
+    assert main(["check", "--fix", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert [line.split(":")[0].rsplit("/", 1)[-1] for line in out.err.splitlines()] == ["dsref"]
+    assert "ds2.json" in out.err and "cannot write" in out.err
+    fixed = [(tmp_path / name).read_text(encoding="utf-8") == FIXED for name in names]
+    assert fixed == [True, True, False, True, True]
+    assert out.out.index("ds2.json") > 0 and out.out.rstrip().endswith("fixed 8 findings in 4 files")
