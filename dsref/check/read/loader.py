@@ -231,8 +231,9 @@ class Positions(Mapping[Location, Spans]):
             loc = loc[:-1]
 
     def span(self, start: int, end: int) -> Span:
-        """The lines and columns of ``text[start:end]``."""
-        return self.index.span(start, end)
+        """The lines and columns of an edit of ``text[start:end]`` (the byte-order mark at column 0:
+        :meth:`~dsref.check.positions.LineIndex.edit_span`)."""
+        return self.index.edit_span(start, end)
 
     @property
     def bom(self) -> bool:

@@ -95,8 +95,9 @@ def test_the_byte_order_mark_is_column_0_and_the_edit_that_removes_it_is_not_emp
 
     text = '\ufeff{"train_batch_size": 8}\n'
     index = LineIndex(text)
-    assert index.span(0, 1) == Span(1, 0, 1, 1)
-    assert index.span(1, 2) == Span(1, 1, 1, 2)  # the "{", as every finding on line 1 counts it
+    assert index.edit_span(0, 1) == Span(1, 0, 1, 1)
+    assert index.span(0, 1) == Span(1, 1, 1, 1)  # a finding is never shown at column 0
+    assert index.span(1, 2) == index.edit_span(1, 2) == Span(1, 1, 1, 2)  # the "{", as every finding counts it
     assert (index.offset(1, 0), index.offset(1, 1)) == (0, 1)
     assert (index.utf16(1, 0), index.utf16(1, 1)) == ((0, 0), (0, 1))
     report = check_text(text, "ds.json", CheckSettings("hf"))
