@@ -232,7 +232,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     )
     from ..check.fix.writer import MAX_STARTED, FileChanged, FixWrites, remove_stale_temporaries
     from ..check.pipeline import FileReport, display_path, expand_paths
-    from ..check.report.draw import CheckedFor, render
+    from ..check.report.draw import CheckedFor, Piece, assemble, draw
     from ..text.escape import visible
     from .explain import use_color
     from .texts import CLI, say
@@ -245,10 +245,23 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     if not paths:
         say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
-    reports: list[FileReport] = []
+    # each file's report drawn as soon as it is settled, and only the drawing kept: thousands of reports, with their
+    # configs and positions, would each full collection of the garbage collector walk them all
+    out = sys.stderr if "-" in paths else sys.stdout
+    color = use_color(out) and args.format == "text"
+    pieces: list[Piece] = []
     fixed = changed = 0
     status = 0
+    failing = False
     cleaned: set[str] = set()
+
+    def keep(report: FileReport) -> None:
+        nonlocal status, failing
+        if report.error is not None:
+            status = 2
+        failing = failing or not report.ok
+        if not args.diff:
+            pieces.append(draw(report, args.format, lang, color=color, target=target))
 
     def settle(entry: _Entry) -> None:
         """What one file's fix comes to, said and counted in the order the files were given."""
@@ -262,7 +275,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                 writes.finish(entry.started)
             except FileChanged:
                 say("dsref: " + TEXTS.text("changed", lang, path=visible(entry.shown, name=True)))
-                reports.append(entry.before)
+                keep(entry.before)
                 status = 2
                 return
             except OSError as exc:
@@ -270,10 +283,10 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
 
                 reason = os_reason(exc, lang)
                 say("dsref: " + TEXTS.text("not_written", lang, path=visible(entry.shown, name=True), reason=reason))
-                reports.append(entry.before)
+                keep(entry.before)
                 status = 2
                 return
-        reports.append(entry.report)
+        keep(entry.report)
         if entry.fixed is not None:
             fixed += entry.fixed
             changed += 1
@@ -322,13 +335,10 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                 settle(waiting.popleft())
         while waiting:
             settle(waiting.popleft())
-    if reports and any(r.error is not None for r in reports):
-        status = 2
     if not args.diff:
-        out = sys.stderr if "-" in paths else sys.stdout
-        color = use_color(out) and args.format == "text"
-        checked_for = CheckedFor(release, args.profile, len(reports), settings.hugging_face)
-        out.write(render(reports, args.format, lang, color=color, target=target, checked_for=checked_for))
+        checked_for = CheckedFor(release, args.profile, len(paths), settings.hugging_face)
+        shown_for = checked_for if args.format != "github" else None  # as render() leaves GitHub's commands bare
+        out.write(assemble(pieces, args.format, lang, target=target, checked_for=shown_for))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))
     print(visible(said), file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)
@@ -336,7 +346,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         return status
     if args.diff:
         return 1 if changed else 0
-    return 1 if any(not r.ok for r in reports) else 0
+    return 1 if failing else 0
 
 
 @record(frozen=False)

@@ -428,8 +428,8 @@ PRINTS_AS_IS = {
     ): "the diff to a pipe or a file: the patch itself, which git apply and patch must read as the file's bytes",
     (
         "check.py",
-        "render(reports, args.format, lang, color=color, target=target, checked_for=checked_for)",
-    ): "check/report.py makes each text visible",
+        "assemble(pieces, args.format, lang, target=target, checked_for=shown_for)",
+    ): "check/report/draw.py makes each text visible",
     ("explain.py", "text if use_color(sys.stdout) else without_color(text)"): "a pre-rendered page of the index",
     (
         "explain.py",
