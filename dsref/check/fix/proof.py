@@ -35,6 +35,7 @@ from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..findings import Severity
 from ..pipeline import FileReport
 from ..positions import Location
+from ..report.show_effective import HF_FILLED
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 
 TYPE_CHECKING = False
@@ -47,9 +48,6 @@ Refusal = Literal["unreadable", "severity", "duplicate", "meaning"]
 """Why a fixed text is refused: it no longer parses, a finding got more severe (or a new error appeared), a key is
 written twice, or what DeepSpeed builds from it changed."""
 
-HF_FILLED = "<filled by Hugging Face>"
-"""What an ``"auto"`` Hugging Face fills stands for: the value comes from the training arguments or the model, the
-same before and after a fix as long as Hugging Face still finds it."""
 
 _ORDER = (Severity.error, Severity.warning, Severity.info)
 
@@ -90,22 +88,25 @@ def same_meaning(before: Any, after: Any, settings: CheckSettings = DEFAULT_SETT
     >>> same_meaning({"zero_optimization": {"stage": 3}}, {"zero_optimization": {"stage": 3, "overlap_comm": False}})
     False
     """
-    from ...tree.options import option_tree
     from ...tree.releases import release_facts
     from ...tree.versions import DEEPSPEED_VERSION
+    from ..validate.checktree import check_tree
     from ..validate.effective import effective
 
     was, now = (_as_read(config, settings) for config in (before, after))
-    tree, release = option_tree(), release_facts(DEEPSPEED_VERSION)  # as effective_document reads a config
+    tree, release = check_tree(), release_facts(DEEPSPEED_VERSION)  # as effective_document reads a config
     views = [_view(effective(config, tree, release=release)) for config in (was, now)]
     return views[0] == views[1] or _document(was, settings) == _document(now, settings)
 
 
 def _view(eff: Effective) -> tuple[dict[str, Any], list[Location]]:
     """What the effective document is built from: each value kept, except that a section of options is built
-    from its options' values, so only whether it is null counts of the section's own value; the keys ignored."""
+    from its options' values, so only whether it is null counts of the section's own value (but for a class's
+    ``params``, handed on as written); the keys ignored."""
     values = {
-        path: value is None if (opt := eff.tree.get(path)).kind == "section" and opt.container is None else value
+        path: value is None
+        if (opt := eff.tree.get(path)).kind == "section" and opt.container is None and opt.key != "params"
+        else value
         for path, value in eff.values.items()
     }
     return values, eff.ignored
