@@ -462,8 +462,8 @@ def test_stale_temporaries_are_looked_for_once_in_each_folder(
     for folder in folders:
         folder.mkdir()
         for n in range(5):
-            (folder / f"ds{n}.json").write_text(BROKEN, encoding="utf-8")
-    leftover = folders[1] / ".ds3.json.0f1e2d3c.dsref-fix"
+            (folder / f"ds_config{n}.json").write_text(BROKEN, encoding="utf-8")
+    leftover = folders[1] / ".ds_config3.json.0f1e2d3c.dsref-fix"
     leftover.write_text("{", encoding="utf-8")
     old = time.time() - STALE_AFTER_S - 5
     os.utime(leftover, (old, old))
@@ -501,7 +501,7 @@ def test_sigterm_while_a_folder_is_fixed_leaves_no_temporary_file(tmp_path: Path
     """Several writes are under way at once (:class:`FixWrites` overlaps their syncs): a signal removes every
     temporary file not yet renamed; each file is the old text or the fixed one, never a mix."""
     for n in range(6):
-        (tmp_path / f"ds{n}.json").write_text(BROKEN, encoding="utf-8")
+        (tmp_path / f"ds_config{n}.json").write_text(BROKEN, encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(SIGTERM_DURING_A_FOLDER), str(tmp_path)],
         capture_output=True,
@@ -513,7 +513,7 @@ def test_sigterm_while_a_folder_is_fixed_leaves_no_temporary_file(tmp_path: Path
     assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
     assert "Traceback" not in proc.stderr
     assert _leftovers(tmp_path) == []
-    texts = [(tmp_path / f"ds{n}.json").read_text(encoding="utf-8") for n in range(6)]
+    texts = [(tmp_path / f"ds_config{n}.json").read_text(encoding="utf-8") for n in range(6)]
     assert all(text in (BROKEN, FIXED) for text in texts)
     assert texts[2:] == [BROKEN] * 4  # the third was being written, the rest not yet read
 
@@ -522,14 +522,14 @@ def test_a_folder_fixed_with_overlapped_writes_says_each_file_in_order(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A file that cannot be written, among files that can: each file's outcome is said in the order given."""
-    names = [f"ds{n}.json" for n in range(5)]
+    names = [f"ds_config{n}.json" for n in range(5)]
     for name in names:
         (tmp_path / name).write_text(BROKEN, encoding="utf-8")
-    (tmp_path / "ds2.json").chmod(0o444)
+    (tmp_path / "ds_config2.json").chmod(0o444)
     assert main(["check", "--fix", str(tmp_path)]) == 2
     out = capsys.readouterr()
     assert [line.split(":")[0].rsplit("/", 1)[-1] for line in out.err.splitlines()] == ["dsref"]
-    assert "ds2.json" in out.err and "cannot write" in out.err
+    assert "ds_config2.json" in out.err and "cannot write" in out.err
     fixed = [(tmp_path / name).read_text(encoding="utf-8") == FIXED for name in names]
     assert fixed == [True, True, False, True, True]
-    assert out.out.index("ds2.json") > 0 and out.out.rstrip().endswith("fixed 8 findings in 4 files")
+    assert out.out.index("ds_config2.json") > 0 and out.out.rstrip().endswith("fixed 8 findings in 4 files")
