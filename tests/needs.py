@@ -27,6 +27,8 @@ INSTALL = {
     "node": "node >= 20 and npm from your system's packages",
     "npm": "node >= 20 and npm from your system's packages",
     "chromium": "bash scripts/install_test_deps.sh",
+    "git": "git from your system's packages",
+    "patch": "GNU patch from your system's packages",
 }
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -559,6 +560,8 @@ class _Walker:
         try:  # what DeepSpeed's lax validation makes of it
             answer = adapter.validate_python(value)
         except ValidationError as exc:
+            if not opt.validated_by_deepspeed and _integral_beyond_int64(exc, value):
+                return  # read with dict.get, the number stays as written: DeepSpeed takes 1e19 as it takes 1e18
             refusal = _classify(exc, value), _bounds_of(exc)
         except RecursionError:
             self.wrong_type(opt, value, loc)
@@ -774,6 +777,13 @@ def _json_kinds(forms: tuple[str, ...]) -> set[str]:
 def _integral_float(value: Any, coerced: Any) -> bool:
     """``5e8`` written for an int option: JSON has no other way to write it, and DeepSpeed accepts it."""
     return isinstance(value, float) and isinstance(coerced, int) and not isinstance(coerced, bool)
+
+
+def _integral_beyond_int64(exc: ValidationError, value: Any) -> bool:
+    """``1e19`` written for an int: a whole number, refused by pydantic-core only because a float that large does not
+    fit its 64-bit int (``int_parsing_size``), where a smaller one (``1e18``) passes."""
+    types = {err["type"] for err in exc.errors(include_url=False, include_input=False)}
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer() and types == {"int_parsing_size"}
 
 
 def _classify(exc: ValidationError, value: Any) -> Kind:

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
+import sys
 import time
 from collections.abc import Iterator
 from functools import cache
@@ -30,6 +32,7 @@ from dsref.check.read.loader import (
     Span,
     load,
     load_text,
+    read_stdin,
 )
 from dsref.check.read.walker import MAX_DEPTH
 from dsref.check.settings import CheckSettings
@@ -730,3 +733,69 @@ def test_line_starts_at_every_line_end() -> None:
         expected = [0, *(match.end() for match in re.finditer(r"\r\n|\r|\n", text))]
         assert line_starts(text) == expected, repr(text)
         assert LineIndex(text).lines == len(expected)
+
+
+# -- standard input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "standard input is closed"), ("zh", "标准输入已关闭")],
+)
+@pytest.mark.parametrize("extra", [[], ["--fix"], ["--format", "json"]], ids=["check", "fix", "json"])
+def test_check_dash_with_stdin_closed_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, said: str, extra: list[str]
+) -> None:
+    """Python has no ``sys.stdin`` when descriptor 0 is closed (``dsref check - <&-``): that is said, in the user's
+    language, never "file not found" (a file named ``-``) nor a traceback."""
+    from dsref.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["check", "-", "--lang", lang, *extra]) == 2
+    out = capsys.readouterr()
+    assert said in out.out + out.err
+    assert "not found" not in out.out + out.err and "找不到" not in out.out + out.err
+
+
+def test_a_failing_read_of_stdin_is_said_with_the_system_s_reason() -> None:
+    import errno
+    import io
+
+    class Failing(io.RawIOBase):
+        def __init__(self, code: int) -> None:
+            self.code = code
+
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int = -1) -> bytes:
+            raise OSError(self.code, os.strerror(self.code))
+
+    closed = read_stdin(Failing(errno.EBADF))
+    failed = read_stdin(Failing(errno.EIO))
+    assert isinstance(closed, LoadError) and closed.reason == "stdin_closed"
+    assert isinstance(failed, LoadError) and failed.reason == "stdin_unreadable"
+    assert failed.text("en").startswith("cannot read standard input: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("ds.json", "ds.json"), ("-n.json", "./-n.json"), ("-my config.json", "'./-my config.json'")],
+)
+def test_the_utf16_hint_names_the_file_so_that_no_command_takes_it_for_an_option(
+    tmp_path: Path, name: str, shown: str
+) -> None:
+    """The conversion the hint suggests works when pasted: ``iconv`` and ``mv`` read a name that starts with ``-``
+    as an option, so it is written ``./-n.json`` (and quoted where the shell needs it)."""
+    import shlex
+    import subprocess
+
+    path = tmp_path / name
+    path.write_bytes('{"train_batch_size": 8}'.encode("utf-16"))
+    error = load(path)
+    assert isinstance(error, LoadError) and error.reason == "encoding_utf16"
+    command = error.text("en").split("convert it: ", 1)[1]
+    assert f"-t UTF-8 {shown} > " in command
+    assert shlex.split(command)[5] == ("./" if name.startswith("-") else "") + name
+    subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True, capture_output=True, timeout=30)
+    assert json.loads(path.read_text(encoding="utf-8")) == {"train_batch_size": 8}
