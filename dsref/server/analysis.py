@@ -24,6 +24,7 @@ from ..check.positions import LineIndex
 from ..check.report.draw import Rendered, rendered
 from ..check.settings import CheckSettings
 from ..records import record
+from ..text.escape import visible
 from ..text.i18n import Lang
 from ..tree.links import page_url
 from ..tree.profiles import NEWEST, HfReleases, Profile
@@ -119,7 +120,7 @@ def _diagnostic(
 ) -> lsp.Diagnostic:
     start = lsp_position(lines, shown.line, shown.column)
     end = lsp_position(lines, shown.end_line, shown.end_column)
-    message = "\n".join([shown.message, *shown.help])
+    message = visible("\n".join([shown.message, *shown.help]), lines=True)  # a key or value of the file, shown
     return lsp.Diagnostic(
         range=lsp.Range(start, end),
         message=message,

@@ -28,6 +28,8 @@ not fit or whose method the server does not handle.
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -145,7 +147,7 @@ class Protocol(LanguageServerProtocol):
             data = {**data, "params": {**params, "arguments": None}}
         message = self._structure(data, method)
         if message is None:
-            self._error(msg_id, _CODES.InvalidParams, "bad_params", method=method)
+            self._error(msg_id, _CODES.InvalidParams, "bad_params", method=method[:200])
             return
         if method == lsp.INITIALIZE:
             self.initialized = True
@@ -205,8 +207,22 @@ class Protocol(LanguageServerProtocol):
 
     def _error(self, msg_id: int | str | None, code: int, key: str, **args: object) -> None:
         """Answer with a JSON-RPC error whose message is ``key`` of the server's texts, in the user's language."""
-        message = TEXTS.text(key, self._server.lang, **args)
+        message = visible(TEXTS.text(key, self._server.lang, **args), lines=True)
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": int(code), "message": message}})
+
+    def encode(self, method: str, params: Any) -> bytes:
+        """A notification as the bytes :meth:`send_encoded` writes: header and body. It touches nothing the loop
+        uses, so a worker thread can make it."""
+        message = {"jsonrpc": "2.0", "method": method, "params": self._converter.unstructure(params)}
+        body = json.dumps(message).encode()  # ASCII: JSON's escapes for the rest
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    def send_encoded(self, data: bytes) -> None:
+        """Write a message :meth:`encode` made."""
+        if self.writer is not None:
+            written = self.writer.write(data)
+            if inspect.isawaitable(written):
+                asyncio.ensure_future(written)
 
     def _send_handler_result(self, future: Future[Any] | asyncio.Future[Any], *, msg_id: Any) -> None:
         """pygls' answer to a request, without its traceback: pygls writes one to the log for every error, and sends
@@ -220,7 +236,8 @@ class Protocol(LanguageServerProtocol):
         if error is None:
             self._send_response(msg_id, result=future.result())
         elif isinstance(error, JsonRpcException):
-            self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": error.message}})
+            message = visible(error.message, lines=True)
+            self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": message}})
         else:
             log.error("a request failed: %s", one_line(error))
             self._error(msg_id, _CODES.InternalError, "internal_error", error=type(error).__name__)

@@ -1157,6 +1157,9 @@ def test_the_status_says_which_deepspeed_the_workspace_python_has_and_the_checks
     codes = [f["code"] for f in json.loads(expected.stdout)["files"][0]["findings"]]
     assert [d["code"] for d in published["params"]["diagnostics"]] == codes and codes  # 0.15.4's findings
     wire.notify("workspace/didChangeConfiguration", {"settings": {"dsref": {"deepspeedVersion": "0.19.8"}}})
-    said = [wire.next(), wire.next()]
-    assert said[1]["method"] == "dsref/status" and said[1]["params"]["source"] == "given"
-    assert wire.next()["params"]["diagnostics"] != published["params"]["diagnostics"]  # checked again, for 0.19.8
+    said = []
+    while not said or said[-1].get("method") != "dsref/status":
+        said.append(wire.next())
+    assert said[-1]["params"]["source"] == "given"
+    while _published(wire, uri)["diagnostics"] == published["params"]["diagnostics"]:
+        pass  # checked again at once, then for 0.19.8 once the environment has answered
