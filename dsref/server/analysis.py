@@ -21,6 +21,7 @@ from ..check.edits import Fix
 from ..check.findings import Finding, Severity
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
+from ..check.read.loader import MAX_BYTES
 from ..check.report.draw import Rendered, rendered
 from ..check.settings import CheckSettings
 from ..records import record
@@ -105,7 +106,8 @@ def analyse(
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile
-    lines = LineIndex(text)
+    # a file too large to read is refused at its start: indexing its lines would cost 140 MB for 4 MB of line ends
+    lines = LineIndex(text if len(text) <= MAX_BYTES else text[: MAX_BYTES + 1])
     analysis = Analysis(uri, text, lang, profile, report, lines)
     for finding, shown in zip(report.findings, rendered(report, lang, target), strict=True):
         diagnostic = _diagnostic(finding, shown, lines, report, uri, lang)

@@ -225,7 +225,7 @@ class DsrefServer(Server):
         loop.set_exception_handler(lambda _loop, context: log.error("dsref server: %s", context.get("message")))
         self.protocol.done = loop.create_future()
         inbox = Inbox(loop.call_soon_threadsafe, self.protocol.receive)
-        threading.Thread(target=read_messages, args=(read, inbox.put), name="dsref-read", daemon=True).start()
+        threading.Thread(target=read_messages, args=(read, inbox), name="dsref-read", daemon=True).start()
         return await self.protocol.done
 
 

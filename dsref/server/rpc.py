@@ -64,6 +64,22 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _drop_tracebacks(error: BaseException) -> None:
+    """Cut ``error`` and the errors it holds (cattrs' groups, their causes) from their tracebacks: cattrs keeps each
+    error in a list of the frame it was raised through, a cycle that would keep the message (up to 100 MB parsed)
+    alive until the garbage collector runs, while the next one is read."""
+    seen: set[int] = set()
+    stack = [error]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.__traceback__ = None
+        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+        stack.extend(getattr(current, "exceptions", ()))
+
+
 def _valid_id(value: Any) -> TypeGuard[int | str]:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
@@ -196,7 +212,8 @@ class Protocol(LanguageServerProtocol):
         kind = self.get_message_type(method) or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
         try:
             return self._converter.structure(data, kind)
-        except Exception:
+        except Exception as exc:
+            _drop_tracebacks(exc)
             return None
 
     def _end(self, status: int) -> None:

@@ -121,8 +121,11 @@ def frames(reader: Reader) -> Iterator[Any]:
         yield item
 
 
-def sized_frames(reader: Reader) -> Iterator[tuple[Any, int]]:
-    """:func:`frames`, each item with the length of its body (0 for damage)."""
+def sized_frames(reader: Reader, room: Callable[[int], None] | None = None) -> Iterator[tuple[Any, int]]:
+    """:func:`frames`, each item with the length of its body (0 for a damaged header). ``room(size)`` is called
+    before each item is made (a body before it is parsed): it may wait, so that a body is not parsed while the
+    server has not yet handled what came before it."""
+    wait = room if room is not None else _no_wait
     lost = False
     while True:
         line = reader.readline(MAX_LINE)
@@ -140,6 +143,7 @@ def sized_frames(reader: Reader) -> Iterator[tuple[Any, int]]:
             return
         if isinstance(length, Damage):
             if not lost:
+                wait(0)
                 yield length, 0
             lost = True
             reader.unread(last[1:])  # the line that broke the header may hold the next one (a bare CR, no blank line)
@@ -148,13 +152,20 @@ def sized_frames(reader: Reader) -> Iterator[tuple[Any, int]]:
         if len(body) < length:
             return
         lost = False
+        wait(length)
         value = _json(body)
         if isinstance(value, Damage):
-            yield value, 0
+            yield value, length
             lost = True
             reader.unread(body[_resume(body) :])
             continue
-        yield value, length
+        parsed = [value]
+        del value  # while suspended, the generator holds no reference: handled, the message is freed at once
+        yield parsed.pop(), length
+
+
+def _no_wait(size: int) -> None:
+    pass
 
 
 def _resume(body: bytes) -> int:
@@ -217,7 +228,8 @@ def _json(body: bytes) -> Any:
 class Inbox:
     """Messages handed from the reading thread to the event loop, in order, at most ``capacity`` waiting and at most
     ``budget`` bytes of their bodies (one larger message alone): the reader stops reading while the server is behind,
-    and memory stays bounded whatever the client sends."""
+    and memory stays bounded whatever the client sends. Room is made before a body is parsed (:meth:`reserve`): a
+    4 MiB body of empty JSON objects is 90 MB once parsed, and only one such is in memory at a time."""
 
     def __init__(
         self,
@@ -234,19 +246,22 @@ class Inbox:
         self._bytes = 0
         self._room = threading.Condition()
 
-    def put(self, item: Any, size: int = 0) -> None:
-        """From the reading thread: wait for room, then have the loop handle ``item`` (its body ``size`` bytes)."""
+    def reserve(self, size: int) -> None:
+        """From the reading thread: wait for room for a message whose body is ``size`` bytes, and hold it."""
         with self._room:
             self._room.wait_for(
                 lambda: self._waiting < self._capacity and (self._waiting == 0 or self._bytes + size <= self._budget)
             )
             self._waiting += 1
             self._bytes += size
-        self._call_soon(self._run, item, size)
 
-    def _run(self, item: Any, size: int) -> None:
+    def put(self, item: Any, size: int) -> None:
+        """From the reading thread: have the loop handle ``item``, for which :meth:`reserve` made room."""
+        self._call_soon(self._run, [item], size)
+
+    def _run(self, box: list[Any], size: int) -> None:
         try:
-            self._handle(item)
+            self._handle(box.pop())  # the loop's callback keeps no reference: the item is freed before room is made
         finally:
             with self._room:
                 self._waiting -= 1
@@ -254,15 +269,16 @@ class Inbox:
                 self._room.notify_all()
 
 
-def read_messages(read: Callable[[int], bytes], deliver: Callable[[Any, int], None]) -> None:
-    """Read the stream to its end, delivering each message or damage with the length of its body, and :data:`END`
-    (a thread's body)."""
+def read_messages(read: Callable[[int], bytes], inbox: Inbox) -> None:
+    """Read the stream to its end, handing each message or damage to ``inbox``, and :data:`END` (a thread's body)."""
     try:
-        for item, size in sized_frames(Reader(read)):
-            deliver(item, size)
+        for item, size in sized_frames(Reader(read), inbox.reserve):
+            inbox.put(item, size)
+            del item  # the next message is parsed while this name would still hold the last one
     except RuntimeError:  # the event loop is closed: the server has exited
         return
     except Exception as exc:  # the stream broke: the session ends as if the client had closed it
         log.warning("reading from the client failed: %s", exc)
     with contextlib.suppress(RuntimeError):
-        deliver(END, 0)
+        inbox.reserve(0)
+        inbox.put(END, 0)

@@ -70,6 +70,7 @@ def test_the_inbox_holds_at_most_its_budget_of_bytes() -> None:
 
     def reader() -> None:
         for item, size in [("a", 60), ("b", 60), ("c", 500), ("d", 1)]:
+            inbox.reserve(size)  # before the body is parsed
             inbox.put(item, size)
 
     thread = threading.Thread(target=reader, daemon=True)
