@@ -151,7 +151,7 @@ def measure(checkout: Path, text: str, pairs: int, interval: float) -> dict[str,
         answers: dict[int, tuple[float, Any]] = {}
         last_published = 1
         while len(answers) < pairs or last_published < pairs + 1:
-            at, message = client.wait(lambda m: published(pairs + 1)(m) or "method" not in m and m.get("id") in asked)
+            at, message = client.wait(lambda m: published(pairs + 1)(m) or ("method" not in m and m.get("id") in asked))
             if "method" in message:
                 last_published = pairs + 1
             else:

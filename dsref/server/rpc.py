@@ -104,6 +104,7 @@ class Protocol(LanguageServerProtocol):
         """``initialize`` came (pygls keeps no such flag)."""
         self.done: asyncio.Future[int] | None = None
         """Set to the exit status when the session ends (``exit``, or the end of the stream)."""
+        self._writes: set[asyncio.Future[Any]] = set()
         self._arguments: dict[Any, Any] = {}
         """The ``arguments`` of each ``workspace/executeCommand`` as the client sent them, by request id: lsprotocol
         reads an object as the list of its keys and a string as a list of characters."""
@@ -238,8 +239,10 @@ class Protocol(LanguageServerProtocol):
         """Write a message :meth:`encode` made."""
         if self.writer is not None:
             written = self.writer.write(data)
-            if inspect.isawaitable(written):
-                asyncio.ensure_future(written)
+            if inspect.isawaitable(written):  # an asynchronous writer (pygls' for a websocket)
+                task = asyncio.ensure_future(written)
+                self._writes.add(task)
+                task.add_done_callback(self._writes.discard)
 
     def _send_handler_result(self, future: Future[Any] | asyncio.Future[Any], *, msg_id: Any) -> None:
         """pygls' answer to a request, without its traceback: pygls writes one to the log for every error, and sends

@@ -1188,7 +1188,9 @@ def test_a_slow_interpreter_never_holds_the_server_up(wire: _Wire, tmp_path: Pat
     assert wire.request(1, "textDocument/hover", _HOVER)["result"] is None
     uri = "file:///work/slow/ds_config.json"
     text = '{"train_batch_size": 8, "bfloat16": {"enabled": true}}'
-    wire.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+    wire.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}
+    )
     assert [d["code"] for d in _published(wire, uri)["diagnostics"]] == ["DS301"]
     assert time.monotonic() - began < PROBE_TIMEOUT / 2  # answered and checked while the interpreter was asked
     said = []
@@ -1212,7 +1214,8 @@ def _strings(value: Any) -> list[str]:
 
 
 _ACTING = "\x1b\x07\x9b\u202e"
-"""Characters that act on a terminal or an editor instead of showing (ESC, BEL, the C1 CSI, a right-to-left override)."""
+"""Characters that act on a terminal or an editor instead of showing (ESC, BEL, the C1 CSI, a right-to-left
+override)."""
 
 
 @pytest.mark.slow
@@ -1232,7 +1235,9 @@ def test_escape_sequences_reach_the_editor_escaped(wire: _Wire, tmp_path: Path) 
     assert shown["params"]["message"].startswith("DS301\\x1b]0;owned\\x07\\u202e")
     uri = "file:///work/esc/ds_config.json"
     text = '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "stgae\\u001b[2J": 1}}'
-    wire.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+    wire.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}
+    )
     published = _published(wire, uri)
     assert any("stgae\\x1b[2J" in d["message"] for d in published["diagnostics"])
     for diagnostic in published["diagnostics"]:

@@ -393,7 +393,12 @@ def statement(
     if release.unasked is not None:
         python, reason = visible(release.unasked.python, name=True), release.unasked.text(lang)
     source = TEXTS.text(
-        f"source_{release.source.value}", lang, installed=installed, release=release.version, python=python, reason=reason
+        f"source_{release.source.value}",
+        lang,
+        installed=installed,
+        release=release.version,
+        python=python,
+        reason=reason,
     )
     recorded = recorded_release(release.version)
     if recorded != release.version:

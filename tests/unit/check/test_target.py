@@ -178,7 +178,11 @@ def test_an_interpreter_that_cannot_be_asked_says_why(tmp_path: Path) -> None:
     answering.write_text("#!/bin/sh\nprintf '0.15.4\\n\\n1.2.0\\n'\n")
     answering.chmod(0o755)
     answer = ask_interpreter(str(answering))
-    assert (answer.deepspeed, answer.hugging_face.transformers, answer.hugging_face.accelerate) == ("0.15.4", None, "1.2.0")
+    assert (answer.deepspeed, answer.hugging_face.transformers, answer.hugging_face.accelerate) == (
+        "0.15.4",
+        None,
+        "1.2.0",
+    )
     assert answer.unasked is None
     said = {}
     for python, timeout in ((silent, 0.5), (failing, 10.0), (tmp_path / "none", 10.0)):
@@ -187,7 +191,9 @@ def test_an_interpreter_that_cannot_be_asked_says_why(tmp_path: Path) -> None:
         release = release_to_check(None, None, unasked=unasked)
         assert (release.version, release.source) == (DEEPSPEED_VERSION, ReleaseSource.not_asked)
         said[unasked.reason] = [statement(release, "deepspeed", lang, detected=True) for lang in ("en", "zh")]
-    assert said["timed_out"][0].startswith(f"Checked for DeepSpeed {DEEPSPEED_VERSION} (could not ask {silent} (timed out)")
+    assert said["timed_out"][0].startswith(
+        f"Checked for DeepSpeed {DEEPSPEED_VERSION} (could not ask {silent} (timed out)"
+    )
     assert f"无法询问 {silent}（超时）" in said["timed_out"][1]
     assert f"could not ask {failing} (it exited with status 3)" in said["failed"][0]
     assert "退出状态为 3" in said["failed"][1]

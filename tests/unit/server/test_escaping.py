@@ -9,7 +9,9 @@ from typing import Any
 import attrs
 import pytest
 
-pytest.importorskip("pygls", reason="the server's packages: python -m pip install 'dsref[server]'")
+from tests import needs
+
+needs.module("pygls")  # the server's packages: dsref[server]
 
 from dsref.check.report.target import Release, ReleaseSource  # noqa: E402
 from dsref.server.analysis import analyse  # noqa: E402
