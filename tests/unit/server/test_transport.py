@@ -64,28 +64,30 @@ def test_a_body_at_the_cap_is_read() -> None:
 def test_the_inbox_holds_at_most_its_budget_of_bytes() -> None:
     """The reader waits while the loop has not handled what it was given: never more than the budget of bodies
     waiting, except one larger message alone."""
-    queued: list[tuple[Any, ...]] = []
+    queued: list[Any] = []
     handled: list[Any] = []
-    inbox = Inbox(lambda run, *args: queued.append((run, *args)), handled.append, capacity=64, budget=100)
+    inbox = Inbox(lambda *call: queued.append(call), handled.append, capacity=64, budget=100)
 
     def reader() -> None:
         for item, size in [("a", 60), ("b", 60), ("c", 500), ("d", 1)]:
             inbox.reserve(size)  # before the body is parsed
             inbox.put(item, size)
 
+    def waiting() -> list[Any]:
+        time.sleep(0.2)
+        return [box[0] for _run, box, _size in queued]
+
+    def run_first() -> None:
+        run, *args = queued.pop(0)
+        run(*args)
+
     thread = threading.Thread(target=reader, daemon=True)
     thread.start()
-    time.sleep(0.2)
-    assert [args[1] for args in queued] == ["a"]  # b would make 120 bytes waiting
-    run, *args = queued.pop(0)
-    run(*args)
-    time.sleep(0.2)
-    assert [args[1] for args in queued] == ["b"]  # c (500) waits until nothing else does
-    run, *args = queued.pop(0)
-    run(*args)
-    time.sleep(0.2)
-    assert [args[1] for args in queued] == ["c"]
-    run, *args = queued.pop(0)
-    run(*args)
+    assert waiting() == ["a"]  # b would make 120 bytes waiting
+    run_first()
+    assert waiting() == ["b"]  # c (500) waits until nothing else does
+    run_first()
+    assert waiting() == ["c"]
+    run_first()
     thread.join(timeout=5)
-    assert [args[1] for args in queued] == ["d"] and handled == ["a", "b", "c"]
+    assert waiting() == ["d"] and handled == ["a", "b", "c"]
