@@ -31,6 +31,7 @@ from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 
+from ..check.edits import Fix
 from ..check.report.target import (
     Answer,
     ask_interpreter,
@@ -293,9 +294,8 @@ def make_server() -> DsrefServer:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: DsrefServer, params: lsp.DidChangeConfigurationParams) -> None:
         ls.apply_settings(params.settings)
-        ls.check_all()
-        asked = ls.settle()
-        if await asked:
+        ls.check_all()  # the language, the profile, the world size: at once
+        if await ls.settle():  # the release: once the environment has answered
             ls.check_all()
         ls.say_status()
 
@@ -453,19 +453,10 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams, analysis: Analy
         wanted = [d for d in params.context.diagnostics if d.source == "dsref"]
     keys = {(d.code, _key(d.range)) for d in wanted}
     actions: list[lsp.CodeAction] = []
-    for diagnostic, _shown, fix in analysis.fixes if analysis is not None else []:
-        if (diagnostic.code, _key(diagnostic.range)) not in keys:
-            continue
-        title = visible(fix.title_text(lang))
-        actions.append(
-            lsp.CodeAction(
-                title=title if fix.safe else TEXTS.text("unsafe_fix", lang, title=title),
-                kind=lsp.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                is_preferred=fix.safe,
-                edit=lsp.WorkspaceEdit(changes={uri: analysis.edits(fix)}),  # type: ignore[union-attr]
-            )
-        )
+    if analysis is not None:
+        for diagnostic, _shown, fix in analysis.fixes:
+            if (diagnostic.code, _key(diagnostic.range)) in keys:
+                actions.append(_fix_action(uri, analysis, diagnostic, fix))
     seen: set[str] = set()
     for diagnostic in wanted:
         code = str(diagnostic.code or "")
@@ -493,6 +484,17 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams, analysis: Analy
             )
         )
     return actions
+
+
+def _fix_action(uri: str, analysis: Analysis, diagnostic: lsp.Diagnostic, fix: Fix) -> lsp.CodeAction:
+    title = visible(fix.title_text(analysis.lang))
+    return lsp.CodeAction(
+        title=title if fix.safe else TEXTS.text("unsafe_fix", analysis.lang, title=title),
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        is_preferred=fix.safe,
+        edit=lsp.WorkspaceEdit(changes={uri: analysis.edits(fix)}),
+    )
 
 
 _RULE_CODE = re.compile(r"DS\d{3}")

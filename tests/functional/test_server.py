@@ -1181,20 +1181,21 @@ def test_a_slow_interpreter_never_holds_the_server_up(wire: _Wire, tmp_path: Pat
     python = tmp_path / "python"
     python.write_text("#!/bin/sh\nsleep 60\n")
     python.chmod(0o755)
-    began = time.monotonic()
     params = {"capabilities": {}, "processId": None, "initializationOptions": {"python": str(python)}}
     assert wire.request(0, "initialize", params)["result"]
+    began = time.monotonic()  # the interpreter is being asked
     wire.notify("initialized", {})
     assert wire.request(1, "textDocument/hover", _HOVER)["result"] is None
     uri = "file:///work/slow/ds_config.json"
     text = '{"train_batch_size": 8, "bfloat16": {"enabled": true}}'
-    wire.notify(
-        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}
-    )
-    assert [d["code"] for d in _published(wire, uri)["diagnostics"]] == ["DS301"]
-    assert time.monotonic() - began < PROBE_TIMEOUT / 2  # answered and checked while the interpreter was asked
-    said = []
-    while not said or said[-1].get("method") != "dsref/status":
+    item = {"uri": uri, "languageId": "json", "version": 1, "text": text}
+    wire.notify("textDocument/didOpen", {"textDocument": item})
+    said = [wire.next(timeout=PROBE_TIMEOUT + 30)]
+    while said[-1].get("method") != "textDocument/publishDiagnostics":
+        said.append(wire.next(timeout=PROBE_TIMEOUT + 30))
+    assert [d["code"] for d in said[-1]["params"]["diagnostics"]] == ["DS301"]
+    assert [m for m in said if m.get("method") == "dsref/status"] == []  # answered and checked while it was asked
+    while said[-1].get("method") != "dsref/status":
         said.append(wire.next(timeout=PROBE_TIMEOUT + 30))
     assert time.monotonic() - began >= PROBE_TIMEOUT - 1
     status = said[-1]["params"]
@@ -1244,3 +1245,41 @@ def test_escape_sequences_reach_the_editor_escaped(wire: _Wire, tmp_path: Path) 
         diagnostic.pop("data")  # for the server itself, as the file writes it; the editor shows none of it
     everything = _strings([status, shown, published])
     assert [s for s in everything if any(c in s for c in _ACTING)] == []
+
+
+@pytest.mark.slow
+def test_code_actions_wait_only_for_the_check_of_the_current_text(wire: _Wire) -> None:
+    """A code action asked right after a lone edit waits for that edit's check (it comes after the diagnostics of
+    its version, with the fix); one asked while an older text is checked is answered at once, without fixes, before
+    the diagnostics of its version; the server never checks on its own for a request."""
+    wire.initialize()
+    uri = "file:///work/actions/ds_config.json"
+    config = {"bfloat16": {"enabled": True}, "train_batch_size": 8, "zero_optimization": {"stage": 2}}
+    config.update({f"custom_option_{i}": i for i in range(3000)})  # a check of seconds' length
+    line, column = _open_raw(wire, uri, json.dumps(config, indent=2) + "\n")
+    where = {"start": {"line": 1, "character": 3}, "end": {"line": 1, "character": 3}}
+    ask = {"textDocument": {"uri": uri}, "range": where, "context": {"diagnostics": []}}
+
+    def order(msg_id: int, version: int) -> list[str]:
+        """What came, in order, until both the answer to ``msg_id`` and the diagnostics of ``version``."""
+        seen: list[str] = []
+        while not ("answer" in seen and "published" in seen):
+            message = wire.next(60)
+            if message.get("id") == msg_id and "method" not in message:
+                fixes = [a for a in message["result"] if "edit" in a]
+                seen += ["answer", "with fix" if fixes else "no fix"]
+            elif message.get("method") == "textDocument/publishDiagnostics":
+                assert message["params"]["version"] in (version - 1, version)
+                if message["params"]["version"] == version:
+                    seen.append("published")
+        return seen
+
+    wire.raw(_change(uri, 2, line, column, "3"))
+    wire.send({"jsonrpc": "2.0", "id": 1, "method": "textDocument/codeAction", "params": ask})
+    assert order(1, 2) == ["published", "answer", "with fix"]  # waited for the check of version 2
+    wire.raw(_change(uri, 3, line, column, "2") + _change(uri, 4, line, column, "1"))  # 4 comes while 3 is checked
+    wire.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/codeAction", "params": ask})
+    assert order(2, 4) == ["answer", "no fix", "published"]  # at once: no check of version 4 was under way
+    wire.send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/codeAction", "params": ask})
+    answer, _before = wire.answer(3)
+    assert [a for a in answer["result"] if "edit" in a]  # at rest: the fix of the current text
