@@ -56,7 +56,6 @@ __all__ = ["COMMANDS", "DsrefServer", "make_server"]
 log = logging.getLogger("dsref.server")
 
 COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openReference"}
-
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 STATUS = "dsref/status"

@@ -116,18 +116,19 @@ class ReleaseSource(enum.Enum):
 
 @record
 class Unasked:
-    """An interpreter that could not be asked, and why: ``timed_out``, ``not_run`` (with the ``errno``), ``failed``
-    (with its exit ``status``)."""
+    """An interpreter that could not be asked, and why: ``timed_out``, ``not_run`` (with the ``errno``, and the
+    system's words for it), ``failed`` (with its exit ``status``)."""
 
     python: str
     reason: str
     errno: int | None = None
     status: int | None = None
+    error: str = ""
 
     def text(self, lang: Lang) -> str:
         from ...text.oserror import os_reason
 
-        error = os_reason(self.errno, lang, fallback=str(self.errno)) if self.reason == "not_run" else ""
+        error = os_reason(self.errno, lang, fallback=visible(self.error)) if self.reason == "not_run" else ""
         return TEXTS.text(f"unasked_{self.reason}", lang, error=error, status=self.status)
 
 
@@ -217,9 +218,9 @@ def ask_interpreter(python: str, *, timeout: float = PROBE_TIMEOUT) -> Answer:
             start_new_session=os.name == "posix",
         )
     except OSError as exc:
-        return Answer(unasked=Unasked(python, "not_run", errno=exc.errno))
-    except (subprocess.SubprocessError, ValueError):  # ValueError: a NUL in the name
-        return Answer(unasked=Unasked(python, "not_run"))
+        return Answer(unasked=Unasked(python, "not_run", errno=exc.errno, error=exc.strerror or str(exc)))
+    except (subprocess.SubprocessError, ValueError) as exc:  # ValueError: a NUL in the name
+        return Answer(unasked=Unasked(python, "not_run", error=str(exc)))
     stdout = proc.stdout
     assert stdout is not None
     printed: list[bytes] = []
