@@ -59,6 +59,7 @@ def check_and_draw(
     if workers <= 1:
         yield from map(one, paths)
         return
+    from .fix import offered  # noqa: F401  (imported once here, before forking, for the files that offer fixes)
     from .rules import all_rules
     from .validate.checktree import check_tree
 
@@ -189,6 +190,10 @@ def _check_and_draw(
 ) -> Piece:
     read_already = path == STDIN and stdin is not None
     report = check_bytes(stdin, path, settings) if read_already and stdin is not None else check_file(path, settings)
+    if any(f.fix is not None for f in report.findings):
+        from .fix.offered import offered  # only here: most files offer no fix, and start-up stays light
+
+        report = offered(report, settings)  # the fixes listed are those --fix applies
     report.path = display_path(path)
     return draw(report, fmt, lang, color=color, target=settings.deepspeed_version)
 

@@ -98,12 +98,10 @@ def run(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         return _fix(args, lang, release, settings)
 
-    from ..check.pipeline import expand_paths
     from ..check.read.loader import MAX_BYTES
 
-    paths = list(expand_paths(args.paths))
+    paths = _expanded(args.paths, lang)
     if not paths:
-        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
     stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
     if args.show_effective:
@@ -191,7 +189,10 @@ def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | No
         {
             "file": r.path,
             **effective_document(
-                r.loaded.data, world_size=settings.world_size, deepspeed_version=settings.deepspeed_version
+                r.loaded.data,
+                world_size=settings.world_size,
+                deepspeed_version=settings.deepspeed_version,
+                hugging_face=settings.hugging_face if r.loaded.profile == "hf" else None,
             ),
         }
         for r in reports
@@ -218,20 +219,19 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         unified_diff,
     )
     from ..check.fix.writer import FileChanged, write_fixed
-    from ..check.pipeline import FileReport, display_path, expand_paths
+    from ..check.pipeline import FileReport, display_path
     from ..check.read.loader import MAX_BYTES
     from ..check.report.draw import CheckedFor, render
     from ..text.escape import visible
     from .explain import use_color
-    from .texts import CLI, say
+    from .texts import say
 
     target = release.version
     if "-" in args.paths and len(args.paths) > 1:
         say("dsref: " + TEXTS.text("stdin_many", lang))
         return 2
-    paths = ["-"] if args.paths == ["-"] else list(expand_paths(args.paths))
+    paths = ["-"] if args.paths == ["-"] else _expanded(args.paths, lang)
     if not paths:
-        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
     reports: list[FileReport] = []
     fixed = changed = 0
@@ -294,6 +294,21 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     if args.diff:
         return 1 if changed else 0
     return 1 if any(not r.ok for r in reports) else 0
+
+
+def _expanded(paths: list[str], lang: Lang) -> list[str]:
+    """The files to check for the paths given (those in a directory that look like DeepSpeed configs), having said
+    on standard error how many others a directory held; none, said, when there is none."""
+    from ..check.pipeline import expand
+    from .texts import CLI, say
+
+    expanded = expand(paths)
+    if expanded.skipped:
+        n = len(expanded.skipped)
+        say("dsref: " + CLI.text("skipped_one" if n == 1 else "skipped", lang, n=n))
+    if not expanded.files:
+        say("dsref: " + CLI.text("no_config" if expanded.skipped else "no_json", lang, paths=_names(paths)))
+    return list(expanded.files)
 
 
 def _names(paths: list[str]) -> str:

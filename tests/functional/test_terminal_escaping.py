@@ -95,6 +95,12 @@ def _empty_folder(folder: Path) -> str:
     return str(folder / f"d{PAYLOAD}")
 
 
+def _folder_without_configs(folder: Path) -> str:
+    (folder / f"d{PAYLOAD}").mkdir()
+    (folder / f"d{PAYLOAD}" / "package.json").write_text('{"name": "x"}', encoding="utf-8")
+    return str(folder / f"d{PAYLOAD}")
+
+
 def _dash_named(folder: Path) -> str:
     _file(folder, f"-{PAYLOAD}.json", BROKEN)
     return f"-{PAYLOAD}.json"
@@ -128,6 +134,7 @@ CASES = [
     # what the command line itself says
     Case(("cli.no_json",), lambda d: ["check", _empty_folder(d)]),
     Case(("cli.no_json",), lambda d: ["check", "--diff", _empty_folder(d)]),
+    Case(("cli.no_config",), lambda d: ["check", _folder_without_configs(d)]),
     Case(("target.uncovered",), lambda d: ["check", "x.json", "--deepspeed-version", PAYLOAD]),
     Case(("cli.unknown_language",), lambda d: ["explain", "--lang", PAYLOAD], lang_option=False),
     Case(("cli.unknown_language",), lambda d: ["check", "x.json", "--lang", PAYLOAD], lang_option=False),
@@ -289,6 +296,7 @@ NO_INPUT = {
     "target.source_unknown": "the installed DeepSpeed's version, as for target.source_prerelease",
     "cli.output_failed": "the system's reason a write failed (os_reason), no input",
     "cli.at_least_one": "the name of one of dsref's options",
+    "cli.skipped": "a count of files, never input (the one-file form has its case)",
     "cli.server_extra": "the name of a package the server imports (pygls, lsprotocol), never input",
     "commands.estimate.error": "wraps each of estimate's errors, all of which have cases",
     "estimate.config_bad_value": (

@@ -34,6 +34,7 @@ from ..findings import Finding
 from ..pipeline import FileReport, check_text
 from ..positions import LineIndex
 from ..settings import DEFAULT_SETTINGS, CheckSettings
+from .offered import offered
 from .proof import Refusal, judge
 from .writer import Snapshot
 
@@ -220,6 +221,7 @@ def fix_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS, *
                 replace(f, fix=None) if f.fix is not None and _identity(f) in refused else f for f in report.findings
             ],
         )
+    report = offered(report, settings.read_as(reading))  # what remains offers only fixes --fix would apply
     return FixResult(before, report, current, text, fixed, still)
 
 

@@ -34,6 +34,7 @@ from ...tree.options import OptionTree
 from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..findings import Severity
 from ..pipeline import FileReport
+from ..report.show_effective import HF_FILLED
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 
 __all__ = ["HF_FILLED", "Refusal", "judge", "meaning"]
@@ -42,9 +43,6 @@ Refusal = Literal["unreadable", "severity", "duplicate", "meaning"]
 """Why a fixed text is refused: it no longer parses, a finding got more severe (or a new error appeared), a key is
 written twice, or what DeepSpeed builds from it changed."""
 
-HF_FILLED = "<filled by Hugging Face>"
-"""What an ``"auto"`` Hugging Face fills stands for: the value comes from the training arguments or the model, the
-same before and after a fix as long as Hugging Face still finds it."""
 
 _ORDER = (Severity.error, Severity.warning, Severity.info)
 

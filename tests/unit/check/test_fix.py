@@ -500,6 +500,7 @@ def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
         ('{"train_batch_size": 8, "gradient_clipping": "0.5"}', None, "gradient_clipping", "0.5", 0.5),
     ],
 )
+@pytest.mark.slow
 def test_each_unsafe_fix_changes_what_it_says(
     quiet_deepspeed: Any, before: str, world_size: int | None, field: str, old: Any, new: Any
 ) -> None:
@@ -521,6 +522,7 @@ def test_each_unsafe_fix_changes_what_it_says(
         assert {k: v for k, v in before_view.items() if k != top} == {k: v for k, v in after_view.items() if k != top}
 
 
+@pytest.mark.slow
 def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspeed: Any) -> None:
     """The one unsafe fix whose loss is not DeepSpeed's: comments and Hjson syntax go, the config stays."""
     hjson_texts = [

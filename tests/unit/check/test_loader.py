@@ -34,6 +34,7 @@ from dsref.check.read.loader import (
 from dsref.check.read.walker import MAX_DEPTH
 from dsref.check.settings import CheckSettings
 from dsref.tree.profiles import Profile
+from tests import needs
 from tests.conftest import require_deepspeed, shared_path
 
 # --- helpers ---------------------------------------------------------------------------------------------------
@@ -527,7 +528,7 @@ def check_against_reader(text: str, profile: Profile) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=needs.examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), profile=st.sampled_from(["deepspeed", "hf"]))
 def test_mutated_corpus_files_agree_with_the_reader(data: st.DataObject, profile: Profile) -> None:
     texts = corpus_texts()
@@ -539,14 +540,14 @@ def test_mutated_corpus_files_agree_with_the_reader(data: st.DataObject, profile
     check_against_reader(text, profile)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(list("{}[],:\"'#/*\\\n \tatrue0123.e-x'")), max_size=60))
 def test_small_hjson_texts_agree_with_the_reader(text: str) -> None:
     check_against_reader(text, "deepspeed")
     check_against_reader(text, "hf")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=needs.examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=st.binary(max_size=3000))
 def test_random_bytes_never_escape(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "random.json"
@@ -626,7 +627,7 @@ def hjson_document(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(document=hjson_document())
 def test_generated_hjson_documents(document: tuple[str, Any]) -> None:
     text, tree = document

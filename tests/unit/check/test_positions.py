@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsref.check.positions import LineIndex
+from tests import needs
 
 # characters that change the count: a CJK character (one unit), emoji (two), line ends of every kind, a tab, and
 # characters at which str.splitlines ends a line while LSP does not
@@ -48,19 +49,19 @@ def _expected_position(text: str, offset: int) -> tuple[int, int]:
     return len(before) - 1, _units(before[-1])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=needs.examples(150), deadline=None)
 @given(text=TEXTS, line=st.integers(0, 12), col=st.integers(0, 45))
 def test_utf16_counts_code_units_of_the_line_up_to_the_column(text: str, line: int, col: int) -> None:
     assert LineIndex(text).utf16(line, col) == _expected_utf16(text, line, col)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=needs.examples(150), deadline=None)
 @given(text=TEXTS, offset=st.integers(-2, 45))
 def test_position_of_an_offset_counts_code_units_from_its_line_start(text: str, offset: int) -> None:
     assert LineIndex(text).position(offset) == _expected_position(text, offset)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=needs.examples(100), deadline=None)
 @given(text=TEXTS.map(lambda t: re.sub(r"\r\n?", "\n", t)), data=st.data())
 def test_a_line_and_column_and_its_offset_are_one_lsp_position(text: str, data: st.DataObject) -> None:
     """In a text as a reader parsed it (``\\n`` line ends), the offset dsref found and the line and column it prints

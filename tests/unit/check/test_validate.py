@@ -15,6 +15,7 @@ from dsref.check.findings import Kind, Severity
 from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 from dsref.tree.options import OptionTree, option_tree
+from tests import needs
 from tests.conftest import require_deepspeed, shared_path
 
 
@@ -187,7 +188,7 @@ def configs(draw: st.DrawFn, tree: OptionTree) -> dict[str, Any]:
 
 
 @pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=needs.examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st.DataObject) -> None:
     config = data.draw(configs(tree))
@@ -199,7 +200,7 @@ def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st
 
 
 @pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=needs.examples(200), deadline=None)
 @given(value=JSON)
 def test_never_raises_on_arbitrary_json(value: Any) -> None:
     validate(value)
@@ -229,6 +230,7 @@ def test_real_configs_never_raise() -> None:
     assert parsed > 300
 
 
+@pytest.mark.slow
 def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> None:
     """The JSON a DS301 help line offers builds the same ZeRO config in DeepSpeed 0.19.8 as the deprecated form;
     cpu_offload_use_pin_memory, which DeepSpeed ignores, is replaced by the key that pins memory, as it asked."""

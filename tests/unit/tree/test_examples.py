@@ -60,6 +60,7 @@ def test_each_option_page_shows_its_example_and_it_checks_clean(lang: str) -> No
     assert problems == []
 
 
+@pytest.mark.slow
 def test_each_example_builds_with_deepspeed(monkeypatch: pytest.MonkeyPatch) -> None:
     """``DeepSpeedConfig`` (world size 1, torch.distributed not initialised) builds every example config."""
     require_deepspeed()
