@@ -103,3 +103,56 @@ def test_the_glossary_words_the_worker_lets_stand_beside_a_name_are_normalized_s
     words = glossary_words()
     assert {"混合精度", "mixed precision", "微批大小", "每卡micro batch大小"} <= set(words)
     assert all(word == normalize(word) for word in words)
+
+
+def _reference_docs() -> list[dict[str, str]]:
+    """A search entry for every option, as the built index writes the reference's (a page per top-level key, a
+    section per option under it), and the guides a glossary term names, which compete with the options."""
+    from dsref.tree.index import OptionIndex
+    from dsref.tree.links import reference_page
+
+    docs = [
+        {"location": f"guides/{name}/", "title": name, "text": ""}
+        for name in ("offload", "mixed-precision", "huggingface", "choosing-zero-stage")
+    ]
+    for option in OptionIndex.load():
+        page = reference_page(option.path)
+        location = f"reference/{page}/" if option.path == page else f"reference/{page}/#{option.path}"
+        docs.append({"location": location, "title": f"<code>{option.path}</code>", "text": ""})
+    return docs
+
+
+def test_every_option_is_found_first_by_its_path_key_words_and_chinese_name() -> None:
+    """Over every option of the reference: its dotted path; its key and its key's words with spaces, where no other
+    option has the key and no glossary term is spelled so (those name a guide: "offload"); and in Chinese, the name
+    its heading shows and the other Chinese spellings of its terms, where no other option is named so too."""
+    from collections import Counter
+
+    from dsref.site.keyterms import key_terms
+    from dsref.site.reference import glossary_terms
+    from dsref.tree.index import OptionIndex
+
+    docs = _reference_docs()
+    found = names(docs)
+    index = [o for o in OptionIndex.load() if any(d["title"] == f"<code>{o.path}</code>" for d in docs)]
+    keys = Counter(o.key for o in index)
+    spelled = {normalize(s) for term in TERMS for s in (*term.english, *term.chinese)}
+    shown = Counter("".join(glossary_terms(o.key)) for o in index)
+    wrong = []
+    for option in index:
+        location = next(d["location"] for d in docs if d["title"] == f"<code>{option.path}</code>")
+        queries = [option.path]
+        words = option.key.replace("_", " ")
+        if keys[option.key] == 1 and normalize(words) not in spelled:
+            queries += [option.key, words]
+        name = "".join(glossary_terms(option.key))
+        if name and shown[name] == 1:
+            queries.append(name)
+            if len(key_terms(option.key)) == 1:
+                queries += [s for s in key_terms(option.key)[0].term.chinese if "\u4e00" <= s[-1] <= "\u9fff"]
+        for query in queries:
+            places = found.get(normalize(query), [])
+            if not places or places[0].location != location:
+                wrong.append((query, location, places[0].location if places else None))
+    assert len(index) > 500
+    assert wrong == []
