@@ -539,12 +539,12 @@ def on_post_build(config: Any, **_: Any) -> None:
         if lang == "zh":
             separator = re.compile(data["config"]["separator"])
             mine = [_with_synonyms(doc, separator) for doc in mine]
-        from dsref.site.names import name_index
+        from dsref.site.names import glossary_words, name_index
 
         names = _build_cache().answer(
             "names", json.dumps(mine, ensure_ascii=False), lang, lambda docs=mine: name_index(docs), _is_name_index
         )
-        config = {**data["config"], "names": names}
+        config = {**data["config"], "names": names, "terms": glossary_words()}
         target.parent.mkdir(parents=True, exist_ok=True)
         # Plain UTF-8: escaped, the Chinese index was half as large again.
         target.write_text(
@@ -614,17 +614,13 @@ def _guide_rank(name: str) -> int:
 
 
 def _with_synonyms(doc: dict[str, Any], separator: re.Pattern[str]) -> dict[str, Any]:
-    """A Chinese search entry with the glossary's Chinese terms for the English ones it uses, in hidden spans
-    (found by search, not shown in the results): terms of the title go with the title, which search weighs most,
-    so that 卸载 lists the options named ``offload_*`` before pages that mention offload in passing."""
-    from dsref.site.search import synonyms
+    """A Chinese search entry with the glossary's Chinese terms for the English ones it uses
+    (:func:`dsref.site.search.entry_synonyms`), in hidden spans (found by search, not shown in the results): terms
+    of the title go with the title, which search weighs most, so that 卸载 lists the options named ``offload_*``
+    before pages that mention offload in passing."""
+    from dsref.site.search import entry_synonyms
 
-    def words(html: str) -> list[str]:
-        return [w for w in separator.split(re.sub(r"<[^>]+>", " ", html)) if w]
-
-    title_words = words(doc["title"])
-    in_title = synonyms(title_words)
-    in_text = [w for w in synonyms([*title_words, *words(doc["text"])]) if w not in in_title]
+    in_title, in_text = entry_synonyms(doc["title"], doc["text"], separator)
     doc = dict(doc)
     for field, extra in (("title", in_title), ("text", in_text)):
         if extra:

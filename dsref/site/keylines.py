@@ -16,7 +16,8 @@ ways the pages already have, and :func:`documented_lines` reads them, in this or
 
 A block that writes the key on more than :data:`MOST` lines documents more than one place, and none is
 highlighted; a block whose fence already says ``hl_lines`` (the reference's) keeps what it says. On a phone,
-``overrides/assets/javascripts/dsref.js`` scrolls a block whose highlighted line starts off screen to that line.
+``overrides/assets/javascripts/dsref.js`` scrolls a block to the documented key wherever it sits on the
+highlighted line (the key the heading above names, else the line's last key).
 
 >>> page = "## `overlap_comm`: early\\n\\n```json\\n{\\n  \\"zero_optimization\\": {\\"overlap_comm\\": 1}\\n}\\n```"
 >>> from dsref.site.doccheck import blocks

@@ -6,14 +6,18 @@ the whole query up here (:func:`normalize` on both sides) and lists what it name
 Material's alone. Every name is derived, none written by hand:
 
 1. an option's dotted path (and its aliases), a finding code (``DS600``) and a rule's name (``overlap-comm-off``);
-2. a glossary term (:mod:`dsref.text.glossary`, every spelling in both languages) names the guides and pages whose
-   file name is its words (``offload`` → ``guides/offload/``) and the options whose key is its words, one to one,
-   a key word being the word or its start (``优化器卸载`` = "optimizer offload" → ``offload_optimizer``,
-   ``参数卸载`` → ``offload_param``);
+2. a glossary term (:mod:`dsref.text.glossary`, every spelling in both languages, and the Chinese renderings it
+   rules out) names the guides and pages whose file name is its words (``offload`` → ``guides/offload/``) and the
+   options whose key, or another name DeepSpeed accepts for it, is its words, one to one, a key word being the word
+   or its start (``优化器卸载`` = "optimizer offload" → ``offload_optimizer``, ``参数卸载`` → ``offload_param``,
+   "max live parameters" → ``stage3_max_live_parameters``, also read as ``max_live_parameters``);
 3. two glossary terms written together name the options whose key is both their words
    (``通信`` + ``重叠`` = "communication overlap" → ``overlap_comm``);
-4. an option's key, the end of its path (``offload_optimizer.device``) and the Chinese name its heading shows
-   (:func:`dsref.site.reference.glossary_terms`), for every option so written;
+4. an option's key, the end of its path (``offload_optimizer.device``), each of them as space-separated words
+   (``loss scale window``), and the Chinese names of the glossary terms its key spells
+   (:func:`dsref.site.keyterms.key_terms`: the one its heading shows, the term's other Chinese spellings, and the
+   renderings the glossary rules out, which readers type: ``最大活跃参数`` → ``stage3_max_live_parameters``), for
+   every option so written;
 5. the inline code of a section heading (``"auto"`` → the Hugging Face guide's section on it).
 
 A name lists its places in that order (the kinds above; among options alike, the one the pages write most often in
@@ -38,7 +42,7 @@ from ..text.glossary import TERMS, Term
 from ..tree.index import OptionIndex
 from ..tree.links import reference_page
 
-__all__ = ["Place", "name_index", "normalize", "words_match"]
+__all__ = ["Place", "glossary_words", "name_index", "normalize", "words_match"]
 
 _HAN = r"\u3400-\u9fff\uf900-\ufaff"
 _SPACE_BY_HAN = re.compile(rf"(?<=[{_HAN}])\s+|\s+(?=[{_HAN}])")
@@ -95,6 +99,51 @@ def _spellings(term: Term) -> list[str]:
     return list(dict.fromkeys(normalize(s) for s in (*term.english, *term.chinese) if s.strip()))
 
 
+def _typed(term: Term) -> list[str]:
+    """A term's spellings, then the Chinese renderings the glossary rules out: dsref's texts never use them, but
+    readers type them (微批大小, 最大活跃参数), and they name what the term names."""
+    ruled_out = (normalize(s) for s in term.avoid if re.search(f"[{_HAN}]", s))
+    return list(dict.fromkeys([*_spellings(term), *ruled_out]))
+
+
+def _chinese_names(key: str) -> list[str]:
+    """The Chinese names of an option's key: each Chinese spelling (ruled-out ones too) of the glossary terms it
+    spells, one per term, written together in the key's order, the one its heading shows first; then the same with
+    the key's other words kept (``bf16 优化器状态`` for ``bf16_optimizer_states``, which 优化器状态 alone does not
+    single out).
+
+    >>> _chinese_names("stage3_max_live_parameters")[:4]
+    ['驻留参数上限', '已收集参数', '最大活跃参数', '活跃参数上限']
+    >>> _chinese_names("bf16_optimizer_states")
+    ['优化器状态', 'bf16优化器状态']
+    """
+    from .keyterms import key_terms
+
+    spelled = key_terms(key)
+    if not spelled:
+        return []
+    words = _key_words(key)
+    chinese = [[s for s in _typed(t.term) if re.search(f"[{_HAN}]", s)] for t in spelled]
+    pure, mixed = [""], [" ".join(words[: spelled[0].start])]
+    for n, (at, spellings) in enumerate(zip(spelled, chinese, strict=True)):
+        after = spelled[n + 1].start if n + 1 < len(spelled) else len(words)
+        rest = " ".join(words[at.end : after])
+        pure = [before + s for before in pure for s in spellings]
+        mixed = [f"{before} {s} {rest}" for before in mixed for s in spellings]
+    return list(dict.fromkeys(name for name in (*pure, *map(normalize, mixed)) if name))
+
+
+def glossary_words() -> list[str]:
+    """Every spelling of every glossary term, and the Chinese renderings it rules out, as :func:`normalize` writes
+    them: the words the site's search worker lets stand beside an option's name in a query ("混合精度 bf16").
+
+    >>> words = glossary_words()
+    >>> "混合精度" in words and "mixed precision" in words and "最大活跃参数" in words
+    True
+    """
+    return sorted({spelling for term in TERMS for spelling in _typed(term)})
+
+
 @record
 class Place:
     """Where a name leads: a search entry's location (``reference/fp16/#fp16.enabled``), and how strongly the name
@@ -124,7 +173,6 @@ def name_index(docs: Sequence[Mapping[str, str]], index: OptionIndex | None = No
 
 def names(docs: Iterable[Mapping[str, str]], index: OptionIndex | None = None) -> dict[str, list[Place]]:
     """Every name of a thing among ``docs`` and the places it leads to, best first (see the module)."""
-    from .reference import glossary_terms
     from .rules import codes
 
     docs = list(docs)
@@ -134,11 +182,13 @@ def names(docs: Iterable[Mapping[str, str]], index: OptionIndex | None = None) -
     add = found.add
 
     options: list[tuple[str, str]] = []  # (path, location)
+    aliases: dict[str, tuple[str, ...]] = {}  # path -> the other keys DeepSpeed reads it under
     for option in index:
         page = reference_page(option.path)
         location = f"reference/{page}/" if option.path == page else f"reference/{page}/#{option.path}"
         if location in order:
             options.append((option.path, location))
+            aliases[option.path] = tuple(a.rsplit(".", 1)[-1] for a in option.aliases)
             for path in (option.path, *option.aliases, *option.deprecated_aliases):
                 add(path, location, 1)
     for code, name, *_ in codes():
@@ -152,7 +202,11 @@ def names(docs: Iterable[Mapping[str, str]], index: OptionIndex | None = None) -
     rank: dict[str, int] = {}
     for location in [*(loc for _, loc in options), *order]:
         rank.setdefault(location, len(rank))
-    things = [_Thing(location, _key_words(path.rsplit(".", 1)[-1]), False) for path, location in options]
+    things = [
+        _Thing(location, _key_words(key), False)
+        for path, location in options
+        for key in dict.fromkeys((path.rsplit(".", 1)[-1], *aliases[path]))
+    ]
     things += [
         _Thing(location, _key_words(location.rstrip("/").rsplit("/", 1)[-1]), True)
         for location in order
@@ -169,15 +223,19 @@ def names(docs: Iterable[Mapping[str, str]], index: OptionIndex | None = None) -
     for term in TERMS:
         for phrase in _phrases(term):
             for thing in named_by(phrase):
-                for spelling in _spellings(term):
+                for spelling in _typed(term):
                     add(spelling, thing.location, 2, 0 if thing.is_page else 1)
     _compounds(found, by_length.get(2, {}))
 
     for path, location in options:
         parts = path.split(".")
-        for start in range(1, len(parts)):
-            add(".".join(parts[start:]), location, 4)
-        add("".join(glossary_terms(parts[-1])), location, 4)  # the Chinese name its heading shows
+        for start in range(len(parts)):
+            tail = ".".join(parts[start:])
+            if start:
+                add(tail, location, 4)
+            add(" ".join(_key_words(tail.replace(".", "_"))), location, 4)  # "loss scale window"
+        for name in _chinese_names(parts[-1]):
+            add(name, location, 4)
     _headings(found, docs)
     return {
         name: [Place(loc, kind) for loc, (kind, _) in sorted(places.items(), key=lambda p: (p[1], rank[p[0]]))]

@@ -195,7 +195,7 @@ def _index_page(lang: Lang, index: OptionIndex) -> str:
     for area, records in top_level_areas(index).items():
         if not records:
             continue
-        lines += [f"## {M.text(f'area_{area}', lang)} {{ #{area} }}", ""]
+        lines += [f"## {M.text(f'area_{area}', lang)} {{ #{area} .dsref-options }}", ""]
         rows = []
         for record in records:
             target = f"{record.top}.md" if record.parent is None else f"{record.top}.md#{anchor(record.path)}"
@@ -266,22 +266,9 @@ def glossary_terms(key: str) -> list[str]:
     >>> glossary_terms("gradient_accumulation_steps"), glossary_terms("loss_scale_window"), glossary_terms("stage")
     (['梯度累积步数'], ['损失缩放'], [])
     """
-    from ..text.glossary import TERMS
+    from .keyterms import key_terms
 
-    words = key.lower().split("_")
-    found: list[str] = []
-    i = 0
-    while i < len(words):
-        step = 1
-        for j in range(len(words), i + 1, -1):
-            phrase = " ".join(words[i:j])
-            term = next((t for t in TERMS if {phrase, phrase + "s"} & {s.lower() for s in t.english}), None)
-            if term is not None and any("\u4e00" <= ch <= "\u9fff" for ch in term.chinese[0]):
-                found.append(term.chinese[0])
-                step = j - i
-                break
-        i += step
-    return found
+    return [spelled.term.chinese[0] for spelled in key_terms(key)]
 
 
 def _capital(text: str) -> str:
@@ -425,11 +412,13 @@ def _children(record: OptionRecord, lang: Lang, index: OptionIndex) -> list[str]
     children = index.children(record)
     if not children:
         return []
-    lines = [f"**{M.text('children', lang)}**", ""]
+    lines = []
     if record.container == "map":
         lines += [M.text("map_entry", lang, name=record.map_key), ""]
     elif record.container == "list":
         lines += [M.text("list_entry", lang), ""]
+    # the paragraph just above the table, marked: stacked rows on a phone (overrides/assets/stylesheets/dsref.css)
+    lines += [f"**{M.text('children', lang)}**", "{: .dsref-options }", ""]
     rows = []
     for child in children:
         default = code(json_value(child.default)) if child.has_default else "–"

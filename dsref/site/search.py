@@ -6,7 +6,10 @@
   anything.
 * Synonyms (:func:`synonyms`): the Chinese reference keeps many terms in English (offload, partition, …), as the
   glossary says; a Chinese entry that uses the English term also gets the glossary's Chinese terms in the index, so
-  that 卸载 finds the ``offload_*`` options.
+  that 卸载 finds the ``offload_*`` options. Only the terms of the entry itself count (:func:`entry_synonyms`): an
+  option's own key in its title (not the sections above it in its path), and its prose (not its example config or
+  the other options its text names in code), so that 微批次 is not on every option whose example sets
+  ``train_micro_batch_size_per_gpu``.
 * The index on first use (:func:`index_on_first_use`): Material's bundle fetches the search index on every page
   load; the site's bundle fetches it when the search box is first opened, as Material does for pages opened from
   files.
@@ -27,7 +30,14 @@ from functools import cache
 
 from ..text.glossary import TERMS
 
-__all__ = ["USER_DICTIONARY", "index_on_first_use", "synonyms", "user_dictionary", "whole_word_queries"]
+__all__ = [
+    "USER_DICTIONARY",
+    "entry_synonyms",
+    "index_on_first_use",
+    "synonyms",
+    "user_dictionary",
+    "whole_word_queries",
+]
 
 USER_DICTIONARY = "dsref/generated/jieba_userdict.txt"
 """Where the dictionary is committed, relative to the checkout (``mkdocs.yml`` names it)."""
@@ -86,6 +96,38 @@ def synonyms(words: Iterable[str]) -> list[str]:
                 if word not in present:
                     found.setdefault(word, None)
     return list(found)
+
+
+_CODE = re.compile(r"<code>(.*?)</code>", re.S)
+_PRE = re.compile(r"<pre\b.*?</pre>", re.S)
+_HIDDEN = re.compile(r"<span hidden>.*?</span>", re.S)
+_TAG = re.compile(r"<[^>]+>")
+
+
+def entry_synonyms(title: str, text: str, separator: re.Pattern[str]) -> tuple[list[str], list[str]]:
+    r"""The glossary's Chinese terms a search entry gets for the English ones it uses: those of its title, and the
+    further ones of its text. The title counts an option path in code by its last key (the option it names, not
+    the sections above it); the text counts its prose only, not its example configs nor the code that names other
+    options.
+
+    >>> split = re.compile(r"[\s\u200b_.]+")
+    >>> entry_synonyms("<code>zero_optimization.offload_optimizer.ratio</code>", "", split)
+    ([], [])
+    >>> entry_synonyms("<code>zero_optimization.offload_param</code>", "", split)
+    (['卸载'], [])
+    >>> example = '<pre><code>{"train_micro_batch_size_per_gpu": 1}</code></pre>'
+    >>> entry_synonyms("<code>fp16.loss_scale</code>", f"<p>把 gradient clipping 关掉</p>{example}", split)
+    (['损失缩放'], ['梯度裁剪', '梯度'])
+    """
+
+    def words(html: str) -> list[str]:
+        return [w for w in separator.split(_TAG.sub(" ", html)) if w]
+
+    title_words = words(_CODE.sub(lambda m: " " + _TAG.sub("", m[1]).rsplit(".", 1)[-1] + " ", _HIDDEN.sub("", title)))
+    prose = _CODE.sub(" ", _PRE.sub(" ", _HIDDEN.sub("", text)))
+    in_title = synonyms(title_words)
+    in_text = [w for w in synonyms([*title_words, *words(prose)]) if w not in in_title]
+    return in_title, in_text
 
 
 _LAST_CHARACTER = "for(let o=s+1;o<t.length;o++)t.slice(s,o)in e&&(n[s]=o-s)"

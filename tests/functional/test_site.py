@@ -16,11 +16,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -379,6 +380,52 @@ def test_the_language_switcher_keeps_the_anchor(served: str, browser: Any) -> No
     context.close()
 
 
+_SCROLL_PAST = """(n) => {
+    // Scroll so that the n-th section heading of the article is just above the top of the screen, as a reader who
+    // scrolled (no anchor in the URL) leaves it; its id, the place the other language must open at.
+    const heading = [...document.querySelectorAll("article h2[id]")][n];
+    window.scrollTo({top: heading.getBoundingClientRect().top + window.scrollY - 20, behavior: "instant"});
+    return heading.id;
+}"""
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_language_switcher_keeps_the_readers_place_without_an_anchor(served: str, browser: Any, width: int) -> None:
+    """A reader who scrolled (no anchor in the URL) lands in the other language at the nearest heading above the top
+    of the screen, on a desktop and a phone (where the switcher is in the header too); at the top of a page, at the
+    top of the other one."""
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    wrong = []
+    for start, lang, landing, n in (
+        ("reference/zero_optimization/", "zh", "/dsref/zh/reference/zero_optimization/", 12),
+        ("zh/reference/zero_optimization/", "en", "/dsref/reference/zero_optimization/", 30),
+        ("guides/choosing-zero-stage/", "zh", "/dsref/zh/guides/choosing-zero-stage/", 2),
+        ("zh/guides/offload/", "en", "/dsref/guides/offload/", 3),
+        ("rules/DS600/", "zh", "/dsref/zh/rules/DS600/", 1),
+        ("zero/", "zh", "/dsref/zh/zero/", 2),
+        ("zh/guides/mixed-precision/", "en", "/dsref/guides/mixed-precision/", 2),
+    ):
+        page.goto(served + start)
+        page.wait_for_load_state("load")
+        anchor = page.evaluate(_SCROLL_PAST, n)
+        page.wait_for_timeout(200)
+        page.hover(".md-header__option .md-select")
+        page.click(f'.md-select__link[hreflang="{lang}"]')
+        page.wait_for_url(re.compile(re.escape(landing)))
+        page.wait_for_load_state("load")
+        heading = page.locator(f'[id="{anchor}"]')
+        if not page.url.endswith(f"#{anchor}") or heading.count() != 1 or not heading.evaluate(_IN_VIEW):
+            wrong.append((start, anchor, page.url))
+    # At the top of a page: the other language opens at its top, with no anchor.
+    page.goto(served + "guides/offload/")
+    page.hover(".md-header__option .md-select")
+    page.click('.md-select__link[hreflang="zh"]')
+    page.wait_for_url(re.compile(r"/dsref/zh/guides/offload/$"))
+    context.close()
+    assert wrong == []
+
+
 _SPLIT_WORDS = """() => {
     // Every place where a word of a table cell or of inline code continues on the next line: two letters or
     // digits side by side in one text node, drawn on two lines. Breaks after "_", ".", "-", "/" or a space are
@@ -573,6 +620,19 @@ NAMED = {
         ("ZeRO", "zero/"),
         ("gradient clipping", "reference/gradient_clipping/"),
         ("tensor parallel", "reference/tensor_parallel/"),
+        # issue 39: an option's words with spaces, a glossary term, a ZeRO-3 knob by its name in the glossary
+        ("loss scale window", "reference/fp16/#fp16.loss_scale_window"),
+        ("overlap comm", _ZERO + "overlap_comm"),
+        ("max live parameters", _ZERO + "stage3_max_live_parameters"),
+        ("param persistence threshold", _ZERO + "stage3_param_persistence_threshold"),
+        ("contiguous gradients", _ZERO + "contiguous_gradients"),
+        ("train micro batch size per gpu", "reference/train_micro_batch_size_per_gpu/"),
+        ("micro batch size", "reference/train_micro_batch_size_per_gpu/"),
+        ("train batch size", "reference/train_batch_size/"),
+        ("offload optimizer ratio", _ZERO + "offload_optimizer.ratio"),
+        ("bf16 enabled", "reference/bf16/#bf16.enabled"),
+        ("mixed precision bf16", "reference/bf16/"),
+        ("prefetch_bucket_size", _ZERO + "stage3_prefetch_bucket_size"),
     ],
     "zh": [
         ("通信重叠", _ZERO + "overlap_comm"),
@@ -599,10 +659,57 @@ NAMED = {
         ("ds536", "rules/DS536/"),
         ("zero_optimization.stage", _ZERO + "stage"),
         ("ＤＳ６００", "rules/DS600/"),
+        # issue 39's misses: a rendering the glossary rules out (readers type them), a term beside an option's name
+        ("微批大小", "reference/train_micro_batch_size_per_gpu/"),
+        ("参数持久化阈值", _ZERO + "stage3_param_persistence_threshold"),
+        ("最大活跃参数", _ZERO + "stage3_max_live_parameters"),
+        ("连续梯度", _ZERO + "contiguous_gradients"),
+        ("混合精度 bf16", "reference/bf16/"),
+        ("bf16 混合精度", "reference/bf16/"),
+        ("loss scale window", "reference/fp16/#fp16.loss_scale_window"),
+        ("每卡 micro batch 大小", "reference/train_micro_batch_size_per_gpu/"),
+        ("全局批大小", "reference/train_batch_size/"),
+        ("参数常驻阈值", _ZERO + "stage3_param_persistence_threshold"),
+        ("驻留参数上限", _ZERO + "stage3_max_live_parameters"),
+        ("复用距离", _ZERO + "stage3_max_reuse_distance"),
+        ("连续梯度缓冲区", _ZERO + "contiguous_gradients"),
+        ("常驻参数总量上限", _ZERO + "stage3_model_persistence_threshold"),
+        ("模块粒度阈值", _ZERO + "stage3_module_granularity_threshold"),
+        ("子组", _ZERO + "sub_group_size"),
     ],
 }
 """Queries and the place the result Enter opens must lead to (a place ending in "#": any section of that page).
 Add every miss a reader reports here."""
+
+
+def _every_section(lang: str) -> list[tuple[str, str]]:
+    """Queries for every page of the reference and the place each must lead to: the page's own key; for one of its
+    options (the first whose key no other option has and no glossary term spells), its key in English and its words
+    with spaces in Chinese; in Chinese, every option whose key spells glossary terms, by the name its heading shows
+    (where no other option shows it too)."""
+    from dsref.site.reference import glossary_terms
+    from dsref.text.glossary import TERMS
+
+    index = OptionIndex.load()
+    keys = Counter(record.key for record in index)
+    terms = {s.lower().replace("-", " ") for term in TERMS for s in (*term.english, *term.chinese)}
+    queries: list[tuple[str, str]] = []
+    for top in index.top_level():
+        queries.append((top.path, f"reference/{top.path}/"))
+        for _, record in index.subtree(top):
+            words = record.key.replace("_", " ")
+            if keys[record.key] == 1 and words not in terms and "<" not in record.path and "[" not in record.path:
+                queries.append((words if lang == "zh" else record.key, f"reference/{top.path}/#{record.path}"))
+                break
+    if lang == "zh":
+        shown = {record.path: "".join(glossary_terms(record.key)) for record in index if "<" not in record.path}
+        named = Counter(shown.values())
+        for path, name in shown.items():
+            if name and named[name] == 1:
+                top = path.split(".")[0]
+                queries.append((name, f"reference/{top}/" + ("" if path == top else f"#{path}")))
+    return queries
+
 
 ODD_QUERIES = [
     "comm",
@@ -643,12 +750,14 @@ def test_search_puts_the_thing_a_query_names_first(served: str, browser: Any, la
     page.click("input.md-search__input")
     page.wait_for_function(_SEARCH_READY, timeout=90_000)
     wrong = []
-    for words, place in NAMED[lang]:
+    for words, place in [*NAMED[lang], *_every_section(lang)]:
         _typed(page, words)
         best = page.evaluate(_BEST_RESULT) or ""
         target = re.sub(r"\?h=[^#]*", "", best).removeprefix(served + prefix)
         if not (target.startswith(place) if place.endswith("#") else target == place):
             wrong.append((words, place, target))
+        elif not parse_qs(urlsplit(best).query).get("h"):  # the words the page it leads to highlights
+            wrong.append((words, place, f"no highlight: {best}"))
     assert wrong == []
     for words in ODD_QUERIES:
         _typed(page, words)
@@ -657,6 +766,31 @@ def test_search_puts_the_thing_a_query_names_first(served: str, browser: Any, la
             assert meta == _NOTHING_FOUND[lang], (words, meta)
     context.close()
     assert errors == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("zh", "微批大小"),
+        ("zh", "最大活跃参数"),
+        ("zh", "混合精度 bf16"),
+        ("en", "loss scale window"),
+        ("en", "overlap_comm"),
+    ],
+)
+def test_a_name_leads_to_its_option_highlighted(served: str, browser: Any, lang: str, words: str) -> None:
+    """The result a name puts first opens its page with words marked on it (Material's ?h=), not an empty ?h=."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(served + ("" if lang == "en" else f"{lang}/"))
+    page.click("input.md-search__input")
+    page.wait_for_function(_SEARCH_READY, timeout=90_000)
+    _typed(page, words)
+    best = page.evaluate(_BEST_RESULT)
+    assert best and parse_qs(urlsplit(best).query).get("h"), best
+    page.goto(best)
+    page.wait_for_selector("article mark[data-md-highlight]", timeout=30_000)
+    context.close()
 
 
 def test_the_search_index_loads_on_first_use_as_plain_utf8(served: str, browser: Any, build: Build) -> None:
@@ -695,17 +829,43 @@ _CUT_TABLES = """() => [...document.querySelectorAll("article table")].flatMap((
 })"""
 
 _HIDDEN_KEYS = """() => [...document.querySelectorAll("article pre > code .hll")].flatMap((line) => {
-    // The documented line of an example starts inside its box, as the reader sees it.
+    // The documented line of an example shows a key of it inside its box, as the reader sees it (dsref.js scrolls
+    // the box to the documented key; a line with no key shows its start).
     const code = line.closest("code");
+    const box = code.getBoundingClientRect();
+    const inside = (r) => r.left >= box.left - 1 && r.left <= box.left + code.clientWidth - 8;
+    const keys = [...line.querySelectorAll(".nt")];
+    const shown = keys.some((key) => inside(key.getBoundingClientRect()));
+    if (keys.length > 0) return shown ? [] : [line.textContent.trim().slice(0, 40)];
     const text = line.textContent;
     const node = document.createTreeWalker(line, NodeFilter.SHOW_TEXT).nextNode();
     const start = text.length - text.trimStart().length;
     const range = document.createRange();
     range.setStart(node, Math.min(start, node.length));
     range.setEnd(node, Math.min(start + 1, node.length));
-    const left = range.getBoundingClientRect().left - code.getBoundingClientRect().left;
-    return left < 0 || left > code.clientWidth - 8 ? [text.trim().slice(0, 40)] : [];
+    return inside(range.getBoundingClientRect()) ? [] : [text.trim().slice(0, 40)];
 })"""
+
+
+_TALLEST_TABLE = """() => Math.max(0, ...[...document.querySelectorAll("article table")].map((t) => t.offsetHeight))"""
+
+_HIDDEN_OPTION_KEYS = """() => {
+    // On a reference page every example documents the option whose heading is above it (the heading's id is the
+    // option's dotted path): its key, on the highlighted line, must be inside the example's box as the page opens.
+    const headings = [...document.querySelectorAll("article [id].option, article h1[id]")];
+    return [...document.querySelectorAll("article pre > code .hll")].flatMap((line) => {
+        const code = line.closest("code");
+        const before = (h) => h.compareDocumentPosition(code) & Node.DOCUMENT_POSITION_FOLLOWING;
+        const heading = headings.filter(before).pop();
+        const key = heading === undefined ? "" : heading.id.split(".").pop();
+        const token = [...line.querySelectorAll(".nt")].find((t) => t.textContent === `"${key}"`);
+        if (token === undefined) return [`${key}: not on its line: ${line.textContent.trim().slice(0, 40)}`];
+        const box = code.getBoundingClientRect();
+        const at = token.getBoundingClientRect();
+        const inside = at.left >= box.left - 1 && at.right <= box.left + code.clientWidth + 1;
+        return inside ? [] : [`${key}: ${line.textContent.trim().slice(0, 60)}`];
+    });
+}"""
 
 
 def test_on_a_phone_no_table_cuts_off_a_column_without_a_cue(served: str, browser: Any) -> None:
@@ -736,6 +896,56 @@ def test_on_a_phone_no_table_cuts_off_a_column_without_a_cue(served: str, browse
     context.close()
     assert cut == {}
     assert len(highlighted) == 2 and all(highlighted.values()), highlighted
+
+
+_STACKED = """() => [...document.querySelectorAll("article table")].flatMap((table) => {
+    // An option table (name, type, default, what it does; the index: key, what it does) is stacked rows on a phone:
+    // every cell of a row fits the screen, and the description starts below the name.
+    const header = [...table.querySelectorAll("thead th")];
+    if (header.length < 2) return [];
+    return [...table.querySelectorAll("tbody tr")].slice(0, 5).flatMap((row) => {
+        const cells = [...row.children];
+        const name = cells[0].getBoundingClientRect();
+        const text = cells[cells.length - 1].getBoundingClientRect();
+        const fits = cells.every((cell) => cell.getBoundingClientRect().right <= window.innerWidth);
+        return fits && text.top >= name.bottom - 1 ? [] : [row.innerText.slice(0, 40)];
+    });
+})"""
+
+
+def test_on_a_phone_every_reference_page_stacks_its_option_tables_and_shows_its_documented_keys(
+    served: str, browser: Any, build: Build
+) -> None:
+    """At 390 px, on every reference page in both languages: option tables are stacked rows, and the key each
+    example documents is inside the example's box as the page opens (dsref.js scrolls the box to it).
+
+    Measured before the stacked rows and the key scrolling (issue 39): the tallest table 8,606 px
+    (reference/zero_optimization), the documented key hidden in 394 examples on 36 pages."""
+    pages = sorted(p.parent.relative_to(build.site).as_posix() for p in build.site.glob("reference/*/index.html"))
+    pages += [f"zh/{page}" for page in pages]
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    tallest: dict[str, int] = {}
+    hidden: dict[str, list[str]] = {}
+    flat: dict[str, list[str]] = {}
+    for path in ["reference/", "zh/reference/", *(f"{p}/" for p in pages)]:
+        page.goto(served + path)
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(150)
+        tallest[path] = page.evaluate(_TALLEST_TABLE)
+        if found := page.evaluate(_HIDDEN_OPTION_KEYS):
+            hidden[path] = found
+        if found := page.evaluate(_STACKED):
+            flat[path] = found
+    context.close()
+    top = max(tallest, key=lambda path: tallest[path])
+    print(
+        f"390 px: {len(tallest)} reference pages; tallest table {tallest[top]} px ({top}); "
+        f"documented key hidden on {len(hidden)} pages ({sum(map(len, hidden.values()))} examples)"
+    )
+    assert flat == {}
+    assert hidden == {}
+    assert tallest[top] < 6_000, (top, tallest[top])  # 8,606 px as one column per field
 
 
 def test_the_stage_table_is_split_by_stages(served: str, browser: Any) -> None:

@@ -68,7 +68,7 @@ def test_what_is_right_is_left_alone(text: str) -> None:
         ("上述选项随之失效", "配置项"),
         ("bucket 大小和持久化阈值", "参数常驻阈值"),
         ("调小最大活跃参数数", "驻留参数上限"),
-        ("每卡的微批大小", "micro batch"),
+        ("每卡的微批大小", "每卡 micro batch 大小"),
         ("重用距离越大越好", "复用距离"),
     ],
 )
@@ -99,7 +99,7 @@ def test_the_glossary_holds_the_concepts_that_drifted() -> None:
     ("word", "means"),
     [
         ("显存", "gpu memory"),
-        ("微批大小", "micro batch"),
+        ("微批大小", "micro batch size"),
         ("参数持久化", "参数常驻阈值"),
         ("连续梯度", "contiguous gradients"),
     ],
