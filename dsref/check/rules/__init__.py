@@ -23,7 +23,8 @@ from ...records import record
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
-from ...tree.releases import ReleaseFacts, release_facts
+from ...tree.releases import ReleaseFacts, recorded_release, release_facts
+from ...tree.rule_releases import holds_at
 from ...tree.versions import parse_version
 from ..edits import Applicability
 from ..findings import Example, Finding, Severity
@@ -72,7 +73,7 @@ class Context:
 
     @cached_property
     def version(self) -> tuple[int, int, int]:
-        """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+        """The DeepSpeed release the file is checked for (``--deepspeed-version``)."""
         return parse_version(self.settings.deepspeed_version)
 
     def get(self, path: str) -> Any:
@@ -222,9 +223,10 @@ def run_rules(
     """Every rule's findings on ``config`` (a parsed ds_config mapping), and the rules that failed on it. Never
     raises for any input.
 
-    The rules describe DeepSpeed 0.19.8. For another ``settings.deepspeed_version`` a finding about an option that
-    release does not have yet is left out (the schema's too-new finding says so), and rules that know the release
-    they depend on ask ``Context.version``.
+    The rules describe DeepSpeed 0.19.8. For another ``settings.deepspeed_version``, a rule that release does not
+    make is not run (:func:`dsref.tree.rule_releases.holds_at`: the release's own verdicts on the rule's example
+    and repair, recorded), a finding about an option that release does not have yet is left out (the schema's
+    too-new finding says so), and rules that know the release they depend on ask ``Context.version``.
     """
     if tree is None:
         from ..validate.checktree import check_tree
@@ -238,11 +240,14 @@ def run_rules(
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     written = seen.values.keys()  # (isdisjoint from the keys looks up the few needed paths, not every written one)
+    recorded = recorded_release(settings.deepspeed_version) if release is not None else None
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
         if r.needs and written.isdisjoint(r.needs):
             continue  # it would find nothing: the file writes none of the options it needs (see rule())
+        if recorded is not None and holds_at(r.code, recorded) is False:
+            continue  # that release does not make this check (its own verdicts on the rule's configs say so)
         try:
             hits = list(r.check(context))
         except Exception as exc:  # a bug of that rule on this file: the others still answer, and it is reported
