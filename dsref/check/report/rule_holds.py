@@ -23,8 +23,9 @@ __all__ = ["H", "holds_text", "spans"]
 H = messages(
     "rule_holds",
     proven=(
-        "DeepSpeed makes this check while it reads the config at {holds}, as each release's own verdict on the "
-        "example config and its repair showed; `dsref check --deepspeed-version` applies it only there."
+        "DeepSpeed refuses this rule's example config while it reads the config, and takes the repaired one, at "
+        "{holds}: there it makes this check, as each release's own verdict showed, and `dsref check "
+        "--deepspeed-version` applies it to the options the example writes only there."
     ),
     lacks="Releases that do not make it: {lacks}.",
     untold="At {untold} the recording could not tell (the release refuses the repaired config as well); dsref checks "
