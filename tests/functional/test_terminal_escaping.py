@@ -414,7 +414,10 @@ PRINTS_AS_IS = {
         "explain.py",
         "''.join((f'{e.path.ljust(width)}{shown_summary(e, lang)}\\n' for e in found))",
     ): "option paths and summaries from the index",
-    ("explain.py", "render_json(exp, lang, link=link)"): "explain/render.py writes it through json_visible()",
+    (
+        "explain.py",
+        "render_json(exp, lang, link=link, release=release)",
+    ): "explain/render.py writes it through json_visible()",
     (
         "explain.py",
         "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
@@ -434,6 +437,12 @@ PRINTS_AS_IS = {
     ): "dsref's code and name",
     ("rule.py", "found.explanation(lang)"): "the rule's explanation",
     ("rule.py", "f'\\n{fix_note(found.code, lang)}'"): "what the code's fix does",
+    ("rule.py", "f'\\n{holds_text(found.code, lang)}'"): "the releases where the rule holds, from dsref's record",
+    ("changes.py", "'\\n'.join(report(start, end, lang))"): "dsref's record of the releases, for releases it covers",
+    (
+        "changes.py",
+        "json.dumps({'from': start, 'to': end, 'changes': found}, indent=1, ensure_ascii=False)",
+    ): "dsref's record of the releases as JSON, for releases it covers",
     ("options.py", "''.join((path + '\\n' for path in index.paths()))"): "the index's option paths",
     ("options.py", "json.dumps(document, ensure_ascii=False, indent=1) + '\\n'"): "the index as JSON",
     ("schema.py", "text"): "the schema dsref builds (twice: to standard output, and to --output)",
