@@ -280,8 +280,13 @@ CASES = [
     ),
 ]
 
+_RECORDED = "releases from dsref's own record of them (dsref/generated/releases/rules.json), never input"
 NO_INPUT = {
     "target.not_yet": "the releases dsref has not recorded yet, from its own table (dsref/tree/releases.py)",
+    "rule_holds.proven": _RECORDED,
+    "rule_holds.lacks": _RECORDED,
+    "rule_holds.untold": _RECORDED,
+    "rule_holds.engine": _RECORDED,
     "launch.unknown_value": "the names of the training arguments a launch sets through a shell variable, from dsref's "
     "own list (dsref/launch/arguments.py)",
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
