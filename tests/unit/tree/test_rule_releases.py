@@ -98,15 +98,15 @@ def test_check_applies_each_config_time_rule_where_the_release_makes_the_check(r
     assert not wrong, f"DeepSpeed {release}: " + "; ".join(wrong)
 
 
-def test_a_rule_a_release_no_longer_makes_is_not_applied_there() -> None:
-    """Dynamic loss-scale settings are validated by fp16's model from 0.17.1; before, fp16 was read key by key and
-    a hysteresis of 0 passed."""
-    assert holds_at("DS515", "0.16.9") is False and holds_at("DS515", "0.17.1") is True
+def test_a_rule_a_release_does_not_make_yet_is_not_applied_there() -> None:
+    """A loss_scale_window of 0 with dynamic loss scaling: fp16's model refuses it from 0.19.3 (its bound); 0.19.2,
+    whose model already read fp16 (from 0.17.1), took it."""
+    assert holds_at("DS515", "0.19.2") is False and holds_at("DS515", "0.19.3") is True
+    assert rule_releases("DS515").holds == COVERED[COVERED.index("0.19.3") :]
     example = get_rule("DS515").example.text
-    codes = {f.code for f in check_text(example, "ds.json", CheckSettings(deepspeed_version="0.16.9")).findings}
-    assert "DS515" not in codes
-    codes = {f.code for f in check_text(example, "ds.json", CheckSettings(deepspeed_version="0.17.1")).findings}
-    assert "DS515" in codes
+    for release, fires in (("0.16.9", False), ("0.19.2", False), ("0.19.3", True), (DEEPSPEED_VERSION, True)):
+        codes = {f.code for f in check_text(example, "ds.json", CheckSettings(deepspeed_version=release)).findings}
+        assert ("DS515" in codes) is fires, release
 
 
 def test_fp16_master_weights_need_stage_2_up_to_0_18_0_but_not_at_0_18_9() -> None:
