@@ -376,6 +376,7 @@ WHERE_ELSE = {
     "jsonschema": "the schema's descriptions: dsref's facts (versions, option names), no input",
     "server": "the language server's messages to an editor, not a terminal",
     "site": "the site's pages, not a terminal",
+    "pagemeta": "the site's page descriptions and source links (dsref/site/pagemeta.py), not a terminal",
     "playground": "the playground page, in a browser (set as text, never as HTML), not a terminal",
 }
 """Namespaces whose texts reach a terminal only through a renderer that escapes each whole text, or never."""
