@@ -108,7 +108,12 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
         return 2
     link = option_url(exp.record.path, lang) if exp.record is not None else None
     if args.format == "json":
-        sys.stdout.write(render_json(exp, lang, link=link))
+        release = None
+        if args.deepspeed_version is not None:
+            from ..tree.versions import parse_version
+
+            release = ".".join(map(str, parse_version(args.deepspeed_version)))  # as dsref writes it, checked above
+        sys.stdout.write(render_json(exp, lang, link=link, release=release))
     else:
         sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
         if args.deepspeed_version is not None and exp.record is not None:

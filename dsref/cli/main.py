@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "explain": ("dsref.cli.explain", "explain an option or a section"),
     "check": ("dsref.cli.check", "check config files against DeepSpeed 0.19.8"),
     "rule": ("dsref.cli.rule", "explain a finding code"),
+    "changes": ("dsref.cli.changes", "what changed in the config from one DeepSpeed release to another"),
     "options": ("dsref.cli.options", "dump every option (the documented JSON interface)"),
     "estimate": ("dsref.cli.estimate", "GPU memory: model states per ZeRO stage, the peak of a run, what fits"),
     "completion": ("dsref.cli.completion", "print a shell completion script (bash or zsh)"),

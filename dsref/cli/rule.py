@@ -38,7 +38,10 @@ def run(args: argparse.Namespace) -> int:
     if found.rule is None:
         print(f"{found.code} {found.name}\n\n{found.explanation(lang)}\n\n{fix_note(found.code, lang)}")
         return 0
+    from ..check.report.rule_holds import holds_text
+
     print(f"{found.code} {aside(found.name, SEVERITY.text(found.rule.severity.value, lang), lang)}\n")
     print(found.explanation(lang))
+    print(f"\n{holds_text(found.code, lang)}")
     print(f"\n{fix_note(found.code, lang)}")
     return 0

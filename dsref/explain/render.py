@@ -414,8 +414,10 @@ def _deepspeed_version() -> str:
     return DEEPSPEED_VERSION
 
 
-def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str:
-    """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children."""
+def render_json(exp: Explanation, lang: Lang, *, link: str | None = None, release: str | None = None) -> str:
+    """The JSON form (documented, stable): the option record with its texts in ``lang``, and its children; with
+    ``release`` (``--deepspeed-version``), how that release reads the option, as recorded from it
+    (:func:`dsref.tree.releases.in_release`: whether it reads it, its default there)."""
     import json
 
     from ..text.escape import json_visible
@@ -427,6 +429,14 @@ def render_json(exp: Explanation, lang: Lang, *, link: str | None = None) -> str
         "option": _with_texts(exp.record, lang, link) if exp.record is not None else None,
         "children": [dict(_with_texts(child, lang, None), depth=depth) for depth, child in exp.rows],
     }
+    if release is not None and exp.record is not None:
+        from ..tree.releases import in_release
+
+        record = exp.record
+        compared = record.validated_by_deepspeed or record.unknown_keys == "reject"
+        default = record.default if record.has_default else None
+        found = in_release(release, record.path, record.since, record.removed_in, default, compared=compared)
+        payload["release"] = {"version": release, **found}
     return json_visible(json.dumps(payload, ensure_ascii=False, indent=2)) + "\n"
 
 

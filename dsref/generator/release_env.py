@@ -150,6 +150,33 @@ def _pip(*args: str, env: dict[str, str] | None = None) -> None:
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", "-q", *args], check=True, env=env)
 
 
+def download_sdist(release: str, scratch: Path = DEFAULT_SCRATCH) -> Path:
+    """Download the release's sdist into ``<scratch>/sdist``. ``pip download`` of an sdist prepares its metadata,
+    which runs its ``setup.py``, and the setup.py of many releases imports the release itself; so, in turn:
+
+    1. with the interpreter's packages (no build isolation): quick where the release imports with them;
+    2. with build isolation: a setup.py that imports a release written for pydantic 1 but needs no torch (0.10.1);
+    3. with the interpreter's packages and pydantic 1 in front of them (``<scratch>/pydantic1``): a setup.py that
+       needs both torch and pydantic 1 (0.10.0 and 0.11.0 import ``op_builder/async_io.py``, which imports torch,
+       and ``deepspeed.runtime.zero``, whose pydantic-1 code fails under pydantic 2)."""
+    downloads = scratch / "sdist"
+    downloads.mkdir(parents=True, exist_ok=True)
+    download = ("download", "--no-deps", "--no-binary", ":all:", f"deepspeed=={release}", "-d", str(downloads))
+    try:
+        _pip(*download, "--no-build-isolation")
+    except subprocess.CalledProcessError:
+        try:
+            _pip(*download)
+        except subprocess.CalledProcessError:
+            pydantic1 = scratch / "pydantic1"
+            if not (pydantic1 / "pydantic").exists():
+                _pip("install", "--no-deps", "--target", str(pydantic1), "pydantic<2")
+            env = dict(os.environ, DS_BUILD_OPS="0")
+            env["PYTHONPATH"] = os.pathsep.join([str(pydantic1), *filter(None, [os.environ.get("PYTHONPATH")])])
+            _pip(*download, "--no-build-isolation", env=env)
+    return downloads / f"deepspeed-{release}.tar.gz"
+
+
 def build(release: str, scratch: Path = DEFAULT_SCRATCH) -> ReleaseEnv:
     """Install ``release`` into its scratch folder (once: an existing folder is kept).
 
@@ -161,15 +188,9 @@ def build(release: str, scratch: Path = DEFAULT_SCRATCH) -> ReleaseEnv:
     write_stubs(env.stubs)
     if env.installed or (env.folder / "deepspeed" / "__init__.py").exists():
         return env
-    downloads = scratch / "sdist"
-    downloads.mkdir(parents=True, exist_ok=True)
-    sdist = downloads / f"deepspeed-{release}.tar.gz"
+    sdist = scratch / "sdist" / f"deepspeed-{release}.tar.gz"
     if not sdist.exists():
-        download = ("download", "--no-deps", "--no-binary", ":all:", f"deepspeed=={release}", "-d", str(downloads))
-        try:  # pip reads the sdist's metadata with the interpreter's packages: quick where its setup.py runs here
-            _pip(*download, "--no-build-isolation")
-        except subprocess.CalledProcessError:  # a setup.py that imports the release (0.10.x with pydantic 1)
-            _pip(*download)
+        download_sdist(release, scratch)
     import tarfile
 
     top = f"deepspeed-{release}/"

@@ -6,6 +6,7 @@ the standard library and the release under study (whose pydantic may be 1.10, wh
     python release_probe.py facts REQUEST.json OUT.json     # the release's config facts (below)
     python release_probe.py verdicts REQUEST.json OUT.json  # DeepSpeedConfig's verdict on each file
     python release_probe.py behaviour REQUEST.json OUT.json # what it does with each option of the battery
+    python release_probe.py rules REQUEST.json OUT.json     # its verdict on each cross-field rule's configs
 
 ``facts`` finds them by introspection, not from a list typed by hand:
 
@@ -448,6 +449,52 @@ def behaviour(request: dict[str, Any]) -> dict[str, Any]:
     return {"release": deepspeed.__version__.split("+")[0].strip(), "options": options}
 
 
+# ---- the cross-field rules: each rule's configs built as the engine builds them --------------------------------
+
+
+class _DataParallel:
+    """A model-parallel unit that says only the data-parallel world size (what ``DeepSpeedConfig`` asks it)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def get_data_parallel_world_size(self) -> int:
+        return self.size
+
+
+def _build_with_world(config: dict[str, Any], world_size: int | None) -> str | None:
+    """:func:`_build`, with ``world_size`` data-parallel GPUs where given: ``DeepSpeedConfig`` then asks the
+    ``mpu`` it is handed (its rank asked of ``deepspeed.comm`` answers 0, as on the first GPU of a run)."""
+    if world_size is None:
+        return _build(config)
+    from deepspeed import comm
+
+    config_class = _deepspeed_config()
+    saved = comm.get_rank
+    comm.get_rank = lambda *args, **kwargs: 0
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            config_class(config, mpu=_DataParallel(world_size))
+    except BaseException as exc:
+        lines = str(exc).strip().splitlines()
+        return f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+    finally:
+        comm.get_rank = saved
+    return None
+
+
+def rules(request: dict[str, Any]) -> dict[str, Any]:
+    """The release's verdict on each config of ``request["configs"]`` (label → ``{"config", "world_size"}``)."""
+    import deepspeed
+
+    _deepspeed_config()
+    verdicts = {
+        label: _build_with_world(copy.deepcopy(item["config"]), item.get("world_size"))
+        for label, item in request["configs"].items()
+    }
+    return {"release": deepspeed.__version__.split("+")[0].strip(), "verdicts": verdicts}
+
+
 # ---- the rest ----------------------------------------------------------------------------------------------------
 
 
@@ -549,7 +596,7 @@ def main(argv: list[str]) -> int:
     command, request_path, out_path = argv
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
-    result = {"facts": facts, "verdicts": verdicts, "behaviour": behaviour}[command](request)
+    result = {"facts": facts, "verdicts": verdicts, "behaviour": behaviour, "rules": rules}[command](request)
     with open(out_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle, indent=1, sort_keys=True)
     return 0

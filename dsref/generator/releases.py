@@ -344,9 +344,18 @@ def write_verdicts(by_release: dict[str, dict[str, str | None]]) -> Path:
 
 
 def remove_stale(releases: Iterable[str]) -> list[Path]:
-    """Remove the facts of releases no longer in the table."""
-    keep = {release_file(release) for release in releases} | {VERDICTS_FILE}
-    stale = [path for path in RELEASES_DIR.glob("*.json") if path not in keep]
+    """Remove the facts of releases no longer in the table (the files named for a release: ``behaviour.json``,
+    ``verdicts.json`` and ``rules.json`` stay)."""
+    keep = {release_file(release) for release in releases}
+    stale = [path for path in RELEASES_DIR.glob("*.json") if _names_release(path) and path not in keep]
     for path in stale:
         path.unlink()
     return stale
+
+
+def _names_release(path: Path) -> bool:
+    try:
+        parse_version(path.stem)
+    except ValueError:
+        return False
+    return True

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 from itertools import groupby, pairwise
 
+from ..check.rules import get_rule
 from ..text.i18n import Lang, messages
 from ..text.punctuation import colon, listed
-from ..tree.changes import Change, What, changes, shown_probe
+from ..tree.changes import Change, What, changes, changes_between, shown_probe
 from ..tree.index import OptionIndex
 from ..tree.releases import COVERED
 from .header import generated_header
 from .markdown import code, json_value, option_link
 
-__all__ = ["M", "pages"]
+__all__ = ["M", "pages", "report"]
 
 SOURCE = "dsref/site/changes.py"
 
@@ -29,19 +30,28 @@ M = messages(
     intro=(
         "What each DeepSpeed release from {oldest} to {newest} changed in what a config file means: options it "
         "started or stopped reading, defaults it changed, sections it started to validate, values it started or "
-        "stopped accepting. Each was found by installing the releases themselves and comparing their config code "
-        "({count} releases recorded; `dsref check --deepspeed-version` and `dsref explain` use the same facts). A "
-        "change is listed under the first recorded release that makes it, compared with the recorded release "
-        "before it."
+        "stopped accepting, cross-field checks it started or stopped making while it reads the config. Each was "
+        "found by installing the releases themselves and running their config code ({count} releases recorded; "
+        "`dsref check --deepspeed-version`, `dsref explain` and `dsref changes` use the same facts). A change is "
+        "listed under the first release that makes it, compared with the release before it."
     ),
     compared="Compared with {previous}.",
+    compared_short=" (compared with {previous})",
     appeared="Read from this release",
     gone="No longer read",
     default="Default changed",
     validated="Validated from this release (unknown keys and wrong types are refused; before, they were ignored)",
     accepted="Accepted from this release",
     refused="Refused from this release",
+    type_checked="A value of the wrong type refused from this release (taken before)",
+    type_unchecked="A value of the wrong type taken from this release (refused before)",
+    rule_made="Checked from this release while the config is read",
+    rule_dropped="No longer checked while the config is read",
     nothing="No change to the config.",
+    report_title="What changed from DeepSpeed {start} to {end}: {count} changes, each under the first release "
+    "that made it",
+    report_none="Nothing changed in the config from DeepSpeed {start} to {end}.",
+    order="--from {start} must be a release before --to {end}",
 )
 
 
@@ -70,6 +80,39 @@ def pages(lang: Lang) -> dict[str, str]:
     return {"changes.md": "\n".join(lines).rstrip("\n") + "\n"}
 
 
+def report(start: str, end: str, lang: Lang) -> list[str]:
+    """What ``dsref changes --from start --to end`` prints: each release after ``start`` up to ``end`` with what it
+    changed, oldest first (what a config written for ``start`` meets on the way), grouped as on the page."""
+    found = _top_most(list(changes_between(start, end)))
+    if not found:
+        return [M.text("report_none", lang, start=start, end=end)]
+    lines = [M.text("report_title", lang, start=start, end=end, count=len(found))]
+    for release, in_release in groupby(found, key=lambda c: c.release):
+        step = list(in_release)
+        lines += ["", f"{release}{M.text('compared_short', lang, previous=step[0].previous)}"]
+        for what, group in groupby(step, key=lambda c: c.what):
+            items = [_plain(change, lang) for change in group]
+            if what is What.default:
+                lines.append(f"  {M.text(what.value, lang)}{colon(lang).rstrip()}")
+                lines += [f"    {item}" for item in items]
+            else:
+                lines.append(f"  {M.text(what.value, lang)}{colon(lang)}{listed(items, lang)}")
+    return lines
+
+
+def _plain(change: Change, lang: Lang) -> str:
+    """One change as the terminal shows it: the option, the value or the rule, without links."""
+    if change.what in (What.rule_made, What.rule_dropped):
+        found = get_rule(change.path)
+        return f"{change.path} {found.name}" if found is not None else change.path
+    if change.what in (What.accepted, What.refused):
+        path, value = change.path.split("=", 1)
+        return f"{path} = {shown_probe(value)}"
+    if change.what is What.default:
+        return f"{change.path}{colon(lang)}{json_value(change.before)} → {json_value(change.after)}"
+    return change.path
+
+
 def _top_most(found: list[Change]) -> list[Change]:
     """The changes without those of options below a section that changes the same way in the same release."""
     sections = {(c.what, c.path) for c in found}
@@ -82,6 +125,10 @@ def _parents(path: str) -> list[str]:
 
 
 def _item(change: Change, known: set[str], lang: Lang) -> str:
+    if change.what in (What.rule_made, What.rule_dropped):
+        found = get_rule(change.path)
+        name = f" {code(found.name)}" if found is not None else ""
+        return f"[{change.path}](rules/{change.path}.md){name}"
     if change.what in (What.accepted, What.refused):
         path, value = change.path.split("=", 1)
         return f"{_name(path, known)} = {code(shown_probe(value))}"

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 
 from ..check.findings import Example, Kind
 from ..check.repair.fix_notes import fix_note
+from ..check.report.rule_holds import holds_text
 from ..check.settings import CheckSettings
 from ..text.i18n import Lang, messages
 from ..text.punctuation import colon
@@ -118,7 +119,6 @@ GROUPS = (
     "communication",
     "hf_auto",
     "sections",
-    "release",
     "advice",
 )
 """The groups of the codes in the site's navigation, in order: the schema kinds, then the rule modules
@@ -260,6 +260,8 @@ def pages(lang: Lang, index: OptionIndex | None = None) -> dict[str, str]:
         explanation = _explanation(code_, lang)
         if explanation:
             lines += [linkify(paragraph(explanation), "../reference/", index), ""]
+        if group != "schema":
+            lines += [paragraph(holds_text(code_, lang)), ""]
         lines += [f"## {M.text('fix', lang)}", "", paragraph(fix_note(code_, lang)), ""]
         lines += _example(code_, lang)
         lines += [M.text("in_terminal", lang, code=code_), "", f"[{M.text('all_codes', lang)}](index.md)"]

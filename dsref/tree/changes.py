@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import enum
 import itertools
-from collections.abc import Iterator
+import json
+from collections.abc import Callable, Iterator
 from functools import cache
 from typing import Any
 
@@ -21,10 +22,11 @@ from ..records import record
 from ..schema import UNSET
 from .index import OptionIndex
 from .record import OptionRecord
-from .releases import COVERED, ReleaseFacts, release_facts
+from .releases import COVERED, ReleaseFacts, battery_value, behaviour, release_facts
+from .rule_releases import holds_at, probed_rules
 from .versions import parse_version
 
-__all__ = ["Change", "What", "changes", "history", "probed", "shown_probe"]
+__all__ = ["Change", "What", "changes", "changes_between", "history", "probed", "shown_probe"]
 
 
 class What(enum.Enum):
@@ -42,6 +44,15 @@ class What(enum.Enum):
     """A value (a probe config) the release before refused is accepted."""
     refused = "refused"
     """A value (a probe config) the release before accepted is refused."""
+    type_checked = "type_checked"
+    """A value of the wrong type, taken by the release before, is refused (the option is validated)."""
+    type_unchecked = "type_unchecked"
+    """A value of the wrong type, refused by the release before, is taken."""
+    rule_made = "rule_made"
+    """A cross-field check (``path``: its rule's code) the release makes while it reads the config; the one before
+    did not."""
+    rule_dropped = "rule_dropped"
+    """A cross-field check the release before made and this one no longer makes."""
 
 
 @record
@@ -55,6 +66,17 @@ class Change:
     """The option's canonical path, the section, or the probe (``path=value``)."""
     before: Any = None
     after: Any = None
+
+
+def changes_between(start: str, end: str) -> tuple[Change, ...]:
+    """The changes made after the recorded release ``start`` up to ``end`` included (what a config written for
+    ``start`` meets on ``end``), oldest first; each at the first release that made it.
+
+    >>> [c.what.value for c in changes_between("0.19.2", "0.19.3") if c.path == "gradient_clipping"]
+    ['default']
+    """
+    low, high = parse_version(start), parse_version(end)
+    return tuple(c for c in changes() if low < parse_version(c.release) <= high)
 
 
 def history(path: str) -> list[Change]:
@@ -128,9 +150,40 @@ def _between(
     lenient_before = _lenient(before)
     for section in sorted(lenient_before - _lenient(after)):
         yield change(What.validated, section)
-    for label in sorted(_probes(before) | _probes(after)):
+    labels = _probes(before) | _probes(after)
+    for label in sorted(labels):
         was_ok, now_ok = _accepts(before, label), _accepts(after, label)
         if was_ok is not None and now_ok is not None and was_ok != now_ok:
+            yield change(What.accepted if now_ok else What.refused, label)
+    for option in records:
+        yield from _battery_changes(previous, release, option.path, labels, change)
+    for code in probed_rules():
+        had_it, has_it = holds_at(code, previous), holds_at(code, release)
+        if had_it is not None and has_it is not None and had_it != has_it:
+            yield change(What.rule_made if has_it else What.rule_dropped, code)
+
+
+def _battery_changes(
+    previous: str, release: str, path: str, labels: set[str], change: Callable[[What, str], Change]
+) -> Iterator[Change]:
+    """What the one-option battery saw change between two releases that both read the option: a value of the wrong
+    type taken or refused, an out-of-range value (``path=<JSON>``, unless a probe already says it) accepted or
+    refused."""
+    was, now = behaviour(previous, path), behaviour(release, path)
+    if was is None or now is None or not (was.reads and now.reads):
+        return
+    for variant in ("wrong_type", "out_of_range"):
+        if variant not in was.verdicts or variant not in now.verdicts:
+            continue
+        was_ok, now_ok = was.verdicts[variant] is None, now.verdicts[variant] is None
+        if was_ok == now_ok:
+            continue
+        if variant == "wrong_type":
+            yield change(What.type_unchecked if now_ok else What.type_checked, path)
+            continue
+        value = battery_value(path, variant)
+        label = f"{path}={value if isinstance(value, str) else json.dumps(value)}"
+        if label not in labels:
             yield change(What.accepted if now_ok else What.refused, label)
 
 

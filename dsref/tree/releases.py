@@ -271,6 +271,11 @@ def _behaviour_data() -> dict[str, Any]:
     return data
 
 
+def battery_value(path: str, variant: str) -> Any:
+    """The value the battery wrote for ``variant`` at ``path`` (``"<unknown>"`` where none was recorded)."""
+    return _battery_values_recorded().get(path, {}).get(variant, UNKNOWN_DEFAULT)
+
+
 def battery_config_sha(path: str, variant: str) -> str | None:
     """The first digits of the sha256 of the battery config the releases were probed with (``path``, ``variant``)."""
     found: str | None = _behaviour_data()["configs"].get(path, {}).get(variant)

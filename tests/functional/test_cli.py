@@ -197,3 +197,71 @@ def test_quick_reading_is_taken_for_the_everyday_call_only() -> None:
     assert quick_explain_args(["explain", "a", "b"]) is None  # argparse says what is wrong
     assert quick_explain_args(["explain", "--search", "bucket"]) is None
     assert quick_explain_args(["check", "x.json"]) is None
+
+
+def test_changes_lists_each_change_under_the_release_that_made_it(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["changes", "--from", "0.16.9", "--to", "0.17.1"]) == 0
+    english = capsys.readouterr().out
+    assert english.splitlines()[0].startswith("What changed from DeepSpeed 0.16.9 to 0.17.1")
+    assert "0.17.1 (compared with 0.17.0)" in english and "0.16.9 (" not in english
+    assert (
+        "Validated from this release (unknown keys and wrong types are refused; before, they were ignored): bf16, fp16"
+        in english
+    )
+    assert main(["changes", "--from", "0.16.9", "--to", "0.17.1", "--lang", "zh"]) == 0
+    chinese = capsys.readouterr().out
+    assert "0.17.1（与 0.17.0 相比）" in chinese and "从此版本起校验" in chinese
+    assert len(chinese.splitlines()) == len(english.splitlines())
+
+
+def test_changes_as_json_are_the_library_s(capsys: pytest.CaptureFixture[str]) -> None:
+    from dsref.tree.changes import changes_between
+
+    assert main(["changes", "--from", "0.19.2", "--to", "0.19.3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["from"], data["to"]) == ("0.19.2", "0.19.3")
+    assert [(c["release"], c["what"], c["path"]) for c in data["changes"]] == [
+        (c.release, c.what.value, c.path) for c in changes_between("0.19.2", "0.19.3")
+    ]
+    assert {
+        "release": "0.19.3",
+        "previous": "0.19.2",
+        "what": "default",
+        "path": "gradient_clipping",
+        "before": 0.0,
+        "after": 1.0,
+    } in data["changes"]
+
+
+@pytest.mark.parametrize(
+    ("args", "english", "chinese"),
+    [
+        (["--from", "0.15.99"], "0.15.99 is not a DeepSpeed release dsref covers", "0.15.99"),
+        (["--from", "0.19.8", "--to", "0.19.2"], "--from 0.19.8 must be a release before --to 0.19.2", "之前的版本"),
+        (["--from", "0.19.8"], "--from 0.19.8 must be a release before --to 0.19.8", "之前的版本"),
+    ],
+)
+def test_changes_refuses_what_it_cannot_compare_in_one_line(
+    args: list[str], english: str, chinese: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for lang, text in (("en", english), ("zh", chinese)):
+        assert main(["changes", *args, "--lang", lang]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == "" and len(captured.err.splitlines()) == 1 and text in captured.err
+
+
+@pytest.mark.parametrize(("release", "default"), [("0.19.4", False), ("0.19.5", True)])
+def test_explain_as_json_gives_the_default_recorded_from_the_release(
+    release: str, default: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """offload pin_memory: false up to 0.19.4, true from 0.19.5 (as recorded from the releases, behaviour.json)."""
+    from dsref.tree.releases import behaviour
+
+    path = "zero_optimization.offload_optimizer.pin_memory"
+    assert behaviour(release, path).default is default
+    assert main(["explain", path, "--deepspeed-version", release, "--format", "json"]) == 0
+    found = json.loads(capsys.readouterr().out)["release"]
+    assert found == {"version": release, "reads": True, "appears_in": None, "removed_in": None, "default": default}
+    assert main(["explain", path, "--deepspeed-version", release]) == 0
+    said = capsys.readouterr().out
+    assert ("with the default false" in said) is (not default)

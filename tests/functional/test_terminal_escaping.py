@@ -304,8 +304,13 @@ CASES = [
     ),
 ]
 
+_RECORDED = "releases from dsref's own record of them (dsref/generated/releases/rules.json), never input"
 NO_INPUT = {
     "target.not_yet": "the releases dsref has not recorded yet, from its own table (dsref/tree/releases.py)",
+    "rule_holds.proven": _RECORDED,
+    "rule_holds.lacks": _RECORDED,
+    "rule_holds.untold": _RECORDED,
+    "rule_holds.engine": _RECORDED,
     "launch.unknown_value": "the names of the training arguments a launch sets through a shell variable, from dsref's "
     "own list (dsref/launch/arguments.py)",
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
@@ -371,6 +376,7 @@ WHERE_ELSE = {
     "jsonschema": "the schema's descriptions: dsref's facts (versions, option names), no input",
     "server": "the language server's messages to an editor, not a terminal",
     "site": "the site's pages, not a terminal",
+    "pagemeta": "the site's page descriptions and source links (dsref/site/pagemeta.py), not a terminal",
     "playground": "the playground page, in a browser (set as text, never as HTML), not a terminal",
 }
 """Namespaces whose texts reach a terminal only through a renderer that escapes each whole text, or never."""
@@ -443,7 +449,10 @@ PRINTS_AS_IS = {
         "explain.py",
         "''.join((f'{e.path.ljust(width)}{shown_summary(e, lang)}\\n' for e in found))",
     ): "option paths and summaries from the index",
-    ("explain.py", "render_json(exp, lang, link=link)"): "explain/render.py writes it through json_visible()",
+    (
+        "explain.py",
+        "render_json(exp, lang, link=link, release=release)",
+    ): "explain/render.py writes it through json_visible()",
     (
         "explain.py",
         "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
@@ -463,6 +472,12 @@ PRINTS_AS_IS = {
     ): "dsref's code and name",
     ("rule.py", "found.explanation(lang)"): "the rule's explanation",
     ("rule.py", "f'\\n{fix_note(found.code, lang)}'"): "what the code's fix does",
+    ("rule.py", "f'\\n{holds_text(found.code, lang)}'"): "the releases where the rule holds, from dsref's record",
+    ("changes.py", "'\\n'.join(report(start, end, lang))"): "dsref's record of the releases, for releases it covers",
+    (
+        "changes.py",
+        "json.dumps({'from': start, 'to': end, 'changes': found}, indent=1, ensure_ascii=False)",
+    ): "dsref's record of the releases as JSON, for releases it covers",
     ("options.py", "''.join((path + '\\n' for path in index.paths()))"): "the index's option paths",
     ("options.py", "json.dumps(document, ensure_ascii=False, indent=1) + '\\n'"): "the index as JSON",
     ("schema.py", "text"): "the schema dsref builds (twice: to standard output, and to --output)",

@@ -12,6 +12,7 @@ config; ``DS6xx`` are advice (``info``).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Iterable
@@ -23,7 +24,8 @@ from ...records import record
 from ...text.i18n import Lang, Messages, messages
 from ...text.punctuation import ranged
 from ...tree.options import OptionTree
-from ...tree.releases import ReleaseFacts, release_facts
+from ...tree.releases import ReleaseFacts, recorded_release, release_facts
+from ...tree.rule_releases import holds_at
 from ...tree.versions import parse_version
 from ..edits import Applicability
 from ..findings import Example, Finding, Severity
@@ -72,7 +74,7 @@ class Context:
 
     @cached_property
     def version(self) -> tuple[int, int, int]:
-        """The DeepSpeed release the file is checked for (``--deepspeed-version``); the rules follow 0.19.8's code."""
+        """The DeepSpeed release the file is checked for (``--deepspeed-version``)."""
         return parse_version(self.settings.deepspeed_version)
 
     def get(self, path: str) -> Any:
@@ -222,9 +224,11 @@ def run_rules(
     """Every rule's findings on ``config`` (a parsed ds_config mapping), and the rules that failed on it. Never
     raises for any input.
 
-    The rules describe DeepSpeed 0.19.8. For another ``settings.deepspeed_version`` a finding about an option that
-    release does not have yet is left out (the schema's too-new finding says so), and rules that know the release
-    they depend on ask ``Context.version``.
+    The rules describe DeepSpeed 0.19.8. For another ``settings.deepspeed_version``, a rule that release does not
+    make (:func:`dsref.tree.rule_releases.holds_at`: the release's own verdicts on the rule's example and repair,
+    recorded) finds nothing about the options its example writes, a finding about an option that release does not
+    have yet is left out (the schema's too-new finding says so), and rules that know the release they depend on ask
+    ``Context.version``.
     """
     if tree is None:
         from ..validate.checktree import check_tree
@@ -238,11 +242,13 @@ def run_rules(
     findings: list[Finding] = []
     failures: list[RuleFailure] = []
     written = seen.values.keys()  # (isdisjoint from the keys looks up the few needed paths, not every written one)
+    recorded = recorded_release(settings.deepspeed_version) if release is not None else None
     for r in all_rules():
         if chosen is not None and r.code not in chosen:
             continue
         if r.needs and written.isdisjoint(r.needs):
             continue  # it would find nothing: the file writes none of the options it needs (see rule())
+        lacking = recorded is not None and holds_at(r.code, recorded) is False
         try:
             hits = list(r.check(context))
         except Exception as exc:  # a bug of that rule on this file: the others still answer, and it is reported
@@ -251,10 +257,36 @@ def run_rules(
         for hit in hits:
             if _too_new(tree, hit.option, version, release):
                 continue
+            if lacking and (hit.option is None or hit.option in _example_paths(r)):
+                continue  # that release does not make this check: its own verdict on the rule's example says so
             findings.append(
                 Finding(None, r.severity, hit.location, hit.option, hit.args, r.code, r.name, hit.related, hit.repair)
             )
     return Ruled(findings, tuple(failures))
+
+
+_EXAMPLE_PATHS: dict[str, frozenset[str]] = {}
+
+
+def _example_paths(r: Rule) -> frozenset[str]:
+    """Every option path the rule's example config writes, sections included: the hits the releases' verdicts on
+    that example speak for (DS511's example proves bf16's master weights, not fp16's, which its own probes decide)."""
+    if r.code not in _EXAMPLE_PATHS:
+        import json
+
+        found: set[str] = set()
+
+        def walk(node: Any, prefix: str) -> None:
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    path = f"{prefix}.{key}" if prefix else str(key)
+                    found.add(path)
+                    walk(value, path)
+
+        with contextlib.suppress(ValueError):  # an example that is no JSON proves nothing about paths
+            walk(json.loads(r.example.text) if r.example is not None else None, "")
+        _EXAMPLE_PATHS[r.code] = frozenset(found)
+    return _EXAMPLE_PATHS[r.code]
 
 
 def _too_new(tree: OptionTree, path: str | None, version: tuple[int, int, int], release: ReleaseFacts | None) -> bool:

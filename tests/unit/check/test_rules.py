@@ -213,7 +213,6 @@ FIRES: list[tuple[str, dict[str, Any], Location, str]] = [
         (Z, "reduce_bucket_size"),
         "deepspeed",
     ),
-    ("DS584", {"train_batch_size": 8}, (), "deepspeed@0.19.6"),
     ("DS585", {"optimizer": {"type": "SGD", "params": {"lr": -0.1}}}, ("optimizer", "params", "lr"), "deepspeed"),
     ("DS586", {"optimizer": {"type": "AdamW", "params": {"eps": 0}}}, ("optimizer", "params", "eps"), "deepspeed"),
     (
@@ -416,7 +415,6 @@ QUIET: list[tuple[str, dict[str, Any], str]] = [
     ("DS582", {"optimizer": ADAM, "scheduler": {"type": "OneCycle", "params": {"cycle_first_step_size": 100.0}}}, "hf"),
     ("DS583", {**BF16_PATH, **z(2, reduce_bucket_size=2e8)}, "deepspeed"),
     ("DS583", {**BF16_PATH, **z(1, allgather_bucket_size=2e8, elastic_checkpoint=True)}, "deepspeed"),
-    ("DS584", {"train_batch_size": 8}, "deepspeed"),
     ("DS585", {"optimizer": {"type": "SGD", "params": {"lr": 0.1, "momentum": 0.9}}}, "deepspeed"),
     ("DS586", {"optimizer": {"type": "AdamW", "params": {"eps": 1e-8, "betas": [0.9, 0.999]}}}, "deepspeed"),
     ("DS587", {"scheduler": {"type": "WarmupLR", "params": {"warmup_min_lr": 0, "warmup_max_lr": 0.01}}}, "deepspeed"),
@@ -539,7 +537,7 @@ def test_rule_texts_are_well_formed() -> None:
         assert r.code[:3] in ("DS5", "DS6"), r.code
         if r.code.startswith("DS6"):
             assert r.severity.value == "info", r.code  # advice
-        elif r.code not in ("DS560", "DS584"):  # notes on how the file is checked: with --profile hf, for a release
+        elif r.code != "DS560":  # a note on how the file is checked: with --profile hf
             assert r.severity.value in ("error", "warning"), r.code
         assert "\n" not in r.message, r.code
         assert "{" not in r.explanation, f"{r.code}: explanations are shown as they are, never formatted"
@@ -995,17 +993,14 @@ def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> Non
 
 
 def test_rules_follow_the_target_release() -> None:
-    """--deepspeed-version: DS541 knows when the 1-bit optimizers went; rules about newer options stay quiet."""
+    """--deepspeed-version: DS541 knows when the 1-bit optimizers went; rules about newer options stay quiet (what
+    each release's own checks say of the other rules: tests/unit/tree/test_rule_releases.py)."""
     one_bit = {"optimizer": {"type": "OneBitAdam", "params": {}}}
     assert [f.code for f in run_rules(one_bit, select={"DS541"}).findings] == ["DS541"]
     assert run_rules(one_bit, settings=CheckSettings(deepspeed_version="0.19.6"), select={"DS541"}).findings == []
     no_norm = z(1, compute_grad_norm=False)  # compute_grad_norm came in 0.19.7
     assert [f.code for f in run_rules(no_norm, select={"DS522"}).findings] == ["DS522"]
     assert run_rules(no_norm, settings=CheckSettings(deepspeed_version="0.19.6"), select={"DS522"}).findings == []
-    notes = [
-        f for f in run_rules(no_norm, settings=CheckSettings(deepspeed_version="0.19.6")).findings if f.code == "DS584"
-    ]
-    assert len(notes) == 1 and notes[0].args == {"version": "0.19.6", "described": "0.19.8"}
 
 
 # -- fixes declared beside the checks -------------------------------------------------------------------------------

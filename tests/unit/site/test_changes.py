@@ -10,6 +10,7 @@ import pytest
 from dsref.site.changes import pages
 from dsref.tree.changes import What, changes, history
 from dsref.tree.releases import COVERED
+from dsref.tree.versions import parse_version
 
 
 def _found(what: What, path: str) -> list[str]:
@@ -63,3 +64,50 @@ def test_each_reference_entry_says_what_the_releases_changed() -> None:
     listed = {c.path.split("=", 1)[0] for c in changes()}
     assert said and sum(page.count("- **各版本变化**") for page in chinese.values()) == said
     assert said <= len(listed)  # at most one line per option, and only for options a release changed
+
+
+def test_each_change_is_listed_once_at_the_first_release_that_made_it() -> None:
+    from itertools import pairwise
+
+    from dsref.tree.changes import changes_between
+
+    assert changes_between("0.16.9", "0.19.8") == tuple(c for c in changes() if parse_version(c.release) > (0, 16, 9))
+    for start, end in pairwise(COVERED):
+        step = changes_between(start, end)
+        assert all(c.release == end and c.previous == start for c in step)
+    seen = [(c.release, c.what, c.path) for c in changes()]
+    assert len(seen) == len(set(seen))
+
+
+def test_wrong_types_of_the_fp16_keys_are_refused_from_0_17_1() -> None:
+    """fp16 was read key by key up to 0.17.0: a loss_scale_window of the wrong type passed; 0.17.1's model refuses
+    it."""
+    assert _found(What.type_checked, "fp16.loss_scale_window") == ["0.17.1"]
+
+
+def test_a_cross_field_check_a_release_starts_making_is_a_change_of_that_release() -> None:
+    from dsref.tree.rule_releases import holds_at
+
+    made = [c for c in changes() if c.what is What.rule_made]
+    assert made, "no release started a cross-field check: the rules' record is missing"
+    for change in made:
+        assert holds_at(change.path, change.previous) is False and holds_at(change.path, change.release) is True
+    assert _found(What.rule_made, "DS515") == ["0.19.3"]  # fp16's model bounds the dynamic loss-scale settings
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_terminal_report_lists_what_the_page_lists(lang: str) -> None:
+    from dsref.site.changes import report
+    from dsref.tree.changes import changes_between
+
+    lines = report("0.14.0", "0.14.5", lang)
+    headings = [line.split(" ")[0].split("（")[0] for line in lines if line[:1].isdigit()]
+    assert headings == sorted({c.release for c in changes_between("0.14.0", "0.14.5")}, key=parse_version)
+    assert "0.14.1" in headings and "0.14.0" not in headings
+    assert len(lines) == len(report("0.14.0", "0.14.5", "en"))
+    assert report("0.19.8", "0.19.8", lang) == [
+        {
+            "en": "Nothing changed in the config from DeepSpeed 0.19.8 to 0.19.8.",
+            "zh": "DeepSpeed 0.19.8～0.19.8 之间，配置方面没有变化。",
+        }[lang]
+    ]
