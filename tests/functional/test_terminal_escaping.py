@@ -316,6 +316,10 @@ NO_INPUT = {
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
     "set; tests/unit/check/test_installed_versions.py gives versions with control characters and finds them escaped",
     "target.source_unknown": "the installed DeepSpeed's version, as for target.source_prerelease",
+    "target.source_not_asked": "the language server's python setting, which no command line sets; the server escapes "
+    "its status (tests/unit/server/test_escaping.py)",
+    "target.unasked_not_run": "the system's reason the python setting could not be run (os_reason), no input",
+    "target.unasked_failed": "the exit status of the python setting, a number",
     "cli.output_failed": "the system's reason a write failed (os_reason), no input",
     "cli.at_least_one": "the name of one of dsref's options",
     "cli.skipped": "a count of files, never input (the one-file form has its case)",

@@ -74,7 +74,7 @@ def test_a_python_literal_with_its_comma_gets_the_hint_and_the_safe_fix() -> Non
     [shown] = [r for r in rendered(report, "en") if r.code == "DS201"]
     assert shown.help[0].startswith("True is Python; JSON writes true.")
     [zh] = [r for r in rendered(report, "zh") if r.code == "DS201"]
-    assert zh.help[0].startswith("True是 Python 的写法") and "不加引号" in zh.help[0]
+    assert zh.help[0].startswith("True 是 Python 的写法") and "不加引号" in zh.help[0]
     result = fix_text(text, "ds.json")
     assert '"enabled": true,\n' in result.text
     assert hjson.loads(result.text)["fp16"] == {"enabled": True, "loss_scale": 0}

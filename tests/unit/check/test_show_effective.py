@@ -47,6 +47,7 @@ def test_params_are_those_of_the_class_in_use(config: dict[str, Any]) -> None:
     assert not {"muon_lr", "ns_method"} & set(doc["optimizer"]["params"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", CONFIGS)
 def test_params_as_deepspeed_builds_them(config: dict[str, Any]) -> None:
     """The optimizer's params are DeepSpeedConfig's; the scheduler's are DeepSpeedConfig's and, for each key left
@@ -73,6 +74,7 @@ def test_params_as_deepspeed_builds_them(config: dict[str, Any]) -> None:
             assert value == (None if default is inspect.Parameter.empty else default), key
 
 
+@pytest.mark.slow
 def test_the_scheduler_keywords_are_deepspeed_s() -> None:
     require_deepspeed()
     import inspect
