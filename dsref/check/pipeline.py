@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from ..records import record
 from .edits import Applicability
@@ -35,6 +36,7 @@ __all__ = [
     "check_text",
     "display_path",
     "expand_paths",
+    "launched",
     "load_error_finding",
 ]
 
@@ -154,10 +156,11 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    findings.extend(validate(loaded.data, settings))
+    data = launched(loaded, settings)
+    findings.extend(validate(data, settings))
     failures: tuple[RuleFailure, ...] = ()
-    if isinstance(loaded.data, dict):
-        result = run_rules(loaded.data, settings)
+    if isinstance(data, dict):
+        result = run_rules(data, settings)
         ruled, failures = result.findings, result.failures
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}
@@ -175,6 +178,21 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
+
+
+def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
+    """The config as the run will see it: with the launch given (``dsref check LAUNCH``), a file read as Hugging
+    Face's has each ``"auto"`` Trainer fills filled from the launch, as the installed transformers fills it; else the
+    file as read. The keys stay where the file writes them, so findings point at its lines."""
+    if settings.launch is None or loaded.profile != "hf":
+        return loaded.data
+    from ..launch.trainer import trainer_fill
+    from .validate.checktree import check_tree
+
+    filling = trainer_fill(
+        loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
+    )
+    return filling.config
 
 
 def load_error_finding(error: LoadError) -> Finding:

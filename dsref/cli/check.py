@@ -21,7 +21,24 @@ if TYPE_CHECKING:
     from ..text.i18n import Lang
 
 
+def split_launch_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """``check CONFIG... -- LAUNCH COMMAND``: the arguments of dsref, and the launch command after ``--`` when one
+    follows (a word that starts training: deepspeed, torchrun, accelerate launch, python); None otherwise, where a
+    ``--`` only ends dsref's options (``dsref check -- -odd-name.json``)."""
+    if "--" not in argv:
+        return argv, None
+    at = argv.index("--")
+    before, after = argv[:at], argv[at + 1 :]
+    from ..launch.shell import launcher
+
+    named = [a for a in before[1:] if not a.startswith("-") or a == "-"]
+    if not named or launcher(after) is None:
+        return argv, None
+    return before, after
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.usage = "%(prog)s [options] PATH [PATH ...] [-- LAUNCH COMMAND]"
     parser.add_argument("paths", nargs="+", metavar="PATH", help="config files, or directories to search for *.json")
     parser.add_argument(
         "--profile",
@@ -39,7 +56,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"release to check for, {OLDEST_COVERED} to {DEEPSPEED_VERSION} (default: the installed one)",
     )
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
-    parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
+    parser.add_argument(
+        "--show-effective",
+        action="store_true",
+        help="print the config as DeepSpeed will see it (with a launch: filled as Trainer fills it)",
+    )
+    parser.set_defaults(launch_command=None)
     parser.add_argument(
         "--jobs",
         "-j",
@@ -106,24 +128,32 @@ def run(args: argparse.Namespace) -> int:
         say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
     stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
-    if args.show_effective:
-        return _show_effective(paths, settings, stdin)
-    from ..check.batch import check_and_draw
-    from ..check.report.draw import CheckedFor, Writer
     from ..launch.read import is_launch_file
-    from .explain import use_color
 
-    color = use_color(sys.stdout) and args.format == "text"
     launches = [p for p in paths if p != "-" and is_launch_file(p)]
     configs = [p for p in paths if p not in launches]
-    checked: list[tuple[list[str], CheckSettings]] = [(configs, settings)] if configs else []
     status = 0
+    if args.launch_command is not None:
+        with_command = _command_settings(args.launch_command, settings, lang)
+        if with_command is None:
+            return 2
+        checked: list[tuple[list[str], CheckSettings]] = [(configs, with_command)] if configs else []
+    else:
+        checked = [(configs, settings)] if configs else []
     for path in launches:
         with_launch = _launch_settings(path, settings, lang)
         if with_launch is None:
             status = 2
             continue
         checked.append(with_launch)
+    if args.show_effective:
+        shown = _show_effective(checked, stdin)
+        return 2 if status else shown
+    from ..check.batch import check_and_draw
+    from ..check.report.draw import CheckedFor, Writer
+    from .explain import use_color
+
+    color = use_color(sys.stdout) and args.format == "text"
     checked_for = CheckedFor(release, args.profile, len(paths), hugging_face)
     writer = Writer(sys.stdout, args.format, lang, target=target, checked_for=checked_for)
     for files, each in checked:
@@ -134,6 +164,34 @@ def run(args: argparse.Namespace) -> int:
     if tally.unreadable or status:
         return 2
     return 0 if tally.ok else 1
+
+
+COMMAND_LINE = "<command>"
+"""How a launch given after ``--`` is named in messages (its values are at line 1 of it)."""
+
+
+def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -> CheckSettings | None:
+    """The settings the configs before ``--`` are checked with: the launch command after it (its world size, its
+    training arguments, Hugging Face's reading); None, said on standard error, when it is no launch."""
+    import shlex
+    from dataclasses import replace
+
+    from ..launch.model import LaunchError
+    from ..launch.read import MESSAGES, with_files
+    from ..launch.shell import read_shell
+    from ..text.escape import visible
+    from .texts import say
+
+    try:
+        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE))
+    except LaunchError as exc:
+        args = {name: visible(str(value)) for name, value in exc.details.items()}
+        say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text(exc.reason, lang, **args))
+        return None
+    if launch.unknown:
+        say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
+    world_size = settings.world_size if settings.world_size is not None else launch.world_size
+    return replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
 
 
 def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[list[str], CheckSettings] | None:
@@ -175,28 +233,33 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
     return [launch.ds_config_path], checked
 
 
-def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | None) -> int:
+def _show_effective(checked: list[tuple[list[str], CheckSettings]], stdin: bytes | None) -> int:
     import json
 
-    from ..check.pipeline import check_bytes, check_file, display_path
+    from ..check.pipeline import check_bytes, check_file, display_path, launched
     from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
     reports = []
-    for path in paths:
-        report = check_bytes(stdin, path, settings) if path == "-" and stdin is not None else check_file(path, settings)
-        report.path = display_path(path)
-        reports.append(report)
-    documents = [
-        {
-            "file": r.path,
-            **effective_document(
-                r.loaded.data, world_size=settings.world_size, deepspeed_version=settings.deepspeed_version
-            ),
-        }
-        for r in reports
-        if r.loaded is not None
-    ]
+    documents = []
+    for paths, settings in checked:
+        for path in paths:
+            if path == "-" and stdin is not None:
+                report = check_bytes(stdin, path, settings)
+            else:
+                report = check_file(path, settings)
+            report.path = display_path(path)
+            reports.append(report)
+            if report.loaded is None:
+                continue
+            document = effective_document(
+                launched(report.loaded, settings),
+                world_size=settings.world_size,
+                deepspeed_version=settings.deepspeed_version,
+            )
+            if settings.launch is not None:
+                document["launch"] = display_path(settings.launch.path)
+            documents.append({"file": report.path, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
     sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")

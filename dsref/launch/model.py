@@ -42,6 +42,16 @@ class Launch:
     """The total number of processes where the launcher says it directly (``accelerate launch --num_processes``)."""
     unknown: tuple[str, ...] = ()
     """Arguments whose value the launch sets through a shell variable dsref cannot resolve."""
+    model: Given | None = None
+    """The model as the launch names it (``--model_name_or_path``, ``model_name_or_path:``, ``base_model:``)."""
+    model_config_path: str | None = None
+    """The model's ``config.json``, where the model is a local directory that has one."""
+    hidden_size: int | None = None
+    """The model's hidden size as Trainer reads it from that ``config.json`` (None when it is not at hand)."""
+    sequence_length: Given | None = None
+    """The longest sequence trained on (``--model_max_length``, ``cutoff_len:``, ``sequence_len:``)."""
+    gradient_checkpointing: Given | None = None
+    """Whether activations are recomputed (``--gradient_checkpointing``, ``gradient_checkpointing:``)."""
 
     @property
     def world_size(self) -> int | None:

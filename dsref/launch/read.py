@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import replace
 
 from ..text.i18n import messages
 from .model import Launch
 
-__all__ = ["LAUNCH_SUFFIXES", "MESSAGES", "is_launch_file", "read_launch"]
+__all__ = ["LAUNCH_SUFFIXES", "MESSAGES", "candidates", "hidden_size", "is_launch_file", "read_launch", "resolve", "with_files"]
 
 LAUNCH_SUFFIXES = (".sh", ".bash", ".yaml", ".yml")
 """The files ``dsref check`` reads as a launch rather than as a ds_config."""
@@ -46,9 +47,40 @@ def read_launch(path: str, text: str) -> Launch:
         from .shell import read_shell
 
         launch = read_shell(text, path)
-    if launch.ds_config is None:
-        return launch
-    return replace(launch, ds_config_path=resolve(str(launch.ds_config.value), path))
+    return with_files(launch)
+
+
+def with_files(launch: Launch) -> Launch:
+    """``launch`` with the files it names found: its ds_config, and its model's ``config.json`` where the model is
+    a local directory (with the hidden size Trainer reads from it)."""
+    if launch.ds_config is not None:
+        launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
+    if launch.model is not None and isinstance(launch.model.value, str):
+        for folder in candidates(launch.model.value, launch.path):
+            config = os.path.join(folder, "config.json")
+            if os.path.isfile(config):
+                return replace(launch, model_config_path=config, hidden_size=hidden_size(config))
+    return launch
+
+
+def hidden_size(config_path: str) -> int | None:
+    """The hidden size transformers' Trainer takes from a model's ``config.json``: ``hidden_size``, else the largest
+    of ``hidden_sizes``, else the same in ``text_config``; None where it finds none (or the file does not read)."""
+    try:
+        with open(config_path, encoding="utf-8") as handle:
+            config = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+    for node in (config, config.get("text_config") if isinstance(config, dict) else None):
+        if not isinstance(node, dict):
+            continue
+        size = node.get("hidden_size")
+        if type(size) is int:
+            return size
+        sizes = node.get("hidden_sizes")
+        if isinstance(sizes, list) and sizes and all(type(s) is int for s in sizes):
+            return max(sizes)
+    return None
 
 
 def candidates(written: str, launch_path: str) -> list[str]:
