@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["CHECKPOINTING_NAMES", "MODEL_NAMES", "SEQUENCE_NAMES", "TRAINING_ARGUMENTS", "convert", "switch", "trainer_value"]
+__all__ = [
+    "CHECKPOINTING_NAMES",
+    "MODEL_NAMES",
+    "SEQUENCE_NAMES",
+    "TRAINING_ARGUMENTS",
+    "convert",
+    "switch",
+    "trainer_value",
+]
 
 TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
     "per_device_train_batch_size": (int, 8),

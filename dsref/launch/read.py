@@ -9,7 +9,16 @@ from dataclasses import replace
 from ..text.i18n import messages
 from .model import Launch
 
-__all__ = ["LAUNCH_SUFFIXES", "MESSAGES", "candidates", "hidden_size", "is_launch_file", "read_launch", "resolve", "with_files"]
+__all__ = [
+    "LAUNCH_SUFFIXES",
+    "MESSAGES",
+    "candidates",
+    "hidden_size",
+    "is_launch_file",
+    "read_launch",
+    "resolve",
+    "with_files",
+]
 
 LAUNCH_SUFFIXES = (".sh", ".bash", ".yaml", ".yml")
 """The files ``dsref check`` reads as a launch rather than as a ds_config."""

@@ -124,14 +124,15 @@ def trainer_holds(
         return ", ".join(f"{launch.path}:{launch.arguments[n].line}" for n in names if n in launch.arguments)
 
     if compared == "train_batch_size (calculated)":
-        unknown = tuple(n for n in ("per_device_train_batch_size", "gradient_accumulation_steps") if n in launch.unknown)
+        factors = ("per_device_train_batch_size", "gradient_accumulation_steps")
+        unknown = tuple(n for n in factors if n in launch.unknown)
         if unknown:
             return Unknown("variable", unknown)
         if world_size is None:
             return Unknown("world_size")
         per_device = trainer_value("per_device_train_batch_size", given)
         steps = trainer_value("gradient_accumulation_steps", given)
-        return Holds(world_size * per_device * steps, where("per_device_train_batch_size", "gradient_accumulation_steps"))
+        return Holds(world_size * per_device * steps, where(*factors))
     if compared == "num_training_steps (calculated)":
         total = training_steps(launch)
         return Holds(total, where("max_steps")) if total is not None else Unknown("steps")
@@ -205,7 +206,7 @@ def _value(opt: Option, hf: HfAuto, launch: Launch, world_size: int | None, rele
     older = _older(hf.changes, release)
     if hf.compared:
         return trainer_holds(hf.compared, launch, world_size, warmup_at_least_one=older is None)
-    formula = (older.before if older is not None else hf.source).split(",")[0]  # "0.9 * h * h, a float"
+    formula = (older.before or "" if older is not None else hf.source).split(",")[0]  # "0.9 * h * h, a float"
     needs_hidden = "hidden_size" in formula
     if needs_hidden and launch.hidden_size is None:
         return Unknown("hidden_size")

@@ -354,7 +354,7 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
         "batch sizes, learning rate, betas, clipping and precision from the training arguments when Trainer starts "
         "(trainer_config_process), the bucket sizes from the model's hidden size and the scheduler's step counts "
         "from the number of training steps once the model is loaded and the data counted (trainer_config_finalize). "
-        "Where the launch does not say what a value is made of, dsref does not guess: the value stays \"auto\", "
+        'Where the launch does not say what a value is made of, dsref does not guess: the value stays "auto", '
         "the checks that need it leave it out, and this note says what would decide it."
     ),
 )
