@@ -16,6 +16,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from ..launch.model import Built
 from ..records import record
 from .edits import Applicability
 from .findings import Finding, Kind, Severity
@@ -30,6 +31,7 @@ __all__ = [
     "STDIN",
     "STDIN_SHOWN",
     "FileReport",
+    "check_built",
     "check_bytes",
     "check_file",
     "check_loaded",
@@ -184,8 +186,8 @@ def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
     """The config as the run will see it: with the launch given (``dsref check LAUNCH``), a file read as Hugging
     Face's has each ``"auto"`` Trainer fills filled from the launch, as the installed transformers fills it; else the
     file as read. The keys stay where the file writes them, so findings point at its lines."""
-    if settings.launch is None or loaded.profile != "hf":
-        return loaded.data
+    if settings.launch is None or loaded.profile != "hf" or settings.launch.form == "accelerate":
+        return loaded.data  # an Accelerate config does not say what the script fills: its "auto" stay
     from ..launch.trainer import trainer_fill
     from .validate.checktree import check_tree
 
@@ -193,6 +195,28 @@ def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
         loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
     )
     return filling.config
+
+
+def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> FileReport:
+    """A ds_config a launch file builds (an Accelerate config's ``deepspeed_config``: ``text`` is the launch file's),
+    checked as Hugging Face reads it, each finding at the launch file's entry that gives the value. No fix is
+    offered: the edits of a fix are edits of JSON."""
+    from .positions import LineIndex
+    from .read.loader import Positions
+    from .read.walker import Entries
+
+    offsets = {loc: (p.form, p.key_start, p.key_end, p.value_start, p.value_end) for loc, p in built.places.items()}
+    positions = Positions(Entries(offsets), LineIndex(text))
+    lines = tuple(text.splitlines())
+    loaded = LoadedConfig(built.config, positions, (), "hf", Path(path), lines, json_reads=True)
+    report = check_loaded(loaded, path, settings.read_as("hf"))
+    # What the tool writes itself, the launch file cannot change: only a refusal of it is worth saying
+    report.findings = [
+        replace(f, repair=None, fix=None)
+        for f in report.findings
+        if f.severity is Severity.error or tuple(f.location) in built.places
+    ]
+    return report
 
 
 def load_error_finding(error: LoadError) -> Finding:

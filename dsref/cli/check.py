@@ -14,9 +14,12 @@ from ..tree.releases import OLDEST_COVERED
 from ..tree.versions import DEEPSPEED_VERSION
 from .lang import add_lang_option, language
 
+from ..records import record
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..check.report.target import Release
+    from ..launch.model import Built
     from ..check.settings import CheckSettings
     from ..text.i18n import Lang
 
@@ -140,12 +143,18 @@ def run(args: argparse.Namespace) -> int:
         checked: list[tuple[list[str], CheckSettings]] = [(configs, with_command)] if configs else []
     else:
         checked = [(configs, settings)] if configs else []
+    built: list[tuple[str, str, Built, CheckSettings]] = []
     for path in launches:
         with_launch = _launch_settings(path, settings, lang)
         if with_launch is None:
             status = 2
             continue
-        checked.append(with_launch)
+        if isinstance(with_launch, _Built):
+            built.append((path, with_launch.text, with_launch.built, with_launch.settings))
+            continue
+        if with_launch.refused:
+            status = max(status, 1)
+        checked.append((with_launch.files, with_launch.settings))
     if args.show_effective:
         shown = _show_effective(checked, stdin)
         return 2 if status else shown
@@ -160,10 +169,18 @@ def run(args: argparse.Namespace) -> int:
         jobs = args.jobs if each is settings else 1
         for piece in check_and_draw(files, args.format, lang, each, color=color, jobs=jobs, stdin=stdin):
             writer.write(piece)
+    if built:
+        from ..check.pipeline import check_built, display_path
+        from ..check.report.draw import draw
+
+        for path, text, config, each in built:
+            report = check_built(text, path, config, each)
+            report.path = display_path(path)
+            writer.write(draw(report, args.format, lang, color=color, target=each.deepspeed_version))
     tally = writer.close()
-    if tally.unreadable or status:
+    if tally.unreadable or status == 2:
         return 2
-    return 0 if tally.ok else 1
+    return 0 if tally.ok and not status else 1
 
 
 COMMAND_LINE = "<command>"
@@ -194,9 +211,28 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
     return replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
 
 
-def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[list[str], CheckSettings] | None:
-    """The ds_config a launch file names, and the settings it is checked with (the launch, the world size its
-    launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+@record
+class _Named:
+    """A launch file's ds_config, with the settings it is checked with."""
+
+    files: list[str]
+    settings: CheckSettings
+    refused: bool = False
+    """The tool refuses the launch file itself (said on standard error)."""
+
+
+@record
+class _Built:
+    """A ds_config a launch file builds, with the launch file's text its findings point into."""
+
+    text: str
+    built: Built
+    settings: CheckSettings
+
+
+def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
+    """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
+    its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
     from dataclasses import replace
 
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
@@ -217,6 +253,22 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         say(f"dsref: {where}: " + MESSAGES.text(exc.reason, lang, **args))
         return None
+    world_size = settings.world_size if settings.world_size is not None else launch.world_size
+    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
+    refused = False
+    if launch.built is not None:
+        from ..launch.accelerate import ACCELERATE_KEYS
+
+        for key in launch.built.ignored:
+            known = ", ".join(k for k in ACCELERATE_KEYS)
+            text = MESSAGES.text("accelerate_ignored", lang, key=visible(str(key.value)), known=known)
+            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
+        for key in launch.built.refused:
+            refused = True
+            text = MESSAGES.text("accelerate_refused", lang, key=visible(str(key.value)))
+            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
+        if launch.built.config is not None:
+            return _Built(read.data[:MAX_BYTES].decode("utf-8", errors="replace"), launch.built, checked)
     if launch.ds_config is None:
         say(f"dsref: {shown}: " + MESSAGES.text("no_ds_config", lang))
         return None
@@ -228,9 +280,7 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
         return None
     if launch.unknown:
         say(f"dsref: {shown}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
-    world_size = settings.world_size if settings.world_size is not None else launch.world_size
-    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
-    return [launch.ds_config_path], checked
+    return _Named([launch.ds_config_path], checked, refused)
 
 
 def _show_effective(checked: list[tuple[list[str], CheckSettings]], stdin: bytes | None) -> int:

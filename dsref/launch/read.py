@@ -27,10 +27,14 @@ MESSAGES = messages(
     "launch",
     no_command="no command here starts training (deepspeed, torchrun, python -m torch.distributed.run, accelerate "
     "launch or python with --deepspeed)",
-    unknown_yaml="this YAML is neither a LLaMA-Factory nor an axolotl training file; dsref reads those, and shell "
-    "scripts that run deepspeed, torchrun, accelerate launch or python",
-    accelerate_config="this is an Accelerate config; dsref does not read Accelerate configs yet: check the "
-    "ds_config it names, with --world-size for its num_processes",
+    unknown_yaml="this YAML is none of the launch files dsref reads: a LLaMA-Factory or axolotl training file, or "
+    "an Accelerate config (distributed_type: DEEPSPEED); dsref also reads shell scripts that run deepspeed, "
+    "torchrun, accelerate launch or python",
+    accelerate_not_deepspeed="this Accelerate config does not run DeepSpeed (distributed_type: {kind}); dsref "
+    "checks those with distributed_type: DEEPSPEED",
+    accelerate_ignored="Accelerate does not read {key} in deepspeed_config; it reads {known}",
+    accelerate_refused="Accelerate refuses {key} beside deepspeed_config_file (DeepSpeedPlugin: the file decides "
+    "it): remove it from the Accelerate config, and write it in the ds_config",
     bad_yaml="the YAML does not parse: {detail}",
     yaml_missing="reading a YAML launch needs dsref's `launch` extra (PyYAML): `python -m pip install 'dsref[launch]'`",
     bad_value="{name} is given as {value}, which the training arguments do not take",

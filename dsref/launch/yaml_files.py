@@ -49,7 +49,9 @@ def read_yaml(text: str, path: str) -> Launch:
             written,
         )
     if "distributed_type" in entries or "deepspeed_config" in entries:
-        raise LaunchError("accelerate_config", path)
+        from .accelerate import read_accelerate
+
+        return read_accelerate(root, path)
     form: Form
     if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
         form = "axolotl"

@@ -310,8 +310,8 @@ def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
 )
 def launch_mismatch(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
-    if ctx.profile != "hf" or launch is None:
-        return
+    if ctx.profile != "hf" or launch is None or launch.form == "accelerate":
+        return  # an Accelerate config does not say whether the script runs Trainer, nor its arguments
     for opt, value in _compared(ctx):
         hf = opt.meta.hf_auto
         assert hf is not None
@@ -360,7 +360,7 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
 )
 def launch_leaves_unknown(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
-    if ctx.profile != "hf" or launch is None:
+    if ctx.profile != "hf" or launch is None or launch.form == "accelerate":
         return
     transformers = ctx.effective.hugging_face.of("transformers")
     filling = trainer_fill(ctx.config, launch, ctx.world_size, ctx.tree, transformers)

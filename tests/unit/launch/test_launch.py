@@ -143,7 +143,7 @@ def test_llamafactory_and_axolotl_yaml(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n", "accelerate_config"),
+        ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n", "accelerate_not_deepspeed"),
         ("name: my-service\nreplicas: 3\n", "unknown_yaml"),
         ("key: [unclosed\n", "bad_yaml"),
     ],
