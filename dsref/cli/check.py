@@ -10,17 +10,16 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..records import record
 from ..tree.releases import OLDEST_COVERED
 from ..tree.versions import DEEPSPEED_VERSION
 from .lang import add_lang_option, language
 
-from ..records import record
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from ..check.report.target import Release
-    from ..launch.model import Built
     from ..check.settings import CheckSettings
+    from ..launch.model import Built
     from ..text.i18n import Lang
 
 
