@@ -69,7 +69,8 @@ class Launch:
     processes: Given | None = None
     """The total number of processes where the launcher says it directly (``accelerate launch --num_processes``)."""
     unknown: tuple[str, ...] = ()
-    """Arguments whose value the launch sets through a shell variable dsref cannot resolve."""
+    """Arguments whose value the launch leaves to the run: set through a shell variable dsref cannot resolve, or
+    axolotl's ``auto`` (decided by the GPU it runs on)."""
     model: Given | None = None
     """The model as the launch names it (``--model_name_or_path``, ``model_name_or_path:``, ``base_model:``)."""
     model_config_path: str | None = None

@@ -41,7 +41,9 @@ MESSAGES = messages(
     unreadable="the launch file cannot be read: {reason}",
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
-    unknown_value="{names} set through shell variables dsref cannot resolve: the checks that need them are left out",
+    unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
+    '"auto"): the checks that need them are left out',
+
 )
 
 

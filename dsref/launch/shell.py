@@ -77,9 +77,11 @@ def _commands(text: str, variables: dict[str, str | None]) -> Iterator[list[_Tok
             line = physical[number]
             number += 1
             stripped = line.rstrip()
-            if stripped.endswith("\\") and number < len(physical):
+            if stripped.endswith("\\"):  # a continuation; on the last line, one the shell takes as the end
                 parts.append((start + len(parts) + 1, stripped[:-1]))
-                continue
+                if number < len(physical):
+                    continue
+                break
             parts.append((start + len(parts) + 1, line))
             break
         tokens: list[_Token] = []

@@ -118,3 +118,89 @@ def test_dsref_fills_refuses_and_judges_as_the_real_tools(
     if not refused:  # Trainer lets it through: DeepSpeed's verdict on what it hands on
         assert refused_by_dsref == _deepspeed_refuses(theirs), [f.code for f in report.findings]
         assert refused_by_dsref == ("per_device_train_batch_size 0" in script_arguments)
+
+
+# -- the launch files of public repositories (tests/data/launch) -----------------------------------------------------
+
+DATA = Path(__file__).parents[1] / "data" / "launch"
+MODEL = Path(__file__).parents[1] / "data" / "hf_models" / "llama-3-8b.json"
+
+
+def _trainer_argv(relative: str) -> tuple[list[str], dict[str, Any] | None]:
+    """The command line or the dict of arguments the launch hands TrainingArguments, as its tool hands them: a
+    script's argv (HfArgumentParser leaves the script's own flags), LLaMA-Factory's YAML (parse_dict, extra keys
+    allowed), axolotl's YAML through the names it maps."""
+    import yaml
+
+    path = DATA / relative
+    if path.suffix == ".sh":
+        words = shlex.split(path.read_text(encoding="utf-8").replace("\\\n", " "))
+        start = words.index("--deepspeed")
+        argv = words[start:]
+        at = argv.index("--deepspeed")
+        return argv[:at] + argv[at + 2 :], None
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    if "base_model" in data:  # axolotl: its names for TrainingArguments', "auto" decided by the GPU
+        launch = read_launch(str(path), path.read_text(encoding="utf-8"))
+        return [f"--{name}={given.value}" for name, given in launch.arguments.items()], None
+    return [], {k: v for k, v in data.items() if k != "deepspeed"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "relative",
+    [
+        "llamafactory/examples/train_full/llama3_full_sft.yaml",
+        "malaya/session/tiny-llama/run-instructions-16k-rag.sh",
+        "finlora/lora/example_config.yml",
+    ],
+)
+def test_real_launches_fill_as_transformers_fills(relative: str, tmp_path: Path) -> None:
+    """On one process: every value dsref fills is the value transformers fills; what dsref leaves "auto" it names
+    (DS590), and transformers fills it from what dsref named (the steps of an epoch, the model)."""
+    path = DATA / relative
+    launch = read_launch(str(path), path.read_text(encoding="utf-8"))
+    assert launch.ds_config_path is not None
+    config = json.loads(Path(launch.ds_config_path).read_text(encoding="utf-8"))
+    filled = trainer_fill(config, launch, 1, option_tree())
+
+    needs.module("torch")
+    needs.module("accelerate")
+    needs.module("deepspeed")
+    transformers = needs.module("transformers")
+    from transformers.integrations.deepspeed import HfTrainerDeepSpeedConfig
+
+    parser = transformers.HfArgumentParser(transformers.TrainingArguments)
+    argv, as_dict = _trainer_argv(relative)
+    if as_dict is not None:
+        (args,) = parser.parse_dict({**as_dict, "output_dir": str(tmp_path), "use_cpu": True}, allow_extra_keys=True)
+    else:
+        args, _rest = parser.parse_args_into_dataclasses(
+            args=["--output_dir", str(tmp_path), "--use_cpu", *argv], return_remaining_strings=True
+        )
+    if "bf16" in launch.unknown:
+        args.bf16 = True  # what axolotl's "auto" makes of it on a GPU with bfloat16
+    hidden = json.loads(MODEL.read_text())["hidden_size"]
+    theirs = HfTrainerDeepSpeedConfig(json.loads(json.dumps(config)))
+    theirs.trainer_config_process(args)
+    theirs.trainer_config_finalize(args, SimpleNamespace(config=SimpleNamespace(hidden_size=hidden)), 100)
+
+    unknown = {u.path for u in filled.unknown}
+    for fill in filled.filled:
+        node = theirs.config
+        for key in fill.path.split("."):
+            node = node[key]
+        assert node == fill.value, fill.path
+    for path_ in unknown:  # left "auto" by dsref, filled by transformers from what the launch does not say
+        node = theirs.config
+        for key in path_.split("."):
+            node = node[key]
+        assert node != "auto", path_
+    report = check_text(json.dumps(config), "ds.json", CheckSettings("hf", 1, launch=launch))
+    said = {f.option for f in report.findings if f.code == "DS590"}
+    first_of_each_need: dict[str, str] = {}
+    for item in filled.unknown:
+        first_of_each_need.setdefault(item.need, item.path)
+    assert said == set(first_of_each_need.values())  # one note for each thing the launch leaves unsaid
+    assert not [f for f in report.findings if f.severity is Severity.error]
+    assert not _deepspeed_refuses(theirs.config)

@@ -347,7 +347,8 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
         "or --num_processes)",
         "steps": "the number of training steps (without --max_steps it depends on the size of the data set)",
         "hidden_size": "the model's hidden size (name a local model directory that holds its config.json)",
-        "variable": "shell variables dsref cannot resolve ({names})",
+        "variable": "what the launch leaves to the run ({names}: a shell variable dsref cannot resolve, or "
+        'axolotl\'s "auto")',
     },
     explanation=(
         'Checked with its launch, a file read as Hugging Face\'s has each "auto" filled as Trainer fills it: the '
