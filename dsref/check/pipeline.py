@@ -19,7 +19,7 @@ from typing import Any
 from ..launch.model import Built
 from ..records import record
 from .edits import Applicability
-from .findings import Finding, Kind, Severity
+from .findings import Finding, Kind, Location, Severity
 from .read.loader import LoadedConfig, LoadError, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
@@ -205,7 +205,9 @@ def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> 
     from .read.loader import Positions
     from .read.walker import Entries
 
-    offsets = {loc: (p.form, p.key_start, p.key_end, p.value_start, p.value_end) for loc, p in built.places.items()}
+    offsets: dict[Location, tuple[str, int, int, int, int]] = {
+        loc: (p.form, p.key_start, p.key_end, p.value_start, p.value_end) for loc, p in built.places.items()
+    }
     positions = Positions(Entries(offsets), LineIndex(text))
     lines = tuple(text.splitlines())
     loaded = LoadedConfig(built.config, positions, (), "hf", Path(path), lines, json_reads=True)

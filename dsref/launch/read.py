@@ -43,7 +43,6 @@ MESSAGES = messages(
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
     '"auto"): the checks that need them are left out',
-
 )
 
 

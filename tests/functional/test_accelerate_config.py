@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from dsref.launch.read import read_launch
 from tests import needs
 
 # What accelerate/utils/launch.py (prepare_deepspeed_cmd_env) puts in the environment for each key of the YAML.
-ENVIRONMENT = {
+ENVIRONMENT: dict[str, tuple[str, Callable[[Any], str]]] = {
     "zero_stage": ("ACCELERATE_DEEPSPEED_ZERO_STAGE", str),
     "gradient_accumulation_steps": ("ACCELERATE_GRADIENT_ACCUMULATION_STEPS", str),
     "gradient_clipping": ("ACCELERATE_GRADIENT_CLIPPING", lambda v: str(v).lower()),

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 
 from dsref.cli.main import main
+from dsref.launch.model import Launch
 from dsref.launch.read import read_launch
 
 DATA = Path(__file__).parents[2] / "data" / "launch"
 
 
-def _read(relative: str):  # type: ignore[no-untyped-def]
+def _read(relative: str) -> Launch:
     path = DATA / relative
     return read_launch(str(path), path.read_text(encoding="utf-8"))
 
