@@ -157,7 +157,7 @@ def _trainer_argv(relative: str) -> tuple[list[str], dict[str, Any] | None]:
 )
 def test_real_launches_fill_as_transformers_fills(relative: str, tmp_path: Path) -> None:
     """On one process: every value dsref fills is the value transformers fills; what dsref leaves "auto" it names
-    (DS590), and transformers fills it from what dsref named (the steps of an epoch, the model)."""
+    (DS613), and transformers fills it from what dsref named (the steps of an epoch, the model)."""
     path = DATA / relative
     launch = read_launch(str(path), path.read_text(encoding="utf-8"))
     assert launch.ds_config_path is not None
@@ -197,7 +197,7 @@ def test_real_launches_fill_as_transformers_fills(relative: str, tmp_path: Path)
             node = node[key]
         assert node != "auto", path_
     report = check_text(json.dumps(config), "ds.json", CheckSettings("hf", 1, launch=launch))
-    said = {f.option for f in report.findings if f.code == "DS590"}
+    said = {f.option for f in report.findings if f.code == "DS613"}
     first_of_each_need: dict[str, str] = {}
     for item in filled.unknown:
         first_of_each_need.setdefault(item.need, item.path)

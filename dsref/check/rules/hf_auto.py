@@ -319,7 +319,7 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
             continue  # DS588
         side = trainer_holds(hf.compared, launch, ctx.world_size, warmup_at_least_one=_clamps_warmup(ctx, hf))
         if isinstance(side, Unknown):
-            continue  # DS590 names what the launch leaves unsaid
+            continue  # DS613 names what the launch leaves unsaid
         expected, where = side.value, side.where
         if value != expected:
             args = {
@@ -337,7 +337,7 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
 
 
 @rule(
-    "DS590",
+    "DS613",
     "launch-leaves-unknown",
     Severity.info,
     message='Trainer fills {paths} from {needs}; the launch does not say it, so dsref checks them as "auto" and '

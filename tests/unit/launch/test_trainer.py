@@ -151,10 +151,14 @@ def test_the_filled_values_are_checked_as_deepspeed_reads_them() -> None:
     assert not unfilled & {"DS203", "DS501", "DS502", "DS503", "DS504"}
 
 
-def test_ds590_says_what_the_launch_leaves_unknown() -> None:
+def test_ds590_says_what_the_launch_leaves_unknown(tmp_path: Path) -> None:
     launch = read_launch("run.sh", "deepspeed train.py --learning_rate $LR\n")
     text = json.dumps(CONFIG)
     report = check_text(text, "ds.json", CheckSettings("hf", None, launch=launch))
-    needs = sorted(f.args["needs"] for f in report.findings if f.code == "DS590")
+    needs = sorted(f.args["needs"] for f in report.findings if f.code == "DS613")
     assert needs == ["hidden_size", "steps", "variable", "world_size"]
-    assert "DS612" not in {f.code for f in report.findings}  # with the launch given, DS589 and DS590 say it
+    assert "DS612" not in {f.code for f in report.findings}  # with the launch given, DS589 and DS613 say it
+    model = _model(tmp_path)
+    whole = read_launch("run.sh", f"python train.py --model_name_or_path {model} --max_steps 10\n")
+    said = check_text(text, "ds.json", CheckSettings("hf", 1, launch=whole)).findings
+    assert "DS613" not in {f.code for f in said}  # a launch that says everything leaves nothing unknown
