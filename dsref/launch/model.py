@@ -81,6 +81,9 @@ class Launch:
     """The longest sequence trained on (``--model_max_length``, ``cutoff_len:``, ``sequence_len:``)."""
     gradient_checkpointing: Given | None = None
     """Whether activations are recomputed (``--gradient_checkpointing``, ``gradient_checkpointing:``)."""
+    hostfile: Given | None = None
+    """The deepspeed launcher's ``--hostfile`` as written: its hosts' slots give the world size (read by
+    :func:`~dsref.launch.read.with_files`)."""
     built: Built | None = None
     """The ds_config the launch file builds or the keys it sets beside one (an Accelerate config)."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import replace
 
 from ..text.i18n import messages
@@ -69,12 +70,43 @@ def with_files(launch: Launch) -> Launch:
     a local directory (with the hidden size Trainer reads from it)."""
     if launch.ds_config is not None:
         launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
+    if launch.hostfile is not None and launch.processes is None:
+        path = resolve(str(launch.hostfile.value), launch.path)
+        slots = None if path is None else hostfile_slots(path)
+        if slots:
+            nodes = launch.nodes.value if launch.nodes is not None else 0
+            used = slots[:nodes] if nodes > 0 else slots
+            per_node = launch.processes_per_node.value if launch.processes_per_node is not None else 0
+            total = per_node * len(used) if per_node > 0 else sum(used)
+            launch = replace(launch, processes=replace(launch.hostfile, value=total))
     if launch.model is not None and isinstance(launch.model.value, str):
         for folder in candidates(launch.model.value, launch.path):
             config = os.path.join(folder, "config.json")
             if os.path.isfile(config):
                 return replace(launch, model_config_path=config, hidden_size=hidden_size(config))
     return launch
+
+
+_HOST = re.compile(r"^(\S+)\s+slots=(\d+)")
+
+
+def hostfile_slots(path: str) -> list[int] | None:
+    """The slots of each host of a deepspeed hostfile (``worker-0 slots=8``), in order, as its launcher reads it;
+    None for a file it refuses (a line of another form, a host twice) or that cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except (OSError, ValueError):
+        return None
+    hosts: dict[str, int] = {}
+    for line in (raw.strip() for raw in lines):
+        if not line or line.startswith("#"):
+            continue
+        match = _HOST.search(line)
+        if match is None or match.group(1) in hosts:
+            return None
+        hosts[match.group(1)] = int(match.group(2))
+    return list(hosts.values()) or None
 
 
 def hidden_size(config_path: str) -> int | None:

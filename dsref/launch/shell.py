@@ -208,8 +208,12 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         index += 1  # the training script itself
     arguments, unknown, ds_config, facts = _script_arguments(tokens[index:], path)
     nodes = processes_per_node = processes = None
+    hostfile = None
     if launcher == "deepspeed":
         nodes, processes_per_node = _count(options.get("--num_nodes")), _count(options.get("--num_gpus"))
+        written = options.get("--hostfile") or options.get("-H")
+        if written is not None and written.known:
+            hostfile = Given(written.text, written.line, written.col, written.written)
     elif launcher == "torchrun":
         nodes = _count(options.get("--nnodes"))
         processes_per_node = _count(options.get("--nproc_per_node") or options.get("--nproc-per-node"))
@@ -232,6 +236,7 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         model=model,
         sequence_length=length,
         gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),
+        hostfile=hostfile,
     )
 
 

@@ -88,6 +88,13 @@ def test_findings_point_at_the_yaml_lines() -> None:
     assert report.loaded is not None
     where = {f.code: report.loaded.locate(f.location, "value").line for f in report.findings}
     assert where.get("DS204") == 4  # "gpu" is no offload device
+    stage_2 = text.replace("gpu", "cpu")
+    launch = read_launch("acc.yaml", stage_2)
+    assert launch.built is not None
+    report = check_built(stage_2, "acc.yaml", launch.built, CheckSettings("hf", 2, launch=launch))
+    assert report.loaded is not None
+    where = {f.code: report.loaded.locate(f.location).line for f in report.findings}
+    assert where.get("DS530") == 4  # parameters offloaded below stage 3: DeepSpeed ignores it
     assert all(f.fix is None for f in report.findings)  # a fix edits JSON: none for a YAML
 
 
