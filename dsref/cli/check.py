@@ -155,8 +155,8 @@ def run(args: argparse.Namespace) -> int:
             status = max(status, 1)
         checked.append((with_launch.files, with_launch.settings))
     if args.show_effective:
-        shown = _show_effective(checked, stdin)
-        return 2 if status else shown
+        shown = _show_effective(checked, stdin, built)
+        return 2 if status == 2 else max(shown, status)
     from ..check.batch import check_and_draw
     from ..check.report.draw import CheckedFor, Writer
     from .explain import use_color
@@ -282,10 +282,14 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
     return _Named([launch.ds_config_path], checked, refused)
 
 
-def _show_effective(checked: list[tuple[list[str], CheckSettings]], stdin: bytes | None) -> int:
+def _show_effective(
+    checked: list[tuple[list[str], CheckSettings]],
+    stdin: bytes | None,
+    built: list[tuple[str, str, Built, CheckSettings]],
+) -> int:
     import json
 
-    from ..check.pipeline import check_bytes, check_file, display_path, launched
+    from ..check.pipeline import check_built, check_bytes, check_file, display_path, launched
     from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
@@ -309,6 +313,14 @@ def _show_effective(checked: list[tuple[list[str], CheckSettings]], stdin: bytes
             if settings.launch is not None:
                 document["launch"] = display_path(settings.launch.path)
             documents.append({"file": report.path, **document})
+    for path, text, config, settings in built:  # the ds_config an Accelerate config builds
+        report = check_built(text, path, config, settings)
+        report.path = display_path(path)
+        reports.append(report)
+        document = effective_document(
+            config.config, world_size=settings.world_size, deepspeed_version=settings.deepspeed_version
+        )
+        documents.append({"file": report.path, "launch": report.path, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
     sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")
