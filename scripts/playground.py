@@ -316,7 +316,8 @@ def write_lock(runtime: Runtime, wheels: list[tuple[WheelInfo, Path]], dsref_whe
 
 
 def bundle_editor(into: Path) -> None:
-    """``npm ci`` (when the lock changed) and esbuild: the page's script and the worker's."""
+    """``npm ci`` (when the lock changed) and esbuild: the page's script and the worker's; and the page's
+    stylesheet."""
     modules = EDITOR / "node_modules"
     stamp = modules / ".package-lock.json"
     if not stamp.is_file() or stamp.stat().st_mtime < (EDITOR / "package-lock.json").stat().st_mtime:
@@ -337,6 +338,7 @@ def bundle_editor(into: Path) -> None:
             ],
             check=True,
         )
+    shutil.copyfile(EDITOR / "src" / "page.css", into / "page.css")  # the page's own styles, linked by page.js
 
 
 _COMPILE = r"""

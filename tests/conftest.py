@@ -81,6 +81,15 @@ def _english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delenv(name, raising=False)
 
 
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Tells :mod:`tests.needs` whether the test about to run (its fixtures first) is in the fast tier."""
+    needs.TIER.fast = item.get_closest_marker("slow") is None
+
+
+def pytest_runtest_teardown(item: pytest.Item) -> None:
+    needs.TIER.fast = False
+
+
 _IMPORTS = re.compile(r"^\s*(?:import|from)\s+(\w+)", re.MULTILINE)
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import os
 import shutil
+from dataclasses import dataclass
 from types import ModuleType
 from typing import NoReturn
 
@@ -26,12 +27,35 @@ INSTALL = {
     "node": "node >= 20 and npm from your system's packages",
     "npm": "node >= 20 and npm from your system's packages",
     "chromium": "bash scripts/install_test_deps.sh",
+    "git": "git from your system's packages",
+    "patch": "GNU patch from your system's packages",
 }
+
+
+SLOW_ONLY = frozenset({"torch", "deepspeed", "transformers", "accelerate"})
+"""Packages whose import costs seconds of CPU (torch, and those that import it): only a test marked ``slow`` may use
+them (CONTRIBUTING, the two tiers). The fast tier holds dsref to what these libraries were recorded doing; the slow
+tier to the libraries at work."""
+
+
+@dataclass
+class Tier:
+    fast: bool = False
+    """True while a test outside the slow tier runs (``conftest.py`` sets it for each test)."""
+
+
+TIER = Tier()
 
 
 def in_ci() -> bool:
     """``CI`` is set to anything but empty, ``0`` or ``false`` (as CI services and ``.ci/run`` set it)."""
     return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def examples(full: int) -> int:
+    """How many examples a property test draws: ``full`` in CI, a fifth of it (at least 20) on a developer's machine,
+    so the fast tier stays within its minute (CONTRIBUTING) while CI draws them all."""
+    return full if in_ci() else max(20, full // 5)
 
 
 def missing(what: str, install: str) -> NoReturn:
@@ -43,7 +67,11 @@ def missing(what: str, install: str) -> NoReturn:
 
 
 def module(name: str) -> ModuleType:
-    """Import ``name`` (a top-level package the tests use beyond dsref's own requirements), or skip/fail."""
+    """Import ``name`` (a top-level package the tests use beyond dsref's own requirements), or skip/fail.
+
+    A fast-tier test that asks for torch or DeepSpeed fails, saying to mark it slow."""
+    if TIER.fast and name.split(".")[0] in SLOW_ONLY:
+        pytest.fail(f"this test needs {name}, seconds to import: mark it @pytest.mark.slow", pytrace=False)
     try:
         return importlib.import_module(name)
     except ImportError as error:

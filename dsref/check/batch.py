@@ -21,7 +21,8 @@ import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 
-from .pipeline import STDIN, check_bytes, check_file, display_path
+from .pipeline import STDIN, FileReport, check_bytes, check_file, display_path, load_error_finding
+from .read.loader import LoadError
 from .report.draw import Piece, draw
 from .settings import DEFAULT_SETTINGS, CheckSettings
 
@@ -49,16 +50,18 @@ def check_and_draw(
     *,
     color: bool = False,
     jobs: int | None = None,
-    stdin: bytes | None = None,
+    stdin: bytes | LoadError | None = None,
 ) -> Iterator[Piece]:
     """Each file checked for ``settings`` and drawn in ``fmt``, yielded in the order given as soon as it is ready.
     ``jobs``: how many processes (None: one per CPU this process may use, as far as the number of files makes it
-    worth it). ``stdin``: what standard input held, read by the caller, for the path ``-`` (workers cannot read it)."""
+    worth it). ``stdin``: what standard input held, read by the caller, for the path ``-`` (workers cannot read it),
+    or why it could not be read."""
     one = partial(_check_and_draw, stdin=stdin, fmt=fmt, lang=lang, color=color, settings=settings)
     workers = workers_for(jobs, len(paths))
     if workers <= 1:
         yield from map(one, paths)
         return
+    from .fix import offered  # noqa: F401  (imported once here, before forking, for the files that offer fixes)
     from .rules import all_rules
     from .validate.checktree import check_tree
 
@@ -185,10 +188,18 @@ def _worker_check(path: str) -> Piece:
 
 
 def _check_and_draw(
-    path: str, *, stdin: bytes | None, fmt: str, lang: Lang, color: bool, settings: CheckSettings
+    path: str, *, stdin: bytes | LoadError | None, fmt: str, lang: Lang, color: bool, settings: CheckSettings
 ) -> Piece:
-    read_already = path == STDIN and stdin is not None
-    report = check_bytes(stdin, path, settings) if read_already and stdin is not None else check_file(path, settings)
+    if path == STDIN and isinstance(stdin, LoadError):  # standard input closed, or its read failed
+        report = FileReport(path, None, stdin, [load_error_finding(stdin)])
+    elif path == STDIN and isinstance(stdin, bytes):
+        report = check_bytes(stdin, path, settings)
+    else:
+        report = check_file(path, settings)
+    if any(f.fix is not None for f in report.findings):
+        from .fix.offered import offered  # only here: most files offer no fix, and start-up stays light
+
+        report = offered(report, settings)  # the fixes listed are those --fix applies
     report.path = display_path(path)
     return draw(report, fmt, lang, color=color, target=settings.deepspeed_version)
 

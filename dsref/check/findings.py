@@ -21,6 +21,7 @@ from ..records import record
 from .positions import Location
 
 if TYPE_CHECKING:
+    from ..tree.profiles import Profile
     from .edits import Fix
     from .repairs import Repair
 
@@ -145,6 +146,9 @@ class Finding:
     fix: Fix | None = field(default=None, compare=False)
     """The repair as edits of this file's text (set by :func:`dsref.check.repair.repairing.with_fixes`), when the text
     allows it."""
+    seen_by: Profile | None = None
+    """For a file the chosen reader refuses: the other reader, whose reading of the file this finding is about
+    (``"deepspeed"``: Hjson; ``"hf"``: ``json.load``); None for a finding of the file as its own reader reads it."""
 
     @property
     def code(self) -> str:
@@ -173,6 +177,7 @@ class Finding:
             "option": self.option,
             "args": dict(self.args),
             "related": [list(r) for r in self.related],
+            **({"seen_by": self.seen_by} if self.seen_by is not None else {}),
         }
 
 

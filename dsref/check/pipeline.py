@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import field, replace
 from functools import partial
@@ -20,16 +21,22 @@ from ..launch.model import Built
 from ..records import record
 from .edits import Applicability
 from .findings import Finding, Kind, Location, Severity
-from .read.loader import LoadedConfig, LoadError, load, load_bytes, load_text
+from .read.config_file import SNIFF_CHARS, looks_like_config
+from .read.loader import LoadedConfig, LoadError, LoadErrorKind, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
 from .rules import RuleFailure, run_rules
 from .settings import DEFAULT_SETTINGS, CheckSettings
 from .validate.validation import validate
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..tree.profiles import Profile
+
 __all__ = [
     "STDIN",
     "STDIN_SHOWN",
+    "Expanded",
     "FileReport",
     "check_built",
     "check_bytes",
@@ -37,9 +44,11 @@ __all__ = [
     "check_loaded",
     "check_text",
     "display_path",
+    "expand",
     "expand_paths",
     "launched",
     "load_error_finding",
+    "refused_text",
 ]
 
 
@@ -53,6 +62,9 @@ class FileReport:
     findings: list[Finding] = field(default_factory=list)
     rule_failures: tuple[RuleFailure, ...] = ()
     """Rules that stopped with an exception on this file: their findings are missing (the summary says so)."""
+    other_reading: LoadedConfig | None = None
+    """For a file its reader refuses (:attr:`error`) and the other reader reads: that reading, which the findings
+    after the load error's are about (each with its :attr:`~dsref.check.findings.Finding.seen_by`)."""
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity is severity)
@@ -69,25 +81,59 @@ class FileReport:
         return self.error is None and self.count(Severity.error) == 0
 
 
-def expand_paths(paths: Iterable[str]) -> Iterator[str]:
-    """The files to check: each path given, and every ``*.json`` below a directory (sorted, hidden ones skipped).
+@record
+class Expanded:
+    """The files to check, and those found in a directory that were left out as no DeepSpeed config."""
 
-    A directory that cannot be listed is given as it is, among the files, so that checking it says why.
+    files: tuple[str, ...]
+    skipped: tuple[str, ...] = ()
+
+
+def expand(paths: Iterable[str]) -> Expanded:
+    """The files to check: each path given, and every ``*.json`` below a directory (sorted, hidden ones skipped)
+    that looks like a DeepSpeed config by the language server's rule (:func:`~.read.config_file.looks_like_config`:
+    a model's ``config.json`` or a ``package.json`` beside the configs is left out, and counted in ``skipped``).
+
+    A directory that cannot be listed, or a file in it that cannot be read, is given as it is, among the files, so
+    that checking it says why.
     """
+    files: list[str] = []
+    skipped: list[str] = []
     for path in paths:
-        if os.path.isdir(path):
-            found: list[str] = []
-            for root, dirs, files in os.walk(path, onerror=partial(_unlisted, found)):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-                found.extend(os.path.join(root, f) for f in files if f.endswith(".json") and not f.startswith("."))
-            yield from sorted(found)
-        else:
-            yield path
+        if not os.path.isdir(path):
+            files.append(path)
+            continue
+        found: list[str] = []
+        unlisted: list[str] = []
+        for root, dirs, names in os.walk(path, onerror=partial(_unlisted, unlisted)):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            found.extend(os.path.join(root, f) for f in names if f.endswith(".json") and not f.startswith("."))
+        for file in sorted([*found, *unlisted]):
+            (files if file in unlisted or _looks_like_config(file) else skipped).append(file)
+    return Expanded(tuple(files), tuple(skipped))
+
+
+def expand_paths(paths: Iterable[str]) -> Iterator[str]:
+    """The files of :func:`expand`."""
+    yield from expand(paths).files
 
 
 def _unlisted(found: list[str], exc: OSError) -> None:
     if exc.filename is not None:
         found.append(os.fsdecode(exc.filename))
+
+
+def _looks_like_config(path: str) -> bool:
+    """Whether the file at ``path`` looks like a DeepSpeed config; True when it cannot be read (checking it says
+    why)."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return True  # a pipe or a device: never opened here (it may block), the loader says what it is
+        with open(path, "rb") as file:
+            start = file.read(SNIFF_CHARS)
+    except OSError:
+        return True
+    return looks_like_config(path.replace(os.sep, "/"), start.decode("utf-8", "replace"))
 
 
 def check_file(path: str, settings: CheckSettings = DEFAULT_SETTINGS) -> FileReport:
@@ -114,8 +160,29 @@ def check_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS)
 def _report(loaded: LoadedConfig | LoadError, path: str, settings: CheckSettings) -> FileReport:
     """The findings of a file as read: its load error alone, or everything check finds in it."""
     if isinstance(loaded, LoadError):
-        return FileReport(path, None, loaded, [load_error_finding(loaded)])
+        return _refused(loaded, path, settings)
     return check_loaded(loaded, path, settings)
+
+
+def _refused(error: LoadError, path: str, settings: CheckSettings) -> FileReport:
+    """The report of a file its reader refuses: the load error first, then, when the other reader reads the text,
+    what the file holds as that reader reads it, judged as the refusing reader would once it could read it (the
+    rest of the file is not hidden behind its first syntax error). Those findings carry no fix: none can be made
+    while the reader refuses the file."""
+    report = FileReport(path, None, error, [load_error_finding(error)])
+    text = refused_text(error)
+    if text is None or error.kind is not LoadErrorKind.syntax:
+        return report
+    other: Profile = "deepspeed" if error.profile == "hf" else "hf"
+    read = load_text(text, other, path=path)
+    if not isinstance(read, LoadedConfig):
+        return report
+    # the data as the other reader has it, judged for the reader the file is for
+    seen = check_loaded(replace(read, profile=error.profile), path, settings.read_as(error.profile))
+    report.findings.extend(replace(f, repair=None, fix=None, seen_by=other) for f in seen.findings)
+    report.other_reading = read
+    report.rule_failures = seen.rule_failures
+    return report
 
 
 _DUPLICATE_SEVERITY = Kind.duplicate_key.severity_by_profile or {}
@@ -221,13 +288,26 @@ def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> 
     return report
 
 
+def refused_text(error: LoadError) -> str | None:
+    """The text a reader refused, as it parsed it (line ends as ``\\n``, a byte-order mark kept): what the fix of
+    the load error edits; None when the error kept no text (the file could not be read or decoded)."""
+    if not error.source_lines:
+        return None
+    return ("\ufeff" if error.hint == "hint_bom" else "") + "\n".join(error.source_lines)
+
+
 def load_error_finding(error: LoadError) -> Finding:
     finding = Finding(Kind.unreadable, Severity.error, (), None, {"detail": error.message})
-    if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and error.source_lines:
+    text = refused_text(error)
+    if error.profile == "hf" and error.hint in ("hint_hjson_only", "hint_bom") and text is not None:
         # json.load refuses what DeepSpeed's Hjson reads: the fix writes the file as strict JSON
-        hjson = load_text(("\ufeff" if error.hint == "hint_bom" else "") + "\n".join(error.source_lines))
+        hjson = load_text(text)
         if isinstance(hjson, LoadedConfig):
             fix = strict_json_fix(hjson, rewrite=True)
+            if fix is not None and fix.title == "strict_json" and hjson.duplicates:
+                # written anew from the data, the file would keep only the later of two members with one key, and
+                # no finding would say so: the duplicate is a finding of its own (DS003, both lines), settled first
+                fix = None
             if fix is not None:
                 return replace(finding, fix=located(fix, hjson))
     return finding

@@ -5,8 +5,9 @@ Three ways of saying "where" meet in dsref, and this module is the only place th
 * an **offset** into the text as its reader parsed it (every line end read as ``\\n``; a byte-order mark, if any, is
   offset 0), which the scanners find and the fixes edit: :class:`Extent` (a stretch), :class:`Written` (a key and
   its value as written);
-* a **line and column**, counted from 1 in code points (a tab is one column, a byte-order mark takes none), which
-  dsref prints (``file:line:col``): :class:`Span`;
+* a **line and column**, counted from 1 in code points (a tab is one column; a byte-order mark takes none: only an
+  edit that removes it starts at column 0, :meth:`LineIndex.edit_span`), which dsref prints (``file:line:col``):
+  :class:`Span`;
 * an **LSP position**, counted from 0 in UTF-16 code units (an emoji is two, a byte-order mark one), which editors
   speak: :meth:`LineIndex.utf16`, or :meth:`LineIndex.position` of an offset into the text as written (its own line
   ends, which :meth:`LineIndex.written` maps a parsed offset onto).
@@ -127,6 +128,19 @@ class LineIndex:
         """The lines and columns of ``text[start:end]``."""
         return Span(*self.point(start), *self.point(end))
 
+    def edit_span(self, start: int, end: int) -> Span:
+        """The lines and columns of an edit of ``text[start:end]``: as :meth:`span`, but for the byte-order mark,
+        which takes no column: an edit that starts (or ends) at it starts (or ends) at column 0 of line 1, so that
+        the edit that removes it runs from column 0 to column 1, which :meth:`offset` maps back to offsets 0 and 1.
+
+        >>> LineIndex("\ufeff{}").edit_span(0, 1), LineIndex("\ufeff{}").span(0, 1)
+        (Span(line=1, col=0, end_line=1, end_col=1), Span(line=1, col=1, end_line=1, end_col=1))
+        """
+        span = self.span(start, end)
+        if self.bom and (start == 0 or end == 0):
+            span = Span(span.line, 0 if start == 0 else span.col, span.end_line, 0 if end == 0 else span.end_col)
+        return span
+
     def offset(self, line: int, col: int) -> int:
         """The offset of a 1-based line and column (the inverse of :meth:`point`)."""
         line = min(max(line, 1), len(self.starts))
@@ -153,7 +167,7 @@ class LineIndex:
             last = len(self.starts)
             return last - 1, self._units(last, len(self.line_text(last)))
         line = max(line, 1)
-        chars = max(0, col - 1) + (1 if line == 1 and self.bom else 0)
+        chars = max(0, col - 1 + (1 if line == 1 and self.bom else 0))
         return line - 1, self._units(line, min(chars, len(self.line_text(line))))
 
     @property

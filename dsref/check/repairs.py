@@ -51,6 +51,9 @@ class ReplaceValue(Repair):
     """Write ``literal`` (JSON text, spelled as it should read: ``1e-4`` stays ``1e-4``) where the value is."""
 
     literal: str
+    written_as: str | None = None
+    """The value's text as the repair was decided for (a Python literal Hjson read without quotes, its comma
+    included: ``True,``); the text written otherwise (the same string in quotes) gets no fix. None: any."""
 
 
 @record(kw_only=True)

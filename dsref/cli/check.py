@@ -8,7 +8,9 @@ With ``--fix`` the status is that of what remains; with ``--diff``, 1 when there
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections import deque
 
 from ..records import record
 from ..tree.releases import OLDEST_COVERED
@@ -17,6 +19,11 @@ from .lang import add_lang_option, language
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import BinaryIO
+
+    from ..check.fix.writer import Started
+    from ..check.pipeline import FileReport
+    from ..check.read.loader import LoadError
     from ..check.report.target import Release
     from ..check.settings import CheckSettings
     from ..launch.model import Built
@@ -122,14 +129,12 @@ def run(args: argparse.Namespace) -> int:
     if args.fix or args.diff:
         return _fix(args, lang, release, settings)
 
-    from ..check.pipeline import expand_paths
-    from ..check.read.loader import MAX_BYTES
+    from ..check.read.loader import read_stdin
 
-    paths = list(expand_paths(args.paths))
+    paths = _expanded(args.paths, lang)
     if not paths:
-        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
-    stdin = sys.stdin.buffer.read(MAX_BYTES + 1) if "-" in paths and sys.stdin is not None else None
+    stdin = read_stdin(_stdin()) if "-" in paths else None
     from ..launch.read import is_launch_file
 
     launches = [p for p in paths if p != "-" and is_launch_file(p)]
@@ -284,12 +289,21 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
 
 def _show_effective(
     checked: list[tuple[list[str], CheckSettings]],
-    stdin: bytes | None,
+    stdin: bytes | LoadError | None,
     built: list[tuple[str, str, Built, CheckSettings]],
 ) -> int:
     import json
 
-    from ..check.pipeline import check_built, check_bytes, check_file, display_path, launched
+    from ..check.pipeline import (
+        FileReport,
+        check_built,
+        check_bytes,
+        check_file,
+        display_path,
+        launched,
+        load_error_finding,
+    )
+    from ..check.read.loader import LoadError
     from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
@@ -297,7 +311,9 @@ def _show_effective(
     documents = []
     for paths, settings in checked:
         for path in paths:
-            if path == "-" and stdin is not None:
+            if path == "-" and isinstance(stdin, LoadError):
+                report = FileReport(path, None, stdin, [load_error_finding(stdin)])
+            elif path == "-" and isinstance(stdin, bytes):
                 report = check_bytes(stdin, path, settings)
             else:
                 report = check_file(path, settings)
@@ -309,6 +325,7 @@ def _show_effective(
                 launched(report.loaded, settings),
                 world_size=settings.world_size,
                 deepspeed_version=settings.deepspeed_version,
+                hugging_face=settings.hugging_face if report.loaded.profile == "hf" else None,
             )
             if settings.launch is not None:
                 document["launch"] = display_path(settings.launch.path)
@@ -318,7 +335,10 @@ def _show_effective(
         report.path = display_path(path)
         reports.append(report)
         document = effective_document(
-            config.config, world_size=settings.world_size, deepspeed_version=settings.deepspeed_version
+            config.config,
+            world_size=settings.world_size,
+            deepspeed_version=settings.deepspeed_version,
+            hugging_face=settings.hugging_face,
         )
         documents.append({"file": report.path, "launch": report.path, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
@@ -337,79 +357,117 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         counted,
         fix_text,
         read_original,
-        read_text,
         refusal_text,
         unified_diff,
     )
-    from ..check.fix.writer import FileChanged, write_fixed
-    from ..check.pipeline import FileReport, display_path, expand_paths
-    from ..check.read.loader import MAX_BYTES
-    from ..check.report.draw import CheckedFor, render
+    from ..check.fix.writer import MAX_STARTED, FileChanged, FixWrites, remove_stale_temporaries
+    from ..check.pipeline import FileReport, display_path
+    from ..check.report.draw import CheckedFor, Piece, assemble, draw
     from ..text.escape import visible
     from .explain import use_color
-    from .texts import CLI, say
+    from .texts import say
 
     target = release.version
     if "-" in args.paths and len(args.paths) > 1:
         say("dsref: " + TEXTS.text("stdin_many", lang))
         return 2
-    paths = ["-"] if args.paths == ["-"] else list(expand_paths(args.paths))
+    paths = ["-"] if args.paths == ["-"] else _expanded(args.paths, lang)
     if not paths:
-        say("dsref: " + CLI.text("no_json", lang, paths=_names(args.paths)))
         return 2
-    reports: list[FileReport] = []
+    # each file's report drawn as soon as it is settled, and only the drawing kept: thousands of reports, with their
+    # configs and positions, would each full collection of the garbage collector walk them all
+    out = sys.stderr if "-" in paths else sys.stdout
+    color = use_color(out) and args.format == "text"
+    pieces: list[Piece] = []
     fixed = changed = 0
     status = 0
-    for path in paths:
-        read = read_text(path, sys.stdin.buffer.read(MAX_BYTES + 1)) if path == "-" else read_original(path)
-        shown = "<stdin>" if path == "-" else display_path(path)
-        if isinstance(read, FileReport):
-            read.path = shown
-            reports.append(read)
+    failing = False
+    cleaned: set[str] = set()
+
+    def keep(report: FileReport) -> None:
+        nonlocal status, failing
+        if report.error is not None:
             status = 2
-            continue
-        result = fix_text(
-            read.text if isinstance(read, Original) else read,
-            shown,
-            settings,
-            unsafe=args.unsafe_fixes,
-        )
-        result.before.path = result.after.path = shown
-        for refused in result.refused:
-            say("dsref: " + refusal_text(refused, visible(shown, name=True), lang))
-        if path == "-" and not args.diff:
-            sys.stdout.write(result.text)  # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
-        if not result.changed:
-            reports.append(result.after)  # the same text; fixes --fix refused are no longer offered
-            continue
-        if args.diff:
-            sys.stdout.write(unified_diff(result.original, result.text, shown))
-        elif isinstance(read, Original):
+        failing = failing or not report.ok
+        if not args.diff:
+            pieces.append(draw(report, args.format, lang, color=color, target=target))
+
+    def settle(entry: _Entry) -> None:
+        """What one file's fix comes to, said and counted in the order the files were given."""
+        nonlocal fixed, changed, status
+        for line in entry.said:
+            say(line)
+        if entry.diff is not None:
+            _write_diff(entry.diff)
+        if entry.started is not None:
             try:
-                write_fixed(read.snapshot, result.text)
+                writes.finish(entry.started)
             except FileChanged:
-                say("dsref: " + TEXTS.text("changed", lang, path=visible(shown, name=True)))
-                reports.append(result.before)
+                say("dsref: " + TEXTS.text("changed", lang, path=visible(entry.shown, name=True)))
+                keep(entry.before)
                 status = 2
-                continue
+                return
             except OSError as exc:
                 from ..text.oserror import os_reason
 
                 reason = os_reason(exc, lang)
-                say("dsref: " + TEXTS.text("not_written", lang, path=visible(shown, name=True), reason=reason))
-                reports.append(result.before)
+                say("dsref: " + TEXTS.text("not_written", lang, path=visible(entry.shown, name=True), reason=reason))
+                keep(entry.before)
                 status = 2
-                continue
-        reports.append(result.after)
-        fixed += len(result.fixed)
-        changed += 1
-    if reports and any(r.error is not None for r in reports):
-        status = 2
+                return
+        keep(entry.report)
+        if entry.fixed is not None:
+            fixed += entry.fixed
+            changed += 1
+
+    with FixWrites() as writes:
+        waiting: deque[_Entry] = deque()
+        for path in paths:
+            read = _read_stdin_text() if path == "-" else read_original(path)
+            shown = "<stdin>" if path == "-" else display_path(path)
+            lines: list[str] = []
+            if isinstance(read, Original) and not args.diff:
+                folder = os.path.dirname(read.snapshot.target)
+                if folder not in cleaned:  # once in each folder written in: a killed run's leftovers, of any file
+                    cleaned.add(folder)
+                    removed = len(remove_stale_temporaries(folder))
+                    if removed:
+                        key = "stale_removed_one" if removed == 1 else "stale_removed"
+                        where = visible(display_path(folder), name=True)
+                        lines.append("dsref: " + TEXTS.text(key, lang, n=removed, folder=where))
+            if isinstance(read, FileReport):
+                read.path = shown
+                status = 2
+                waiting.append(_Entry(shown, lines, read, read))
+            else:
+                result = fix_text(
+                    read.text if isinstance(read, Original) else read,
+                    shown,
+                    settings,
+                    unsafe=args.unsafe_fixes,
+                )
+                result.before.path = result.after.path = shown
+                for refused in result.refused:
+                    lines.append("dsref: " + refusal_text(refused, visible(shown, name=True), lang))
+                if path == "-" and not args.diff:
+                    # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
+                    sys.stdout.write(result.text)
+                entry = _Entry(shown, lines, result.after, result.before)
+                if result.changed:  # else the same text; fixes --fix refused are no longer offered
+                    entry.fixed = len(result.fixed)
+                    if args.diff:
+                        entry.diff = unified_diff(result.original, result.text, shown, patch=not _terminal(sys.stdout))
+                    elif isinstance(read, Original):
+                        entry.started = writes.start(read.snapshot, result.text)
+                waiting.append(entry)
+            while waiting and (len(waiting) > MAX_STARTED or waiting[0].ready):
+                settle(waiting.popleft())
+        while waiting:
+            settle(waiting.popleft())
     if not args.diff:
-        out = sys.stderr if "-" in paths else sys.stdout
-        color = use_color(out) and args.format == "text"
-        checked_for = CheckedFor(release, args.profile, len(reports), settings.hugging_face)
-        out.write(render(reports, args.format, lang, color=color, target=target, checked_for=checked_for))
+        checked_for = CheckedFor(release, args.profile, len(paths), settings.hugging_face)
+        shown_for = checked_for if args.format != "github" else None  # as render() leaves GitHub's commands bare
+        out.write(assemble(pieces, args.format, lang, target=target, checked_for=shown_for))
     key = "would_fix" if args.diff else "fixed"
     said = TEXTS.text(key, lang, findings=counted("findings", fixed, lang), files=counted("files", changed, lang))
     print(visible(said), file=sys.stderr if args.diff or args.format != "text" or "-" in paths else sys.stdout)
@@ -417,7 +475,40 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         return status
     if args.diff:
         return 1 if changed else 0
-    return 1 if any(not r.ok for r in reports) else 0
+    return 1 if failing else 0
+
+
+@record(frozen=False)
+class _Entry:
+    """One file of ``--fix``/``--diff``, waiting for its turn: what to say, the diff to print, the write to finish,
+    the report then (``before`` where the write failed), and how many findings it fixed (None: nothing changed)."""
+
+    shown: str
+    said: list[str]
+    report: FileReport
+    before: FileReport
+    diff: str | None = None
+    started: Started | None = None
+    fixed: int | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.started is None or self.started.ready
+
+
+def _expanded(paths: list[str], lang: Lang) -> list[str]:
+    """The files to check for the paths given (those in a directory that look like DeepSpeed configs), having said
+    on standard error how many others a directory held; none, said, when there is none."""
+    from ..check.pipeline import expand
+    from .texts import CLI, say
+
+    expanded = expand(paths)
+    if expanded.skipped:
+        n = len(expanded.skipped)
+        say("dsref: " + CLI.text("skipped_one" if n == 1 else "skipped", lang, n=n))
+    if not expanded.files:
+        say("dsref: " + CLI.text("no_config" if expanded.skipped else "no_json", lang, paths=_names(paths)))
+    return list(expanded.files)
 
 
 def _names(paths: list[str]) -> str:
@@ -425,3 +516,38 @@ def _names(paths: list[str]) -> str:
     from ..text.escape import visible
 
     return ", ".join(visible(path, name=True) for path in paths)
+
+
+def _terminal(stream: object) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+def _write_diff(diff: str) -> None:
+    """The diff on standard output: shown escaped on a terminal; elsewhere (a pipe, a file) the patch itself, its
+    bytes those of the file (UTF-8, and a file name's bytes that are not UTF-8 as they are on disk), whatever
+    encoding standard output has."""
+    out = getattr(sys.stdout, "buffer", None)
+    if out is None or _terminal(sys.stdout):
+        sys.stdout.write(diff)
+        return
+    sys.stdout.flush()
+    out.write(diff.encode("utf-8", "surrogateescape"))
+    out.flush()
+
+
+def _stdin() -> BinaryIO | None:
+    """Standard input's bytes, or None where it is closed (Python then has no ``sys.stdin``)."""
+    return getattr(sys.stdin, "buffer", None) if sys.stdin is not None else None
+
+
+def _read_stdin_text() -> str | FileReport:
+    """Standard input's text, for ``check - --fix``, or the report of why it cannot be read."""
+    from ..check.fix.fixer import read_text
+    from ..check.pipeline import FileReport, load_error_finding
+    from ..check.read.loader import LoadError, read_stdin
+
+    data = read_stdin(_stdin())
+    if isinstance(data, LoadError):
+        return FileReport("-", None, data, [load_error_finding(data)])
+    return read_text("-", data)

@@ -18,6 +18,11 @@ CLI = messages(
     ),
     empty_name="an empty file name was given; give the path of a config file, or '-' to read standard input",
     no_json="no *.json files found in {paths}",
+    no_config="no DeepSpeed config found in {paths}",
+    skipped="skipped {n} *.json files that do not look like DeepSpeed configs (by their name, ds_config*.json, "
+    "*deepspeed*.json or zero*.json, or two of the keys every config has); name a file to check it anyway",
+    skipped_one="skipped 1 *.json file that does not look like a DeepSpeed config (by its name, ds_config*.json, "
+    "*deepspeed*.json or zero*.json, or two of the keys every config has); name it to check it anyway",
     stdin_twice="'-' (standard input) can be given only once",
     at_least_one="{option} must be 1 or more",
     unknown_language="unknown language '{value}'; use --lang en or --lang zh",

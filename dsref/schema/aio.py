@@ -25,7 +25,7 @@ class AioConfig(DictSection):
         "tensor worth swapping: NVMe offload keeps tensors under max(1 MB, `block_size`) in memory. The 1 MB "
         "default suits most drives; `ds_nvme_tune` compares it with 8 MB.",
         ds_constant=f"{_CONSTANTS}.AIO_BLOCK_SIZE_DEFAULT",
-        example=1048576,
+        example=8_388_608,
     )
     queue_depth: int = option(
         8,
@@ -33,7 +33,7 @@ class AioConfig(DictSection):
         description="Maximum number of `block_size` requests each I/O thread keeps in flight. Deeper queues let fast "
         "NVMe drives serve more requests in parallel; `ds_nvme_tune` tries 32 and 128, well above the default of 8.",
         ds_constant=f"{_CONSTANTS}.AIO_QUEUE_DEPTH_DEFAULT",
-        example=8,
+        example=32,
     )
     intra_op_parallelism: int = option(
         1,
@@ -46,7 +46,7 @@ class AioConfig(DictSection):
         "thread cannot keep the drive busy; swap buffers are aligned to 1024 × this many bytes. The docs call it "
         "thread_count, a key DeepSpeed does not read.",
         ds_constant=f"{_CONSTANTS}.AIO_INTRA_OP_PARALLELISM_DEFAULT",
-        example=1,
+        example=4,
     )
     single_submit: bool = option(
         False,

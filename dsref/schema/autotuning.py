@@ -76,6 +76,7 @@ class AutotuningConfig(DictSection):
         description="Directory where the autotuner keeps each experiment's logs and metrics (one subdirectory per "
         "experiment) and, at the end, summary.txt, ds_config_optimal.json and cmd_optimal.txt. In a multi-node job it "
         "must be reachable from every node; must not be empty.",
+        example="outputs/autotuning_results",
     )
     exps_dir: str = option(
         "autotuning_exps",
@@ -84,6 +85,7 @@ class AutotuningConfig(DictSection):
         ds_constant=_C + "AUTOTUNING_EXPS_DIR_DEFAULT",
         description="Directory where the autotuner writes the JSON description of each experiment before launching "
         "it. In a multi-node job it must be reachable from every node; must not be empty.",
+        example="outputs/autotuning_exps",
     )
     overwrite: bool = option(
         True,
@@ -98,12 +100,14 @@ class AutotuningConfig(DictSection):
         ds_constant=_C + "AUTOTUNING_START_PROFILE_STEP_DEFAULT",
         description="Step at which each experiment starts measuring (earlier steps are warm-up); the FLOPs "
         "profiler also runs at this step.",
+        example=5,
     )
     end_profile_step: int = option(
         5,
         unit="steps",
         ds_constant=_C + "AUTOTUNING_END_PROFILE_STEP_DEFAULT",
         description="Last step measured in each experiment; the experiment writes its metrics and exits after it.",
+        example=10,
     )
     metric: Literal["latency", "throughput", "flops"] = option(
         "throughput",
@@ -123,6 +127,7 @@ class AutotuningConfig(DictSection):
                 "'flops' in the results fails.",
             ),
         ),
+        example="latency",
     )
     metric_path: str | None = option(
         None,
@@ -142,18 +147,21 @@ class AutotuningConfig(DictSection):
             ("random", "Tries the configurations in random order."),
             ("model_based", "Fits a cost model to the results so far and tries the most promising configuration next."),
         ),
+        example="model_based",
     )
     tuner_early_stopping: int = option(
         5,
         ds_constant=_C + "AUTOTUNING_TUNER_EARLY_STOPPING_DEFAULT",
         description="Stop searching a tuning space once this many experiments have run since the best one so far "
         "without beating it; lower values finish sooner but may miss a better setup.",
+        example=10,
     )
     tuner_num_trials: int = option(
         50,
         ds_constant=_C + "AUTOTUNING_TUNER_NUM_TRIALS_DEFAULT",
         description="Maximum number of experiments run per tuning space (the ZeRO settings tried for one stage); with "
         "`tuner_early_stopping` it bounds how long tuning takes.",
+        example=20,
     )
     arg_mappings: dict[str, str] | None = option(
         None,
@@ -202,12 +210,14 @@ class AutotuningConfig(DictSection):
         description="Largest micro-batch size per GPU the autotuner tries; the search also stays within what "
         "`max_train_batch_size` allows and what its memory estimate says fits. Lower it to shorten tuning when large "
         "micro batches cannot fit.",
+        example=64,
     )
     min_train_micro_batch_size_per_gpu: int = option(
         1,
         unit="samples",
         ds_constant=_C + "AUTOTUNING_MIN_TRAIN_MICRO_BATCH_SIZE_PER_GPU_DEFAULT",
         description="Smallest micro-batch size per GPU the autotuner tries.",
+        example=2,
     )
     num_tuning_micro_batch_sizes: int = option(
         3,
@@ -215,6 +225,7 @@ class AutotuningConfig(DictSection):
         ds_constant=_C + "AUTOTUNING_NUM_TUNING_MICRO_BATCH_SIZES_DEFAULT",
         description="Number of micro-batch sizes between the smallest and the largest runnable one that the "
         "autotuner tries.",
+        example=5,
     )
 
 

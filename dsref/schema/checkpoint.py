@@ -69,6 +69,7 @@ class CheckpointWriterConfig(DictSection):
         "of that memory on every writing rank; the default is 64 MB. With `io_buffer_double` the two halves are used "
         "in turn.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_BUFFER_SIZE_DEFAULT",
+        example=134_217_728,
     )
     io_buffer_double: bool = option(
         True,
@@ -113,6 +114,7 @@ class CheckpointWriterConfig(DictSection):
         "it at 1. With values above 1 the files are named for more slices than there are writing ranks, and the "
         "slices beyond the last writer are never written.",
         ds_constant=f"{_MC_CONSTANTS}.CHECKPOINT_IO_MULTIPLIER_DEFAULT",
+        example=2,
     )
 
 

@@ -70,6 +70,7 @@ class CommunicationOptions(Section):
         "when prescale_gradients is false and gradient_allreduce_op is mean, and must stay 1.0 at ZeRO stages 2 and 3 "
         "while zero_optimization.reduce_scatter is on (the default).",
         ds_constant="deepspeed.runtime.constants.GRADIENT_PREDIVIDE_FACTOR_DEFAULT",
+        example=2.0,
     )
     seq_parallel_communication_data_type: CommDataType | None = option(
         "fp32",

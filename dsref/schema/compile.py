@@ -51,6 +51,7 @@ class CompileConfig(StrictSection):
         unit="elements",
         description="With free_activation, only activations with more elements than this are freed early "
         "(DeepSpeed's own docstring calls it bytes, but the kernel compares element counts).",
+        example=1_048_576,
     )
     offload_activation: bool = option(
         False,

@@ -209,6 +209,7 @@ class DynamicBatchingConfig(PassthroughSection):
         unit="samples",
         description="Smallest number of sequences a micro batch built by dynamic batching may hold.",
         ds_constant=f"{_CONSTANTS}.DYNAMIC_BATCHING_MIN_BATCH_SIZE_DEFAULT",
+        example=2,
     )
     max_batch_size: int = option(
         None,
@@ -267,6 +268,7 @@ class DataSamplingConfig(PassthroughSection):
         "after that many epochs' worth. The default 1000 is effectively unlimited, and only the curriculum sampler "
         "reads it.",
         ds_constant=f"{_CONSTANTS}.DATA_SAMPLING_NUM_EPOCHS_DEFAULT",
+        example=10,
     )
     num_workers: int = option(
         0,
@@ -275,6 +277,7 @@ class DataSamplingConfig(PassthroughSection):
         "learning or dynamic batching; 0 loads data in the training process itself. Raise it when data loading holds "
         "training back.",
         ds_constant=f"{_CONSTANTS}.DATA_SAMPLING_NUM_WORKERS_DEFAULT",
+        example=4,
     )
     pin_memory: bool = option(
         False,
@@ -474,6 +477,7 @@ class DataEfficiencyConfig(DictSection):
         description="Seed for the random choices of DeepSpeed's curriculum data sampler and of dynamic batching; "
         "change it for a different but reproducible sample order. Model initialisation and dropout are not affected.",
         ds_constant=f"{_CONSTANTS}.DATA_EFFICIENCY_SEED_DEFAULT",
+        example=42,
     )
     data_sampling: DataSamplingConfig = option(
         default_factory=DataSamplingConfig,

@@ -28,6 +28,7 @@ class FlopsProfilerConfig(DictSection):
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_RECOMPUTE_FWD_FACTOR_DEFAULT",
         description="Share of the forward pass that is computed again during the backward pass because of "
         "activation checkpointing (0 none, 1 all), so the reported training FLOPs include the recomputation.",
+        example=1.0,
     )
     profile_step: int = option(
         1,
@@ -36,11 +37,13 @@ class FlopsProfilerConfig(DictSection):
         description="Global training step that is profiled. The engine counts optimizer steps from 0, so the default "
         "1 profiles the second step; pick a later one so warm-up does not skew the timings. With `autotuning.enabled` "
         "the autotuner's `start_profile_step` is used instead.",
+        example=10,
     )
     module_depth: int = option(
         -1,
         ds_constant="deepspeed.profiling.constants.FLOPS_PROFILER_MODULE_DEPTH_DEFAULT",
         description="Depth of the module tree down to which the aggregated profile is printed; -1 means all depths.",
+        example=2,
     )
     top_modules: int = option(
         1,

@@ -61,6 +61,7 @@ class FP16Config(StrictSection):
         description="Exponent of the starting dynamic loss scale: the scale begins at 2 to this power (16 gives "
         "65536). A high value only costs a few skipped steps at the start while the scale halves down to a workable "
         "level; lower it if the start of training skips many steps. Ignored when loss_scale is not 0.",
+        example=12,
     )
     loss_scale_window: IntNotBool = option(
         1000,
@@ -69,6 +70,7 @@ class FP16Config(StrictSection):
         "restarts at every overflow, including one absorbed by hysteresis; a smaller window lets the scale recover "
         "faster after a drop but overflows, and skips steps, more often. Only used with dynamic scaling, where it must "
         "be greater than 0.",
+        example=500,
     )
     hysteresis: int = option(
         2,
@@ -77,6 +79,7 @@ class FP16Config(StrictSection):
         "halves the scale, as does each further overflow until the budget is refilled when the scale next doubles (or "
         "after every clean step with consecutive_hysteresis). It only applies at ZeRO stages 1-3: without ZeRO every "
         "overflow halves the scale at once.",
+        example=4,
     )
     consecutive_hysteresis: bool = option(
         False,
@@ -91,6 +94,7 @@ class FP16Config(StrictSection):
         "a scale already at this floor stops training with an error, which usually means the model produces inf or NaN "
         "whatever the scale; without ZeRO the scale simply stays at the floor. Must be greater than 0 when dynamic "
         "scaling is on.",
+        example=8,
     )
     fp16_master_weights_and_grads: bool = option(
         False,

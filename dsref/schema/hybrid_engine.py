@@ -29,6 +29,7 @@ class HybridEngineConfig(StrictSection):
         unit="tokens",
         description="Token capacity the inference workspace (KV cache) is sized for, prompt plus generated "
         "tokens; must be > 0 (checked since 0.19.7).",
+        example=1024,
     )
     inference_tp_size: int = option(
         1,

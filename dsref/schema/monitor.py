@@ -119,6 +119,7 @@ class CometConfig(StrictSection):
         100,
         unit="samples",
         description="A metric is sent to Comet at most once per this many training samples.",
+        example=1000,
     )
     project: str | None = option(
         None,

@@ -73,6 +73,7 @@ class OffloadParamConfig(StrictSection):
         "between NVMe and the GPU. More buffers allow more parameters in flight (prefetched) at once and cost "
         "buffer_count times buffer_size elements of pinned host memory (GPU memory with `aio.use_gds`); raise it if "
         "DeepSpeed reports that no swap buffer is available.",
+        example=8,
     )
     buffer_size: int = option(
         100_000_000,
@@ -82,6 +83,7 @@ class OffloadParamConfig(StrictSection):
         description="Size of each NVMe staging buffer, in elements of the model's dtype. Every parameter partition "
         "swapped to NVMe must fit in one buffer, otherwise DeepSpeed stops with an error, so raise it for models "
         "with very large single tensors such as big embedding tables.",
+        example=200_000_000,
     )
     max_in_cpu: int = option(
         1_000_000_000,
@@ -91,6 +93,7 @@ class OffloadParamConfig(StrictSection):
         description="With NVMe parameter offload at stage 3, how many elements of this rank's 16-bit parameter "
         "partitions are kept in CPU memory instead of on NVMe; the rest stay on NVMe and are swapped in when needed. "
         "Raise it when host RAM is plentiful, to swap less.",
+        example=2_000_000_000,
     )
     pin_memory: bool = option(
         True,
@@ -140,6 +143,7 @@ class OffloadOptimizerConfig(StrictSection):
         "cover every tensor stepped together for one sub-group, which is 4 for Adam (master weights, gradient and "
         "two moments); raise it if DeepSpeed reports running out of swap buffers, as `pipeline_read` and "
         "`pipeline_write` may need more.",
+        example=8,
     )
     pin_memory: bool = option(
         True,
@@ -203,4 +207,5 @@ class OffloadOptimizerConfig(StrictSection):
         description="With `super_offload`, the share of this process's allowed CPU cores given to the CPU Adam "
         "worker process; the remaining cores stay with the PyTorch training process. It must be above 0 when used; "
         "raise it if the optimizer step is the bottleneck, lower it if data loading or other host work starves.",
+        example=0.6,
     )

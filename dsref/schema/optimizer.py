@@ -140,6 +140,7 @@ class OptimizerParams(PassthroughSection):
         "passed on unchanged. Adam, AdamW, Lamb, Lion and Adagrad reject the key; Adam-style optimizers take their "
         "momentum from `betas`.",
         default_note="0.95 is Muon's default; torch.optim.SGD defaults to 0.",
+        example=0.9,
     )
     muon_lr: float | None = option(
         None,
@@ -171,6 +172,7 @@ class OptimizerParams(PassthroughSection):
             ("gram", "Gram-matrix Newton-Schulz iteration (faster)."),
             ("standard", "The original quintic Newton-Schulz iteration."),
         ),
+        example="standard",
     )
     max_coeff: float = option(
         10.0,
@@ -178,12 +180,14 @@ class OptimizerParams(PassthroughSection):
         description="For Lamb: upper limit of the per-layer trust ratio, the factor (weight norm over update norm) by "
         "which Lamb rescales each layer's step. Together with `min_coeff` it bounds how far a layer's effective "
         "learning rate can move from `lr`; lower it if some layers take too large steps.",
+        example=5.0,
     )
     min_coeff: float = option(
         0.01,
         requires=_LAMB,
         description="For Lamb: lower limit of the per-layer trust ratio, so that layers with very small weights still "
         "move by at least this fraction of the plain step. See `max_coeff` for the upper limit.",
+        example=0.05,
     )
     freeze_step: int = option(
         100000,
@@ -337,7 +341,7 @@ class OptimizerOptions(Section):
             source="TrainingArguments.max_grad_norm (transformers); DeepSpeedPlugin.gradient_clipping, "
             "1.0 if unset (accelerate)",
         ),
-        example=1.0,
+        example=0.5,
         ds_constant="deepspeed.runtime.constants.GRADIENT_CLIPPING_DEFAULT",
     )
     zero_allow_untested_optimizer: bool = option(

@@ -71,7 +71,7 @@ class SchedulerParams(PassthroughSection):
                 HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps", example=0),  # its default
             ),
         ),
-        example=1000,
+        example=500,
     )
     warmup_type: Literal["log", "linear"] = option(
         "log",
@@ -105,6 +105,7 @@ class SchedulerParams(PassthroughSection):
         description="WarmupCosineLR: learning rate at the start of warm-up, as a fraction of the optimizer's `lr`; 0 "
         "starts from zero. WarmupCosineLR has no absolute learning-rate keys: its peak is the optimizer's `lr` "
         "itself.",
+        example=0.1,
     )
     cos_min_ratio: float = option(
         0.0001,
@@ -113,6 +114,7 @@ class SchedulerParams(PassthroughSection):
         description="WarmupCosineLR: learning rate at the end of the cosine decay, as a fraction of the optimizer's "
         "`lr`; it stays there after `total_num_steps`. 0.1 (a tenth of the peak) and values near 0 are common "
         "choices.",
+        example=0.01,
     )
     lr_range_test_min_lr: float | list[float] = option(
         0.001,
@@ -120,6 +122,7 @@ class SchedulerParams(PassthroughSection):
         description="LRRangeTest: learning rate the test starts from; every later rate is a multiple of it. Pick a "
         "value well below any rate you expect to work and watch the loss as the rate grows: the point where it starts "
         "to diverge bounds the usable range.",
+        example=0.0001,
     )
     lr_range_test_step_size: _PositiveInt = option(
         2000,
@@ -129,6 +132,7 @@ class SchedulerParams(PassthroughSection):
         description="LRRangeTest: length in optimizer steps of one increase interval; after each interval the rate "
         "has grown by `lr_range_test_step_rate` × `lr_range_test_min_lr`. Smaller values sweep the range faster but "
         "give the loss less time to react to each rate.",
+        example=500,
     )
     lr_range_test_step_rate: float = option(
         1.0,
@@ -136,6 +140,7 @@ class SchedulerParams(PassthroughSection):
         description="LRRangeTest: growth per `lr_range_test_step_size` interval, as a multiple of "
         "`lr_range_test_min_lr`. The growth is linear: after k intervals the rate is `lr_range_test_min_lr` × (1 + "
         "rate × k).",
+        example=5.0,
     )
     lr_range_test_staircase: bool = option(
         False,
@@ -165,6 +170,7 @@ class SchedulerParams(PassthroughSection):
         description="OneCycle: how fast the learning rate keeps falling after the cycle; it becomes `cycle_min_lr` / "
         "(1 + rate × steps since the cycle ended / `decay_step_size`). 0 keeps it at `cycle_min_lr`, and so does a "
         "`decay_step_size` of 0.",
+        example=0.001,
     )
     cycle_first_step_size: _PositiveInt = option(
         2000,
@@ -174,6 +180,7 @@ class SchedulerParams(PassthroughSection):
         description="OneCycle: number of optimizer steps in the first half of the cycle, in which the learning rate "
         "climbs from `cycle_min_lr` to `cycle_max_lr` (and momentum falls). The whole cycle usually spans most of "
         "training, leaving a short decay phase after it.",
+        example=1000,
     )
     cycle_second_step_size: int | None = option(
         None,
@@ -192,6 +199,7 @@ class SchedulerParams(PassthroughSection):
         requires=_ONE_CYCLE,
         description="OneCycle: splits the first half of the cycle into this many flat stairs, changing the learning "
         "rate and momentum only at each stair boundary; 0 changes them smoothly at every step.",
+        example=4,
     )
     cycle_second_stair_count: int | None = option(
         None,
@@ -209,6 +217,7 @@ class SchedulerParams(PassthroughSection):
         description="OneCycle: number of optimizer steps that make one decay interval after the cycle; "
         "`decay_lr_rate` and `decay_mom_rate` are applied per interval, growing smoothly in between. 0 turns the "
         "post-cycle decay off, leaving the learning rate at `cycle_min_lr` and momentum at `cycle_max_mom`.",
+        example=1000,
     )
     cycle_momentum: bool = option(
         True,
@@ -223,12 +232,14 @@ class SchedulerParams(PassthroughSection):
         requires=_ONE_CYCLE,
         description="OneCycle with `cycle_momentum`: lowest beta1 of the cycle, used while the learning rate is at "
         "its peak.",
+        example=0.85,
     )
     cycle_max_mom: float | list[float] = option(
         0.9,
         requires=_ONE_CYCLE,
         description="OneCycle with `cycle_momentum`: highest beta1 of the cycle, used while the learning rate is at "
         "its lowest and as the base of the momentum decay after the cycle.",
+        example=0.95,
     )
     decay_mom_rate: float = option(
         0.0,
@@ -237,6 +248,7 @@ class SchedulerParams(PassthroughSection):
         description="OneCycle with `cycle_momentum`: how beta1 changes after the cycle; it becomes `cycle_max_mom` × "
         "(1 + rate × steps since the cycle ended / `decay_step_size`), so a positive rate raises it. 0 keeps it at "
         "`cycle_max_mom`; beta1 must stay below 1 for Adam to work.",
+        example=0.001,
     )
     last_batch_iteration: int = option(
         -1,

@@ -30,6 +30,7 @@ class ZenFlowConfig(StrictSection):
         "count as important and are updated on the GPU at every step; at least one column per matrix is chosen. "
         "Higher values track the full update more closely but cost more GPU time and memory for the selective "
         "optimizer.",
+        example=0.05,
     )
     select_strategy: Literal["auto", "step", "epoch"] = option(
         "auto",
@@ -38,6 +39,7 @@ class ZenFlowConfig(StrictSection):
         "Epoch-based selection takes the epoch length from the data loader of the training data passed to "
         "deepspeed.initialize; without one, columns are chosen only once, when selection starts after "
         "`full_warm_up_rounds`.",
+        example="step",
     )
     select_interval: IntNotStr | Literal["auto"] = option(
         "auto",
@@ -72,6 +74,7 @@ class ZenFlowConfig(StrictSection):
         description="With `update_interval` auto, the share of weight matrices whose accumulated unimportant "
         "gradients must have grown past their important-gradient level before ZenFlow triggers a CPU update. Lower "
         "values update more often (fresher weights, more CPU work); higher values update less often.",
+        example=0.95,
     )
     full_warm_up_rounds: int = option(
         0,
@@ -79,6 +82,7 @@ class ZenFlowConfig(StrictSection):
         description="Number of first training steps in which ZenFlow selects nothing and the whole model is updated "
         "by the CPU optimizer at every step. A few warm-up steps let the gradients settle before column selection "
         "starts; 0 starts selecting at once.",
+        example=10,
     )
     pt_reserved_cores_perc: float = option(
         0.5,
@@ -90,6 +94,7 @@ class ZenFlowConfig(StrictSection):
         description="With `overlap_step`, the share of each rank's CPU cores reserved for the PyTorch training "
         "process; ZenFlow's optimizer worker process is pinned to the rest. Raise it if data loading or the training "
         "loop starves, lower it if the CPU optimizer step is the bottleneck.",
+        example=0.25,
     )
     steps_per_epoch: int | None = option(
         None,

@@ -126,7 +126,7 @@ class ZeroConfig(StrictSection):
         "unit is elements, not bytes. Larger buckets mean fewer, more efficient collectives but bigger buffers: with "
         "`contiguous_gradients` each bucket is preallocated on the GPU (twice at stages 1-2 with `overlap_comm`), "
         "and 5e8 elements of a 16-bit dtype take 0.9 GB. Lower it when GPU memory is short.",
-        example=500_000_000,
+        example=200_000_000,
     )
     use_multi_rank_bucket_allreduce: bool = option(
         True,
@@ -156,7 +156,7 @@ class ZeroConfig(StrictSection):
         "parameter group in one all_gather_into_tensor call, so the value only has to be even; it matters only on "
         "old PyTorch versions without that call, and as the batch size of ZenFlow's GPU update when "
         "`zenflow.offload` is on.",
-        example=500_000_000,
+        example=200_000_000,
     )
     overlap_comm: bool | None = option(
         None,
@@ -290,7 +290,7 @@ class ZeroConfig(StrictSection):
         "them, so that gathering overlaps with computation. Larger hides more communication and costs more GPU "
         "memory; 0 turns prefetching off. Prefetching starts once the first step has recorded the module order, is "
         "limited by `stage3_max_live_parameters`, and `stage3_allgather_sequential` forces this value to 1.",
-        example=50_000_000,
+        example=100_000_000,
     )
     param_persistence_threshold: int = option(
         100_000,
@@ -304,6 +304,7 @@ class ZeroConfig(StrictSection):
         "use instead of being released, so small tensors such as biases and norm weights need no gather in each "
         "pass. Raising it removes many small latency-bound collectives at the cost of GPU memory; "
         "`stage3_model_persistence_threshold` caps the total kept this way.",
+        example=1_000_000,
     )
     model_persistence_threshold: int = option(
         9_223_372_036_854_775_807,
@@ -327,6 +328,7 @@ class ZeroConfig(StrictSection):
         description="At stage 3, prefetching stops while this many gathered parameter elements are already held on "
         "the GPU; the parameters of the module that is about to run are gathered regardless. Lower it to cap the GPU "
         "memory used by gathered parameters, at the cost of less overlap between communication and computation.",
+        example=300_000_000,
     )
     max_reuse_distance: int = option(
         1_000_000_000,
@@ -339,6 +341,7 @@ class ZeroConfig(StrictSection):
         "module order shows them used again within this many parameter elements of the upcoming modules, instead of "
         "being released and gathered again. Larger values avoid re-gathering (for example with activation "
         "checkpointing, which runs modules again in the backward pass) at the cost of memory; 0 always releases.",
+        example=300_000_000,
     )
     gather_16bit_weights_on_model_save: bool = option(
         False,

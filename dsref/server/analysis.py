@@ -11,7 +11,6 @@ character is one, an emoji two). :func:`lsp_position` converts with the document
 
 from __future__ import annotations
 
-import re
 from dataclasses import field
 from urllib.parse import unquote, urlparse
 
@@ -19,8 +18,10 @@ from lsprotocol import types as lsp
 
 from ..check.edits import Fix
 from ..check.findings import Finding, Severity
+from ..check.fix.offered import offered
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
+from ..check.read import config_file
 from ..check.report.draw import Rendered, rendered
 from ..check.settings import CheckSettings
 from ..records import record
@@ -37,11 +38,6 @@ _SEVERITY = {
     Severity.warning: lsp.DiagnosticSeverity.Warning,
     Severity.info: lsp.DiagnosticSeverity.Information,
 }
-_NAMES = re.compile(r"(^ds_config.*|.*deepspeed.*|^zero.*)\.json$", re.IGNORECASE)
-_KEYS = re.compile(
-    r"""["']?(train_batch_size|train_micro_batch_size_per_gpu|gradient_accumulation_steps|zero_optimization|"""
-    r"""fp16|bf16|optimizer|scheduler|gradient_clipping|steps_per_print)["']?\s*:"""
-)
 
 
 @record(frozen=False)
@@ -73,12 +69,9 @@ class Analysis:
 
 
 def looks_like_config(uri: str, text: str) -> bool:
-    """A ``*.json`` document whose name or content says it is a DeepSpeed config."""
-    path = unquote(urlparse(uri).path)
-    name = path.rsplit("/", 1)[-1]
-    if not name.lower().endswith((".json", ".jsonc", ".hjson")):
-        return False
-    return bool(_NAMES.match(name)) or len(set(_KEYS.findall(text[:65536]))) >= 2
+    """A ``*.json`` document whose name or content says it is a DeepSpeed config, by the rule ``dsref check DIR``
+    follows (:func:`dsref.check.read.config_file.looks_like_config`)."""
+    return config_file.looks_like_config(unquote(urlparse(uri).path), text)
 
 
 def lsp_position(lines: LineIndex, line: int, col: int) -> lsp.Position:
@@ -100,7 +93,8 @@ def analyse(
     setting the file is read as it is written for, by the rule ``dsref check`` follows (:mod:`dsref.tree.profiles`)."""
     lang = settings.language or editor_lang
     path = unquote(urlparse(uri).path) or uri
-    report = check_text(text, path, CheckSettings(settings.profile, settings.world_size, target, hugging_face))
+    checked_for = CheckSettings(settings.profile, settings.world_size, target, hugging_face)
+    report = offered(check_text(text, path, checked_for), checked_for)  # only fixes that --fix applies
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile

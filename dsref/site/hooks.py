@@ -197,6 +197,16 @@ def on_page_markdown(markdown: str, page: Any, **_: Any) -> str:
         if title:
             page.meta["title"] = title
     src = page.file.src_uri
+    if "description" not in page.meta:
+        from html import escape
+
+        from dsref.site.pagemeta import description
+
+        described = description(markdown, src, page_language(src))  # type: ignore[arg-type]
+        if described:
+            # the head's <meta name="description">, in place of the site's; the theme writes it into the attribute
+            # as it is
+            page.meta["description"] = escape(described)
     markdown = _figures(markdown, src)
     from dsref.site.playground import MARKER, page_html
 
@@ -414,9 +424,10 @@ def identifier_breaks(output: str) -> str:
 
 
 def on_post_page(output: str, page: Any, **_: Any) -> str:
-    """Drop the ``<link rel="alternate">`` tags of the head, point a Chinese page's scripts at ``zh/``,
-    compact the sidebars (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.``
-    (:func:`identifier_breaks`) and load the search worker and the bundle :func:`on_post_build` writes.
+    """Drop the ``<link rel="alternate">`` tags of the head, add the link to the page's source
+    (:func:`_with_source_link`), point a Chinese page's scripts at ``zh/``, compact the sidebars
+    (:func:`compact_sidebars`), let identifiers wrap only after ``_`` and ``.`` (:func:`identifier_breaks`) and load
+    the search worker and the bundle :func:`on_post_build` writes.
 
     Material's script takes each alternate as the root of another site and fetches ``<alternate>/sitemap.xml``;
     the i18n plugin's alternates are the same page in the other language, so every page load would log two 404s.
@@ -427,6 +438,7 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
     so that each language searches its own pages.
     """
     output = identifier_breaks(compact_sidebars(_ALTERNATE.sub("", output)))
+    output = _with_source_link(output, page)
     output = _WORKER_CONFIG.sub(r"\1.dsref\2", output, count=1)
     output = _BUNDLE_SCRIPT.sub(r"\1.dsref\2", output, count=1)
     lang = page_language(page.file.src_uri)
@@ -434,6 +446,60 @@ def on_post_page(output: str, page: Any, **_: Any) -> str:
         # Material resolves other URLs against the base as against a folder: it must end with "/".
         output = _BASE.sub(lambda m: f"{m[1]}{m[2].rstrip('/') or '.'}/{lang}/{m[3]}", output, count=1)
     return output
+
+
+def _with_source_link(output: str, page: Any) -> str:
+    """The page with a link to its source at the foot of its text (after the search index has read the text, so
+    that every page does not match "source")."""
+    from dsref.site.pagemeta import source_html
+
+    src = page.file.src_uri
+    link = source_html(page.markdown or "", src, page_language(src))  # type: ignore[arg-type]
+    return output.replace("</article>", link + "\n</article>", 1)
+
+
+_NOT_FOUND = "<h1>404 - Not found</h1>"
+"""What Material's 404 page says (its template, ``404.html``), in English only."""
+
+_NOT_FOUND_PAGES: dict[str, str] = {}
+"""The 404 page as each language's build renders it (the i18n plugin renders it once per language, into the same
+file: the last one written would be the only one)."""
+
+_HTML_LANG = re.compile(r'<html lang="(\w+)')
+
+
+def on_post_template(output: str, template_name: str, config: Any, **_: Any) -> str:
+    """Keep each language's 404 page, its words in that language (:func:`_not_found_pages` writes them)."""
+    if template_name != "404.html" or _NOT_FOUND not in output:
+        return output
+    from urllib.parse import urlsplit
+
+    from dsref.site.pagemeta import not_found_html
+
+    found = _HTML_LANG.search(output)
+    lang = found[1] if found and found[1] in LANGS else "en"
+    root = urlsplit(config["site_url"]).path or "/"
+    # the root's page is served for every missing address, Chinese ones too: it holds both texts and shows the one
+    # of the address
+    shown = LANGS if lang == "en" else (lang,)
+    blocks = [not_found_html(each, root + ("" if each == "en" else f"{each}/")) for each in shown]
+    choose = (
+        "<script>(() => { const zh = /\\/zh\\//.test(location.pathname); "
+        'for (const block of document.querySelectorAll(".dsref-not-found")) '
+        'block.hidden = block.lang.startsWith("zh") !== zh; })();</script>'
+    )
+    output = output.replace(_NOT_FOUND, "\n".join([*blocks, *([choose] if len(blocks) > 1 else [])]))
+    _NOT_FOUND_PAGES[lang] = output
+    return output
+
+
+def _not_found_pages(site: Path) -> None:
+    """The site's 404 pages: the English build's at the root (GitHub Pages serves it for every missing address),
+    the Chinese build's as ``zh/404.html``."""
+    for lang, output in _NOT_FOUND_PAGES.items():
+        folder = site if lang == "en" else site / lang
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "404.html").write_text(output, encoding="utf-8")
 
 
 @_priority(-200)
@@ -446,6 +512,7 @@ def on_post_build(config: Any, **_: Any) -> None:
     the last run sees the merged index.
     """
     site = Path(config["site_dir"])
+    _not_found_pages(site)
     _publish_search_worker(site)
     from dsref.site.playground import BUILT, publish
 

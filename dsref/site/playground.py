@@ -45,7 +45,14 @@ PLAYGROUND = messages(
     "playground",
     starting="Starting Python in this page (Pyodide); the JSON syntax is checked meanwhile.",
     ready="Checked by dsref {version} running in this page; nothing leaves your browser.",
-    restarted="The checker stopped and was started again.",
+    checked_for="Checked for DeepSpeed {release}.",
+    stopped="dsref stopped while checking this text ({reason}) and was started again; it checks the text again at "
+    "your next change.",
+    too_slow="no answer in {seconds} s",
+    world_size="Data-parallel size (--world-size)",
+    world_size_unknown="unknown",
+    more_findings="{hidden} more findings are not listed here (the first {shown} are); dsref check lists them all.",
+    rule_link="What {code} means",
     not_built="This copy of the site was built without the playground's files: run python scripts/playground.py.",
     profile="Read as",
     profile_auto='as the file is written ("auto": Hugging Face)',
@@ -63,6 +70,7 @@ PLAYGROUND = messages(
     fixed="{count} fixes applied.",
     syntax="JSON syntax: {detail}",
     schema="JSON Schema: {detail}",
+    schema_types="is none of the types it may be ({types})",
     fit_title="Will it fit?",
     fit_model="Model",
     fit_pasted="a pasted Hugging Face config.json",
@@ -81,12 +89,28 @@ PLAYGROUND = messages(
 """What the playground page says, in both languages (its prose is the page's Markdown in ``docs/``)."""
 
 
+def utf8(text: str) -> bytes:
+    """The bytes the page's text stands for. A string from the browser may hold a lone surrogate (half of a UTF-16
+    pair), which no UTF-8 file can: it is kept as the bytes Python would write for it, which are not UTF-8, so
+    that the text is refused as ``dsref check`` refuses a file that is not UTF-8 (DS000), instead of failing here.
+
+    >>> utf8("a\\ud800") == b"a\\xed\\xa0\\x80"
+    True
+    """
+    return text.encode("utf-8", "surrogatepass")
+
+
 def check_document(
-    text: str, lang: Lang, *, profile: Profile | None = None, deepspeed_version: str = DEEPSPEED_VERSION
+    text: str,
+    lang: Lang,
+    *,
+    profile: Profile | None = None,
+    deepspeed_version: str = DEEPSPEED_VERSION,
+    world_size: int | None = None,
 ) -> str:
-    """What ``dsref check --format json --deepspeed-version V [--profile P] -`` prints for ``text`` (on a Python
-    without transformers and accelerate, as the browser's is); ``{"refused": what it says}`` for a release it
-    refuses."""
+    """What ``dsref check --format json --deepspeed-version V [--profile P] [--world-size N] -`` prints for ``text``
+    (on a Python without transformers and accelerate, as the browser's is); ``{"refused": what it says}`` for a
+    release it refuses."""
     from ..check.batch import check_and_draw
     from ..check.report.draw import CheckedFor, Writer
     from ..check.report.target import UncoveredRelease, release_to_check
@@ -95,8 +119,8 @@ def check_document(
         release = release_to_check(deepspeed_version, None)
     except UncoveredRelease as exc:
         return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
-    settings = CheckSettings(profile, None, release.version, NO_HF)
-    pieces = check_and_draw([STDIN], "json", lang, settings, jobs=1, stdin=text.encode("utf-8"))
+    settings = CheckSettings(profile, world_size, release.version, NO_HF)
+    pieces = check_and_draw([STDIN], "json", lang, settings, jobs=1, stdin=utf8(text))
     out = io.StringIO()
     checked_for = CheckedFor(release, profile, 1, NO_HF)
     writer = Writer(out, "json", lang, target=release.version, flush=False, checked_for=checked_for)
@@ -113,10 +137,11 @@ def fix_document(
     unsafe: bool = False,
     profile: Profile | None = None,
     deepspeed_version: str = DEEPSPEED_VERSION,
+    world_size: int | None = None,
 ) -> str:
-    """``{"text": what dsref check --fix [--unsafe-fixes] - writes, "fixed": how many findings it repaired,
-    "report": the JSON report of what remains}``; the text unchanged where it cannot be read; ``{"refused": what
-    dsref says}`` for a release it refuses."""
+    """``{"text": what dsref check --fix [--unsafe-fixes] [--world-size N] - writes, "fixed": how many findings it
+    repaired, "report": the JSON report of what remains}``; the text unchanged where it cannot be read;
+    ``{"refused": what dsref says}`` for a release it refuses."""
     from ..check.fix.fixer import fix_text, read_text
     from ..check.pipeline import FileReport
     from ..check.report.draw import CheckedFor, render
@@ -126,10 +151,11 @@ def fix_document(
         release = release_to_check(deepspeed_version, None)
     except UncoveredRelease as exc:
         return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
-    read = read_text(STDIN, text.encode("utf-8"))
+    read = read_text(STDIN, utf8(text))
     if isinstance(read, FileReport):
         return json.dumps({"text": text, "fixed": 0, "report": None}, ensure_ascii=False)
-    result = fix_text(read, SHOWN_AS, CheckSettings(profile, None, release.version, NO_HF), unsafe=unsafe)
+    settings = CheckSettings(profile, world_size, release.version, NO_HF)
+    result = fix_text(read, SHOWN_AS, settings, unsafe=unsafe)
     result.after.path = SHOWN_AS
     checked_for = CheckedFor(release, profile, 1, NO_HF)
     report = render([result.after], "json", lang, color=False, target=release.version, checked_for=checked_for)
@@ -194,10 +220,10 @@ def estimate_document(
     def answer(ok: bool, said: str) -> str:
         return json.dumps({"ok": ok, "text": said}, ensure_ascii=False)
 
-    loaded_model = load_bytes(model.encode("utf-8"), "hf")
+    loaded_model = load_bytes(utf8(model), "hf")
     if isinstance(loaded_model, LoadError):
         return answer(False, PLAYGROUND.text("fit_model_unreadable", lang, reason=loaded_model.text(lang)))
-    loaded = load_bytes(text.encode("utf-8"), "deepspeed")
+    loaded = load_bytes(utf8(text), "deepspeed")
     if isinstance(loaded, LoadError):
         return answer(False, PLAYGROUND.text("fit_config_unreadable", lang, reason=loaded.text(lang)))
     try:
@@ -252,9 +278,21 @@ def page_texts(lang: Lang) -> dict[str, str]:
     return {key: PLAYGROUND.text(key, lang) for key in PLAYGROUND.table}
 
 
-def page_html(lang: Lang, app: str, schemas: str) -> str:
+SHOWN_FINDINGS = 200
+"""Most findings the page lists and marks in the editor (a pasted log can hold thousands, and drawing 12,000 held
+the page for over a second); the rest are counted, and ``dsref check`` lists them all."""
+
+CHECK_SECONDS = 30
+"""How long the page waits for one answer of the checker before it starts it again (what takes longer than this
+runs in the worker, whose Python cannot be interrupted, and would hold every later answer)."""
+
+
+def page_html(lang: Lang, app: str, schemas: str, rules: str = "../rules/") -> str:
     """The playground's part of the page: the editor's place, the choices, the findings, the texts in ``lang`` and
-    the script, whose files are at ``app``, and the site's JSON Schemas at ``schemas`` (URLs relative to the page)."""
+    the script, whose files are at ``app``, the site's JSON Schemas at ``schemas`` and the rule pages at ``rules``
+    (URLs relative to the page)."""
+    from ..check.read.loader import MAX_BYTES
+    from ..check.report.draw import S as REPORT
     from ..tree.releases import COVERED
     from .figures import GPU_SIZES, MODELS, SEQ_LENS
     from .fit import GPUS
@@ -297,7 +335,19 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
         "</section>",
     ]
     data = json.dumps(
-        {"lang": lang, "app": app, "schemas": schemas, "texts": texts, "models": models}, ensure_ascii=False
+        {
+            "lang": lang,
+            "app": app,
+            "schemas": schemas,
+            "rules": rules,
+            "texts": texts,
+            "severities": {name: REPORT.text(name, lang) for name in ("error", "warning", "info")},
+            "models": models,
+            "max_bytes": MAX_BYTES,  # the loader's limit: a longer text is not parsed in the page either
+            "shown": SHOWN_FINDINGS,
+            "check_seconds": CHECK_SECONDS,
+        },
+        ensure_ascii=False,
     ).replace("</", "<\\/")
     return "\n".join(
         [
@@ -307,6 +357,8 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
             # any release --deepspeed-version takes, the recorded ones offered
             f'<label>{html.escape(texts["release"])} <input id="dsref-pg-release" list="dsref-pg-releases" '
             f'value="{COVERED[-1]}" size="8"></label><datalist id="dsref-pg-releases">{options}</datalist>',
+            f'<label>{html.escape(texts["world_size"])} <input id="dsref-pg-world" type="number" min="1" step="1" '
+            f'size="5" placeholder="{html.escape(texts["world_size_unknown"])}"></label>',
             f'<button type="button" id="dsref-pg-fix">{html.escape(texts["fix_safe"])}</button>',
             f'<button type="button" id="dsref-pg-fix-unsafe">{html.escape(texts["fix_unsafe"])}</button>',
             f'<button type="button" id="dsref-pg-share">{html.escape(texts["share"])}</button>',
@@ -323,27 +375,49 @@ def page_html(lang: Lang, app: str, schemas: str) -> str:
     )
 
 
-_JSON_BLOCK = re.compile(r'<div class="language-json highlight"><pre>(?P<code>.*?)</pre></div>', re.S)
+_JSON_BLOCK = re.compile(
+    r"(?:<!-- dsref-check: (?P<marker>[^>]*?) -->\s*)?"
+    r'<div class="language-json highlight"><pre>(?P<code>.*?)</pre></div>',
+    re.S,
+)
+"""A built ```json example, with the ``dsref-check`` comment that says how the site checks it, when it has one."""
 
 
-def config_fragment(text: str) -> str:
+def config_fragment(
+    text: str, *, world_size: int | None = None, profile: Profile | None = None, release: str | None = None
+) -> str:
     """The URL fragment that opens ``text`` in the playground (what its share link writes): base64url of the UTF-8
-    bytes, without padding.
+    bytes, without padding, then the settings the page should check it with, where they are not its defaults.
 
     >>> config_fragment('{"fp16": {"enabled": true}}')
     '#config=eyJmcDE2IjogeyJlbmFibGVkIjogdHJ1ZX19'
+    >>> config_fragment("{}", world_size=8, profile="hf", release="0.14.5")
+    '#config=e30&world=8&reading=hf&release=0.14.5'
     """
-    return "#config=" + base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+    fragment = "#config=" + base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+    settings = {"world": world_size, "reading": profile, "release": release}
+    return fragment + "".join(f"&{name}={value}" for name, value in settings.items() if value is not None)
 
 
 def with_try_links(page: str, lang: Lang, playground: str) -> str:
     """Each ```json example of a built page followed by a link that opens it in the playground (at ``playground``,
-    a URL relative to the page)."""
+    a URL relative to the page), set up as the site checks the example (its ``dsref-check`` comment's world size,
+    reader and release), so that the playground finds what the page says it does."""
+    from .doccheck import MarkerError, asked_profile, parse_marker
+
     label = html.escape(PLAYGROUND.text("try_it", lang))
 
     def linked(match: re.Match[str]) -> str:
         text = html.unescape(re.sub(r"<[^>]+>", "", match["code"]))
-        href = html.escape(playground + config_fragment(text))
+        try:
+            marker = parse_marker(match["marker"] or "")
+        except MarkerError:  # the build reports it (dsref/site/hooks.py); the link opens the text as it is
+            marker = parse_marker("")
+        profile = asked_profile(text, marker)  # none where the page, reading the text as written, reads it so
+        fragment = config_fragment(
+            text, world_size=marker.world_size, profile=profile, release=marker.deepspeed_version
+        )
+        href = html.escape(playground + fragment)
         return f'{match[0]}\n<p class="dsref-try"><a href="{href}">{label}</a></p>'
 
     return _JSON_BLOCK.sub(linked, page)

@@ -9,6 +9,7 @@ import { lintGutter, setDiagnostics } from "@codemirror/lint";
 import Ajv from "ajv";
 import localizeEn from "ajv-i18n/localize/en";
 import localizeZh from "ajv-i18n/localize/zh";
+import { Compartment } from "@codemirror/state";
 import { hoverTooltip } from "@codemirror/view";
 import { EditorView, basicSetup } from "codemirror";
 
@@ -34,6 +35,16 @@ const status = document.getElementById("dsref-pg-status");
 const list = document.getElementById("dsref-pg-findings");
 const profile = document.getElementById("dsref-pg-profile");
 const release = document.getElementById("dsref-pg-release");
+const world = document.getElementById("dsref-pg-world");
+const more = document.createElement("p");
+more.id = "dsref-pg-more";
+list.after(more);
+
+// The page's own stylesheet, shipped with the editor (a site built without the playground's files needs none)
+const sheet = document.createElement("link");
+sheet.rel = "stylesheet";
+sheet.href = new URL(data.app + "/page.css", location.href).href;
+document.head.append(sheet);
 
 function say(key, values = {}) {
   return T[key].replace(/\{(\w+)\}/g, (_, name) => String(values[name]));
@@ -61,9 +72,15 @@ function changesOf(doc, edits) {
 }
 
 // -- the editor ------------------------------------------------------------------------------------------------
+// A share link (or a "Try it" link of the site, dsref/site/playground.py: config_fragment) carries the text, then
+// the settings it is checked with where they are not the page's defaults: &world=8&reading=hf&release=0.14.5
 function fromFragment() {
-  const match = /^#config=([A-Za-z0-9_-]*)$/.exec(location.hash);
+  const match = /^#config=([A-Za-z0-9_-]*)((?:&\w+=[\w.]*)*)$/.exec(location.hash);
   if (!match) return null;
+  const settings = Object.fromEntries(match[2].split("&").slice(1).map((pair) => pair.split("=")));
+  if (/^[1-9]\d*$/.test(settings.world ?? "")) world.value = settings.world;
+  if (["deepspeed", "hf"].includes(settings.reading)) profile.value = settings.reading;
+  if (settings.release) release.value = settings.release;
   try {
     const bytes = Uint8Array.from(atob(match[1].replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -76,8 +93,25 @@ function toFragment(text) {
   const bytes = new TextEncoder().encode(text);
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
-  return "#config=" + btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const settings = { world: worldSize(), reading: profile.value || undefined };
+  if (release.value !== release.defaultValue) settings.release = release.value;
+  const tail = Object.entries(settings).filter(([, value]) => value !== undefined);
+  return (
+    "#config=" +
+    btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") +
+    tail.map(([name, value]) => `&${name}=${value}`).join("")
+  );
 }
+
+// The world size --world-size is given, or undefined (not given: the batch arithmetic that needs it is not done)
+function worldSize() {
+  return /^[1-9]\d*$/.test(world.value.trim()) ? Number(world.value.trim()) : undefined;
+}
+
+// Long lines wrap where the page is narrow (a phone), and scroll sideways where it is not
+const wrapping = new Compartment();
+const narrow = window.matchMedia("(max-width: 600px)");
+const wrapped = () => (narrow.matches ? EditorView.lineWrapping : []);
 
 let timer = null;
 const view = new EditorView({
@@ -88,6 +122,7 @@ const view = new EditorView({
     json(),
     lintGutter(),
     hoverTooltip(hover),
+    wrapping.of(wrapped()),
     jsonLanguage.data.of({ autocomplete: completion }),
     EditorView.theme({
       "&": { height: "26em", border: "1px solid var(--md-default-fg-color--lightest, #ccc)", fontSize: "0.8rem" },
@@ -101,6 +136,8 @@ const view = new EditorView({
     }),
   ],
 });
+
+narrow.addEventListener("change", () => view.dispatch({ effects: wrapping.reconfigure(wrapped()) }));
 
 // -- hover: the option under the pointer, as the language server explains it -------------------------------------------
 // The keys from the top of the file down to the key at pos (or to the key whose value holds pos); null elsewhere.
@@ -198,10 +235,30 @@ let worker = null;
 let ready = false;
 let version = "";
 let asked = 0;
-const restarts = [];
+let stoppedOn = null; // the text the checker last stopped on: not sent again until it changes
 const waiting = new Map();
-const state = { report: null, checkedText: null, ready: false, fixes: 0, instant: null, readyAt: null, exactAt: null, checkMs: [] };
-window.dsrefPlayground = { view, state, setText, fixAll, estimateFit };
+const state = {
+  report: null,
+  checkedText: null,
+  ready: false,
+  fixes: 0,
+  instant: null,
+  readyAt: null,
+  exactAt: null,
+  checkMs: [],
+  stopped: null,
+  restarts: 0,
+};
+window.dsrefPlayground = {
+  view,
+  state,
+  setText,
+  fixAll,
+  estimateFit,
+  get worker() {
+    return worker;
+  },
+};
 
 function startWorker(notice) {
   if (worker) worker.terminate();
@@ -210,7 +267,7 @@ function startWorker(notice) {
   ready = false;
   state.ready = false;
   worker = new Worker(new URL(data.app + "/worker.js", location.href), { type: "module" });
-  status.textContent = notice ? T.restarted + " " + T.starting : T.starting;
+  if (!notice) status.textContent = T.starting;
   worker.onmessage = (event) => {
     const message = event.data;
     if (message.kind === "ready") {
@@ -218,45 +275,61 @@ function startWorker(notice) {
       state.ready = true;
       state.readyAt = performance.now();
       version = message.version;
-      status.textContent = say("ready", { version });
+      if (!state.stopped) status.textContent = say("ready", { version });
       changed();
     } else if (message.kind === "failed") {
       status.textContent = message.error;
     } else if (waiting.has(message.id)) {
-      const [resolve, reject] = waiting.get(message.id);
+      const [resolve, reject, text] = waiting.get(message.id);
       waiting.delete(message.id);
       if (message.ok) resolve(message.result);
       else {
         reject(new Error(message.error));
-        restart(message.error);
+        // Python that raised is still running: only a check that failed is said; Python that died is started again
+        if (message.fatal || ["check", "fix"].includes(message.kind)) stop(text, message.error, message.fatal);
       }
     }
   };
   worker.onerror = (event) => {
     event.preventDefault();
-    restart(event.message);
+    const pending = [...waiting.values()].pop(); // the text of the last question asked, if one is unanswered
+    stop(pending ? pending[2] : null, event.message, true);
   };
 }
 
-// A crash (Python's or the worker's) starts the worker again with a notice; a fourth within a minute stops trying and
-// shows the reason's last line, so that a text that always fails cannot keep the page restarting.
-function restart(reason) {
-  restarts.push(Date.now());
-  if (restarts.length > 3 && Date.now() - restarts[restarts.length - 4] < 60000) {
-    worker.terminate();
-    ready = false;
-    state.ready = false;
-    status.textContent = String(reason || T.restarted).trim().split("\n").pop();
-    return;
+// The checker stopped on `text` (null: on no text known), for `reason`: what it said about an earlier text is taken
+// away, the reason is shown, and, where its Python died or hung, the worker is started again. It then checks the text
+// in the editor unless that is the text it stopped on, which waits for the reader's next change: so no text can keep
+// it restarting, and none can stop it checking the next one.
+function stop(text, reason, restartIt) {
+  stoppedOn = text;
+  state.stopped = { text, reason: String(reason) };
+  state.report = null;
+  state.checkedText = null;
+  view.dispatch(setDiagnostics(view.state, []));
+  list.replaceChildren();
+  more.textContent = "";
+  const line = String(reason || "").trim().split("\n").pop();
+  status.textContent = say("stopped", { reason: line });
+  if (restartIt) {
+    state.restarts += 1;
+    startWorker(true);
   }
-  startWorker(true);
 }
 
+// A question to the worker; one that gets no answer in data.check_seconds stops it (Python cannot be interrupted).
 function ask(kind, text, extra = {}) {
   asked += 1;
   const id = asked;
   return new Promise((resolve, reject) => {
-    waiting.set(id, [resolve, reject]);
+    const timer = setTimeout(() => {
+      if (waiting.has(id)) stop(text, say("too_slow", { seconds: data.check_seconds }), true);
+    }, data.check_seconds * 1000);
+    const done = (settle) => (value) => {
+      clearTimeout(timer);
+      settle(value);
+    };
+    waiting.set(id, [done(resolve), done(reject), text]);
     worker.postMessage({
       id,
       kind,
@@ -264,6 +337,7 @@ function ask(kind, text, extra = {}) {
       lang: data.lang,
       profile: profile.value,
       release: release.value,
+      world_size: worldSize(),
       ...extra,
     });
   });
@@ -406,18 +480,57 @@ function nodeAt(state, pointer) {
   return node ? { node, key } : null;
 }
 
+// The size of text in UTF-8, as the loader counts it (stops counting past the limit)
+function tooLarge(text) {
+  return text.length > data.max_bytes || new TextEncoder().encode(text).length > data.max_bytes;
+}
+
+// The schema's errors as the page shows them. Ajv says why each branch of an anyOf failed; the branch whose type the
+// value has says what is wrong, and the others ("must be null" for a section written as an object) say nothing the
+// exact check will say, so they are held back. A value of none of the branches' types gets one error naming them.
+function schemaErrors(errors) {
+  const branchType = /\/(anyOf|oneOf)\/\d+\/type$/;
+  const shown = [];
+  const types = new Map(); // instancePath + anyOf's schema path -> the types the value is not
+  for (const error of errors) {
+    if (SKIPPED.has(error.keyword)) continue;
+    if (error.keyword === "type" && branchType.test(error.schemaPath)) {
+      const key = error.instancePath + " " + error.schemaPath.replace(branchType, "");
+      types.set(key, [...(types.get(key) ?? []), ...[error.params.type].flat()]);
+      continue;
+    }
+    shown.push(error);
+  }
+  for (const [key, names] of types) {
+    const [instancePath, anyOf] = key.split(" ");
+    // another branch matched the value's type and failed inside it: that branch's errors are the ones to show
+    const inside = shown.some(
+      (e) => e.schemaPath.startsWith(anyOf + "/") && (e.instancePath + "/").startsWith(instancePath + "/"),
+    );
+    if (!inside) shown.push({ keyword: "types", instancePath, params: {}, message: say("schema_types", { types: names.join(" | ") }) });
+  }
+  return shown;
+}
+
 async function instant() {
   const text = view.state.doc.toString();
-  let found = jsonParseLinter()(view).map((d) => ({ ...d, message: say("syntax", { detail: d.message }) }));
-  if (found.length === 0) {
+  let found = [];
+  if (tooLarge(text)) {
+    // not parsed in the page either: the exact check says what the loader says (DS000)
+  } else if (jsonParseLinter()(view).length) {
+    // Strict JSON is what Hugging Face reads; the deepspeed launcher reads Hjson (comments, trailing commas, unquoted
+    // keys), and Python's json reads NaN and Infinity, so a syntax error is shown only where the exact check will
+    // show one too
+    if (reading(text) === "hf" && !/\b(NaN|Infinity)\b/.test(text)) {
+      found = jsonParseLinter()(view).map((d) => ({ ...d, message: say("syntax", { detail: d.message }) }));
+    }
+  } else {
     const validate = await validator(schemaUrl(text));
     if (ready || view.state.doc.toString() !== text) return; // the exact answer, or a newer text, came first
     if (validate && !validate(JSON.parse(text))) {
       (data.lang === "zh" ? localizeZh : localizeEn)(validate.errors);
       const seen = new Set();
-      found = [];
-      for (const error of validate.errors) {
-        if (SKIPPED.has(error.keyword)) continue;
+      for (const error of schemaErrors(validate.errors)) {
         const pointer = error.instancePath;
         const extra = error.keyword === "additionalProperties" ? error.params.additionalProperty : null;
         const where = nodeAt(view.state, extra === null ? pointer : `${pointer}/${extra.replace(/~/g, "~0").replace(/\//g, "~1")}`);
@@ -447,8 +560,51 @@ function applyFix(fix) {
   view.dispatch({ changes: changesOf(view.state.doc, fix.edits) });
 }
 
+const ICONS = { error: "\u2716", warning: "\u26a0", info: "\u2139" }; // ✖ ⚠ ℹ beside the word, never alone
+
+function finding(f) {
+  const item = document.createElement("li");
+  item.dataset.code = f.code;
+  item.className = "dsref-pg-" + f.severity;
+  const icon = document.createElement("span");
+  icon.className = "dsref-pg-icon";
+  icon.setAttribute("aria-hidden", "true");
+  icon.textContent = ICONS[f.severity];
+  const severity = document.createElement("strong");
+  severity.className = "dsref-pg-severity";
+  severity.textContent = data.severities[f.severity];
+  const code = document.createElement("a");
+  code.href = new URL(`${data.rules}${f.code}/`, location.href).href;
+  code.title = say("rule_link", { code: f.code });
+  code.innerHTML = "<code></code>";
+  code.firstChild.textContent = f.code;
+  const where = document.createElement("code");
+  where.className = "dsref-pg-where";
+  where.textContent = `${f.line}:${f.column}`;
+  const message = document.createElement("span");
+  message.className = "dsref-pg-message";
+  message.textContent = f.message;
+  item.append(icon, " ", severity, " ", code, " ", where, " ", message);
+  if (f.fix) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = say("fix_one", { title: f.fix.title });
+    button.onclick = () => applyFix(f.fix);
+    item.append(" ", button);
+  }
+  for (const help of f.help) {
+    const line = document.createElement("div");
+    line.className = "dsref-pg-help";
+    line.textContent = help;
+    item.append(line);
+  }
+  return item;
+}
+
 function show(report, text) {
   if (view.state.doc.toString() !== text) return; // an answer about an older text
+  state.stopped = null;
+  more.textContent = "";
   if (report.refused) {
     // a release dsref does not cover: what the command line says, and no findings for a release not checked
     state.report = report;
@@ -462,35 +618,24 @@ function show(report, text) {
   state.report = report;
   state.checkedText = text;
   const doc = view.state.doc;
-  const diagnostics = file.findings.map((f) => ({
+  // at most data.shown are drawn, in the editor and in the list; the rest are counted
+  const shown = file.findings.slice(0, data.shown);
+  const diagnostics = shown.map((f) => ({
     from: offset(doc, f.line, f.column),
     to: offset(doc, f.end_line, f.end_column),
     severity: SEVERITY[f.severity],
-    source: f.code,
+    source: `${data.severities[f.severity]} ${f.code}`,
     message: [f.message, ...f.help].join("\n"),
     actions: f.fix ? [{ name: say("fix_one", { title: f.fix.title }), apply: () => applyFix(f.fix) }] : [],
   }));
   view.dispatch(setDiagnostics(view.state, diagnostics));
-  list.replaceChildren(
-    ...file.findings.map((f) => {
-      const item = document.createElement("li");
-      item.dataset.code = f.code;
-      item.className = "dsref-pg-" + f.severity;
-      const where = document.createElement("code");
-      where.textContent = `${f.line}:${f.column} ${f.code}`;
-      item.append(where, " " + f.message);
-      if (f.fix) {
-        const button = document.createElement("button");
-        button.type = "button";
-        button.textContent = say("fix_one", { title: f.fix.title });
-        button.onclick = () => applyFix(f.fix);
-        item.append(" ", button);
-      }
-      return item;
-    }),
-  );
+  list.replaceChildren(...shown.map(finding));
+  if (file.findings.length > shown.length) {
+    more.textContent = say("more_findings", { hidden: file.findings.length - shown.length, shown: shown.length });
+  }
   const counts = say("findings", { errors: file.errors, warnings: file.warnings, infos: file.infos });
-  status.textContent = say("ready", { version }) + " " + (file.findings.length ? counts : T.no_findings);
+  const checked = say("checked_for", { release: report.checked_for?.deepspeed ?? release.value });
+  status.textContent = [say("ready", { version }), checked, file.findings.length ? counts : T.no_findings].join(" ");
 }
 
 async function changed() {
@@ -499,6 +644,7 @@ async function changed() {
     instant();
     return;
   }
+  if (text === stoppedOn) return; // the reader's next change is checked
   try {
     const asked = performance.now();
     const report = await ask("check", text);
@@ -506,7 +652,7 @@ async function changed() {
     state.exactAt ??= performance.now();
     show(report, text);
   } catch {
-    /* restarted: the answer comes after the restart */
+    /* stopped: said by stop(), and the next text is checked once it has started again */
   }
 }
 
@@ -515,9 +661,14 @@ function setText(text) {
 }
 
 async function fixAll(unsafe) {
-  if (!ready) return;
   const text = view.state.doc.toString();
-  const answer = await ask("fix", text, { unsafe });
+  if (!ready || text === stoppedOn) return;
+  let answer;
+  try {
+    answer = await ask("fix", text, { unsafe });
+  } catch {
+    return; // stopped: said by stop()
+  }
   if (view.state.doc.toString() !== text) return;
   if (answer.refused) {
     status.textContent = answer.refused;
@@ -540,7 +691,10 @@ document.getElementById("dsref-pg-share").onclick = async () => {
   }
   status.textContent = T.shared;
 };
-profile.onchange = release.onchange = () => changed(); // a typed release: on Enter, or on leaving the field
+profile.onchange = release.onchange = world.onchange = () => {
+  stoppedOn = null; // under other settings, the text the checker stopped on is tried again
+  changed();
+}; // a typed release: on Enter, or on leaving the field
 
 // -- "Will it fit?": the config in the editor, a declared model or a pasted config.json, through dsref estimate ----
 const fit = {

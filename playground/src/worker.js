@@ -29,7 +29,7 @@ const ready = start().catch((error) => {
 });
 
 self.onmessage = async (event) => {
-  const { id, kind, text, lang, profile, release, unsafe } = event.data;
+  const { id, kind, text, lang, profile, release, unsafe, world_size } = event.data;
   let pyodide;
   try {
     pyodide = await ready;
@@ -43,8 +43,9 @@ self.onmessage = async (event) => {
     fix: "fix_document",
     hover: "hover_markdown",
   }[kind];
-  const fn = pyodide.globals.get(name);
+  let fn;
   try {
+    fn = pyodide.globals.get(name);
     let result;
     if (kind === "hover") {
       result = fn(event.data.path, lang) ?? null; // Markdown, or None for a key dsref does not know
@@ -54,14 +55,21 @@ self.onmessage = async (event) => {
       const { model, gpu_memory, gpus_per_node, nodes, seq_len } = event.data;
       result = JSON.parse(fn.callKwargs(text, model, lang, { gpu_memory, gpus_per_node, nodes, seq_len }));
     } else {
-      const options = { profile: profile || undefined, deepspeed_version: release }; // undefined is None, null is not
+      // undefined is None, null is not
+      const options = { profile: profile || undefined, deepspeed_version: release, world_size };
       if (kind === "fix") options.unsafe = Boolean(unsafe);
       result = JSON.parse(fn.callKwargs(text, lang, options));
     }
     self.postMessage({ id, kind, ok: true, result });
   } catch (error) {
-    self.postMessage({ id, kind, ok: false, error: String(error) });
+    // a Python exception leaves Python running; anything else (the stack exhausted, memory) kills it for good
+    const fatal = !(error instanceof pyodide.ffi.PythonError);
+    self.postMessage({ id, kind, ok: false, fatal, error: String(error) });
   } finally {
-    fn.destroy();
+    try {
+      fn?.destroy();
+    } catch {
+      /* a Python that died cannot release it; the page starts another */
+    }
   }
 };

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsref.cli.main import main
+from tests import needs
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -177,14 +178,14 @@ def _quick_agrees(tail: list[str]) -> None:
 
 
 @given(st.lists(st.sampled_from(_TOKENS), max_size=7))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=needs.examples(200), deadline=None)
 def test_quick_explain_reading_agrees_with_argparse(tail: list[str]) -> None:
     _quick_agrees(tail)
 
 
 @pytest.mark.slow
 @given(st.lists(st.sampled_from(_TOKENS), max_size=7))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=needs.examples(1500), deadline=None)
 def test_quick_explain_reading_agrees_with_argparse_on_many_lines(tail: list[str]) -> None:
     _quick_agrees(tail)
 

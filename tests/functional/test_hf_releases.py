@@ -384,6 +384,7 @@ def test_a_fill_deepspeed_refuses_is_said_with_the_release_that_fills_it() -> No
     assert warmup not in _refused_fills(HfReleases(transformers="4.44.2"), "0.19.2")
 
 
+@pytest.mark.slow
 def test_the_refused_fill_is_what_the_formula_gives_and_deepspeed_0_19_8_refuses_it(tree: OptionTree) -> None:
     from tests.conftest import require_deepspeed
 

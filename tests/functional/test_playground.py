@@ -490,3 +490,186 @@ def test_schema_completion_comes_at_once_while_python_starts(served: str, browse
     assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()").count('"stage"') == 1
     assert not page.evaluate("() => window.dsrefPlayground.state.ready")
     context.close()
+
+
+def test_a_try_link_carries_the_settings_the_site_checks_its_example_with() -> None:
+    """A rule page's example checked with a world size (DS502's) opens in the playground with that world size, so
+    that the playground finds what the page says; the reader and the release go along where they are not the
+    page's own choice for the text."""
+    import html
+
+    from dsref.site.rules import pages
+
+    page = pages("en")["DS502.md"]
+    assert "<!-- dsref-check: world-size 8 expect DS502 -->" in page
+    built = (
+        '<!-- dsref-check: world-size 8 expect DS502 -->\n<div class="language-json highlight"><pre><span></span>'
+        "<code>{&quot;train_batch_size&quot;: 64}\n</code></pre></div>\n"
+        '<!-- dsref-check: hf deepspeed-version 0.14.5 -->\n<div class="language-json highlight"><pre><span></span>'
+        "<code>{&quot;a&quot;: 1}\n</code></pre></div>\n"
+        '<!-- dsref-check: hf -->\n<div class="language-json highlight"><pre><span></span>'
+        "<code>{&quot;a&quot;: &quot;auto&quot;}\n</code></pre></div>\n"
+        '<div class="language-json highlight"><pre><span></span><code>{}\n</code></pre></div>\n'
+    )
+    linked = with_try_links(built, "en", "../../playground/")
+    hrefs = [html.unescape(href) for href in re.findall(r'<a href="([^"]+)">', linked)]
+    assert [h.split("#")[1].split("&", 1)[1:] for h in hrefs] == [
+        ["world=8"],
+        ["reading=hf&release=0.14.5"],
+        ["reading=hf"],  # "auto" in strict JSON is read as Hugging Face's anyway, but a hf block always says so
+        [],
+    ]
+    assert hrefs[0] == "../../playground/" + config_fragment('{"train_batch_size": 64}\n', world_size=8)
+
+
+HOSTILE = {
+    "nested 5,000 levels deep": "[" * 5_000 + "]" * 5_000,
+    "four times the largest file dsref reads": '{"x": "' + "a" * (4 * 256 * 1024) + '"}\n',
+    "not UTF-8 (a lone surrogate, which no UTF-8 file holds)": '{"train_batch_size": "\ud800"}\n',
+    "a 5,000-digit number": '{"train_batch_size": ' + "1" * 5_000 + "}\n",
+    "a number past a float's range": '{"train_batch_size": 1e99999}\n',
+}
+"""Texts that stopped the page's checker for the rest of the visit (issue 39), each answered as dsref check answers
+the same bytes."""
+
+
+def _cli_findings(text: str, args: list[str], scratch: Path, name: str = "hostile.json") -> list[Any]:
+    """What ``dsref check --format json ARGS FILE`` finds in a file holding what the page's ``text`` stands for."""
+    from dsref.site.playground import utf8
+
+    path = scratch / name
+    path.write_bytes(utf8(text))
+    base = ["check", "--format", "json", "--deepspeed-version", "0.19.8", *args, str(path)]
+    return json.loads(_cli(base, "", scratch))["files"][0]["findings"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.slow
+def test_no_input_stops_the_checker(served: str, browser: Any, tmp_path: Path) -> None:
+    """Each hostile text gets dsref check's DS000 in the page and the valid config after it its findings; a worker
+    that dies takes its findings with it and is started again; findings are shown with their severity in words,
+    their code linking to its rule page and their help lines, at most SHOWN_FINDINGS of them."""
+    from dsref.check.report.draw import S as REPORT
+    from dsref.site.playground import SHOWN_FINDINGS
+    from dsref.site.rules import example_of
+
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(served + "zh/playground/")
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+
+    def checked(text: str) -> list[Any]:
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(_CHECKED, arg=text, timeout=60_000)
+        return page.evaluate("() => window.dsrefPlayground.state.report.files[0].findings")  # type: ignore[no-any-return]
+
+    for index, (name, hostile) in enumerate(HOSTILE.items()):
+        shown = checked(hostile)
+        assert [f["code"] for f in shown] == ["DS000"], name
+        assert shown == _cli_findings(hostile, ["--lang", "zh"], tmp_path), name
+        valid = '{"train_batch_size": 8,\n "fp16": {"enabled": "yes"}}\n' + "\n" * index
+        assert checked(valid) == _cli_findings(valid, ["--lang", "zh"], tmp_path), name
+    assert page.evaluate("() => window.dsrefPlayground.state.restarts") == 0
+
+    # A worker that dies: its findings go, the reason is said, and the next text is checked by the one started again
+    assert page.locator("#dsref-pg-findings li").count() == 1
+    page.evaluate(
+        """() => {
+            const worker = window.dsrefPlayground.worker;
+            worker.terminate();
+            worker.onerror(new ErrorEvent("error", { message: "RangeError: Maximum call stack size exceeded" }));
+        }"""
+    )
+    assert page.locator("#dsref-pg-findings li").count() == 0
+    assert page.evaluate("() => window.dsrefPlayground.state.report") is None
+    assert "RangeError" in (page.locator("#dsref-pg-status").text_content() or "")
+    page.wait_for_function("() => window.dsrefPlayground.state.ready", timeout=120_000)
+    example = example_of("DS502")
+    assert example is not None and example.world_size == 8
+    assert checked(example.text) == _cli_findings(example.text, ["--lang", "zh"], tmp_path)
+    assert page.evaluate("() => window.dsrefPlayground.state.restarts") == 1
+
+    # The world size, as --world-size
+    page.fill("#dsref-pg-world", "8")
+    page.press("#dsref-pg-world", "Enter")
+    page.wait_for_function(
+        "() => window.dsrefPlayground.state.report?.files[0].findings.some((f) => f.code === 'DS502')"
+    )
+    shown = page.evaluate("() => window.dsrefPlayground.state.report.files[0].findings")
+    assert shown == _cli_findings(example.text, ["--lang", "zh", "--world-size", "8"], tmp_path)
+    # each finding: an icon and its severity in words, its code a link to its rule page, its help lines
+    first = page.locator("#dsref-pg-findings li").first
+    (ds502,) = [f for f in shown if f["code"] == "DS502"]
+    item = page.locator("#dsref-pg-findings li[data-code=DS502]")
+    assert item.locator(".dsref-pg-severity").text_content() == REPORT.text(ds502["severity"], "zh")
+    assert item.locator(".dsref-pg-icon").text_content()
+    assert (item.locator("a").get_attribute("href") or "").endswith("/zh/rules/DS502/")
+    assert first.is_visible()
+    misspelt = '{"train_batch_size": 8, "zero_optimization": {"stgae": 3}}\n'
+    (ds101,) = [f for f in checked(misspelt) if f["code"] == "DS101"]
+    assert ds101["help"]
+    assert page.locator("#dsref-pg-findings li[data-code=DS101] .dsref-pg-help").all_text_contents() == ds101["help"]
+
+    # Thousands of findings: SHOWN_FINDINGS drawn, the rest counted
+    many = "{\n" + ",\n".join(f'  "unknown_key_{n}": {n}' for n in range(SHOWN_FINDINGS + 50)) + "\n}\n"
+    total = len(checked(many))
+    assert total > SHOWN_FINDINGS
+    assert page.locator("#dsref-pg-findings li").count() == SHOWN_FINDINGS
+    assert str(total - SHOWN_FINDINGS) in (page.locator("#dsref-pg-more").text_content() or "")
+
+    # A rule page's "Try it" link opens its example with the world size the page checks it with
+    href = re.findall(r'href="[^"]*(#config=[^"]+)"', with_try_links(_built_example(example.text), "zh", ""))[0]
+    page.close()
+    page = context.new_page()  # a new page: the same page given another fragment would not load again
+    page.goto(served + "zh/playground/" + href.replace("&amp;", "&"))
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+    page.wait_for_function("() => window.dsrefPlayground.state.report?.files", timeout=60_000)
+    assert page.input_value("#dsref-pg-world") == "8"
+    codes = page.evaluate("() => window.dsrefPlayground.state.report.files[0].findings.map((f) => f.code)")
+    assert "DS502" in codes
+    context.close()
+
+
+def _built_example(text: str) -> str:
+    """A rule page's example as the site's build writes it: its dsref-check comment, then the highlighted block."""
+    import html
+
+    return (
+        "<!-- dsref-check: world-size 8 expect DS502 -->\n"
+        f'<div class="language-json highlight"><pre><span></span><code>{html.escape(text)}</code></pre></div>'
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_schema_preview_claims_nothing_the_exact_check_will_not(served: str, browser: Any, lang: str) -> None:
+    """While Python starts: no syntax error for a text the deepspeed launcher reads (Hjson: comments, trailing
+    commas), but one for Hugging Face's strict JSON; no "must be null" from the other branch of a section that may
+    be null; a value of none of an option's types said in one message naming them."""
+    context, page = _python_held_back(served, browser)
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground !== undefined")
+
+    def preview(text: str) -> list[str]:
+        page.evaluate("(text) => window.dsrefPlayground.setText(text)", text)
+        page.wait_for_function(
+            "(text) => window.dsrefPlayground.state.instant?.text === text", arg=text, timeout=20_000
+        )
+        return [f["message"] for f in page.evaluate("() => window.dsrefPlayground.state.instant.found")]
+
+    hjson = '{\n  // the launcher reads comments\n  "train_batch_size": 8,\n}\n'
+    assert preview(hjson) == []
+    strict = '{\n  "train_batch_size": "auto",\n}\n'  # "auto": read as Hugging Face's json.load reads it
+    (syntax,) = preview(strict)
+    assert syntax.startswith(PLAYGROUND.text("syntax", lang, detail=""))  # type: ignore[arg-type]
+    found = preview('{"optimizer": {"type": "Adam", "params": {"lr": "x"}}, "scheduler": {"params": {}}}')
+    assert found and all("optimizer.params.lr" in m for m in found), found
+    assert not any("null" in m for m in found), found
+    (types,) = preview('{"optimizer": "adam"}')
+    assert types.endswith(PLAYGROUND.text("schema_types", lang, types="object | null")), types  # type: ignore[arg-type]
+    # a long line wraps on a phone and scrolls sideways on a wider screen
+    wraps = "() => document.querySelector('#dsref-pg-editor .cm-content').classList.contains('cm-lineWrapping')"
+    assert not page.evaluate(wraps)
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.wait_for_function(wraps, timeout=5_000)
+    assert not page.evaluate("() => window.dsrefPlayground.state.ready")
+    context.close()

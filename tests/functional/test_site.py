@@ -144,6 +144,37 @@ def test_generated_assets_are_published(build: Build) -> None:
     assert (build.site / "schemas" / "ds_config.schema.json").is_file()
 
 
+def test_each_page_describes_itself_links_its_source_and_a_missing_one_is_said_in_its_language(build: Build) -> None:
+    """One ``<meta name="description">`` a page, its own (the option's or rule's summary on a generated page), in
+    its language; a link to its source at its foot; a 404 page at the root that speaks both languages and one under
+    ``zh/`` in Chinese."""
+    import html
+
+    from dsref.site.pagemeta import REPOSITORY, description
+
+    pages = sorted(build.site.rglob("index.html"))
+    assert len(pages) > 300
+    said: dict[str, str] = {}
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        if 'http-equiv="refresh"' in text:
+            continue  # a redirect
+        (content,) = re.findall(r'<meta name="description" content="([^"]*)"', text)
+        said[page.relative_to(build.site).as_posix()] = html.unescape(content)
+        assert '<p class="dsref-source">' in text and f"{REPOSITORY}/blob/main/docs/" in text, page
+    assert len(set(said.values())) == len(said), "two pages share a description"
+    for lang, prefix in (("en", ""), ("zh", "zh/")):
+        src = f"{lang}/reference/fp16.md"
+        assert said[f"{prefix}reference/fp16/index.html"] == description(
+            (ROOT / "docs" / src).read_text(encoding="utf-8"), src, lang
+        )
+    assert re.search("[\u4e00-\u9fff]", said["zh/rules/DS502/index.html"])
+    assert '"sum"' in said["rules/DS550/index.html"]  # a quote in a summary stays inside the attribute
+    root, chinese = (build.site / "404.html").read_text("utf-8"), (build.site / "zh/404.html").read_text("utf-8")
+    assert 'lang="en"' in root and root.count('class="dsref-not-found"') == 2
+    assert '<html lang="zh"' in chinese and chinese.count('class="dsref-not-found"') == 1 and "页面不存在" in chinese
+
+
 def _index(build: Build, lang: str) -> dict[str, Any]:
     path = build.site / ("" if lang == "en" else lang) / "search" / "search_index.json"
     return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,8 +91,25 @@ def _read_only(folder: Path) -> str:
     return path
 
 
+def _stale_left(folder: Path, count: int) -> str:
+    """A folder named with the payload, with a config to fix and ``count`` temporary files a killed ``--fix`` left."""
+    inside = folder / f"s{PAYLOAD}"
+    inside.mkdir()
+    _file(inside, "ds.json", BROKEN)
+    for n in range(count):
+        _file(inside, f".ds.json.{n:08x}.dsref-fix", "{")
+        os.utime(inside / f".ds.json.{n:08x}.dsref-fix", (0, 0))
+    return str(inside)
+
+
 def _empty_folder(folder: Path) -> str:
     (folder / f"d{PAYLOAD}").mkdir()
+    return str(folder / f"d{PAYLOAD}")
+
+
+def _folder_without_configs(folder: Path) -> str:
+    (folder / f"d{PAYLOAD}").mkdir()
+    (folder / f"d{PAYLOAD}" / "package.json").write_text('{"name": "x"}', encoding="utf-8")
     return str(folder / f"d{PAYLOAD}")
 
 
@@ -122,12 +140,16 @@ class Case:
     """For JSON on standard output: a string the parsed JSON must hold, raw (the escapes mean the same)."""
     lang_option: bool = True
     """Give ``--lang``; without it the language comes from the environment (``LANG``)."""
+    terminal: bool = False
+    """Standard output is a terminal: ``--diff`` shows the diff escaped there, and writes the patch itself to a pipe
+    or a file, where ``git apply`` and ``patch`` read it (``tests/unit/check/test_fix.py``)."""
 
 
 CASES = [
     # what the command line itself says
     Case(("cli.no_json",), lambda d: ["check", _empty_folder(d)]),
     Case(("cli.no_json",), lambda d: ["check", "--diff", _empty_folder(d)]),
+    Case(("cli.no_config",), lambda d: ["check", _folder_without_configs(d)]),
     Case(("target.uncovered",), lambda d: ["check", "x.json", "--deepspeed-version", PAYLOAD]),
     Case(("cli.unknown_language",), lambda d: ["explain", "--lang", PAYLOAD], lang_option=False),
     Case(("cli.unknown_language",), lambda d: ["check", "x.json", "--lang", PAYLOAD], lang_option=False),
@@ -187,9 +209,11 @@ CASES = [
         shown='"deepspeed": "0.19.8",',
         holds="0.19.8",
     ),
-    Case(("check.diff",), lambda d: ["check", "--diff", "--unsafe-fixes", _hostile_config(d)]),
-    Case(("check.diff",), lambda d: ["check", "--diff", str(Path(_hostile_config(d)).parent)]),
+    Case(("check.diff",), lambda d: ["check", "--diff", "--unsafe-fixes", _hostile_config(d)], terminal=True),
+    Case(("check.diff",), lambda d: ["check", "--diff", str(Path(_hostile_config(d)).parent)], terminal=True),
     Case(("fixer.not_written",), lambda d: ["check", "--fix", _read_only(d)]),
+    Case(("fixer.stale_removed_one",), lambda d: ["check", "--fix", _stale_left(d, 1)]),
+    Case(("fixer.stale_removed",), lambda d: ["check", "--fix", _stale_left(d, 2)]),
     Case(
         ("fixer.refused", "fixer.why_severity"),
         lambda d: ["check", "--fix", "--unsafe-fixes", _file(d, f"t{PAYLOAD}.json", '{"tensorboard_dir": "runs"}')],
@@ -289,6 +313,7 @@ NO_INPUT = {
     "target.source_unknown": "the installed DeepSpeed's version, as for target.source_prerelease",
     "cli.output_failed": "the system's reason a write failed (os_reason), no input",
     "cli.at_least_one": "the name of one of dsref's options",
+    "cli.skipped": "a count of files, never input (the one-file form has its case)",
     "cli.server_extra": "the name of a package the server imports (pygls, lsprotocol), never input",
     "commands.estimate.error": "wraps each of estimate's errors, all of which have cases",
     "estimate.config_bad_value": (
@@ -404,11 +429,15 @@ PRINTS_AS_IS = {
     ("check.py", "piece"): "check's pieces, drawn by check/report.py, which makes each text visible",
     ("check.py", "result.text"): "the fixed file itself, sent where `check - --fix > fixed.json` redirects it",
     ("check.py", "'\\n'"): "a line feed",
-    ("check.py", "unified_diff(result.original, result.text, shown)"): "check/fixer.py makes the diff visible",
+    ("check.py", "diff"): "the diff on a terminal, which check/fixer.py makes visible (unified_diff, patch=False)",
     (
         "check.py",
-        "render(reports, args.format, lang, color=color, target=target, checked_for=checked_for)",
-    ): "check/report.py makes each text visible",
+        "diff.encode('utf-8', 'surrogateescape')",
+    ): "the diff to a pipe or a file: the patch itself, which git apply and patch must read as the file's bytes",
+    (
+        "check.py",
+        "assemble(pieces, args.format, lang, target=target, checked_for=shown_for)",
+    ): "check/report/draw.py makes each text visible",
     ("explain.py", "text if use_color(sys.stdout) else without_color(text)"): "a pre-rendered page of the index",
     (
         "explain.py",
@@ -484,9 +513,43 @@ def _run(case: Case, folder: Path, lang: str) -> subprocess.CompletedProcess[byt
     env = {**os.environ, "LANG": LANGS[lang], "PYTHONIOENCODING": "utf-8"}
     env.pop("LC_ALL", None)
     env.pop("LC_MESSAGES", None)
+    if case.terminal:
+        return _on_terminal([sys.executable, "-m", "dsref", *args], cwd=folder, env=env)
     return subprocess.run(
         [sys.executable, "-m", "dsref", *args], capture_output=True, cwd=folder, env=env, timeout=120, check=False
     )
+
+
+def _on_terminal(command: list[str], **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+    """``command`` run with a terminal (a pseudo-terminal in raw mode, which passes line ends as they are) as its
+    standard output; what it printed there, and on standard error."""
+    import pty
+    import threading
+    import tty
+
+    leader, follower = pty.openpty()
+    tty.setraw(follower)
+    shown: list[bytes] = []
+
+    def drain() -> None:
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the terminal's other end is closed: all read
+                return
+            if not chunk:
+                return
+            shown.append(chunk)
+
+    reader = threading.Thread(target=drain)
+    reader.start()
+    try:
+        proc = subprocess.run(command, stdout=follower, stderr=subprocess.PIPE, timeout=120, check=False, **kwargs)
+    finally:
+        os.close(follower)
+        reader.join(timeout=60)
+        os.close(leader)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, b"".join(shown), proc.stderr)
 
 
 def _strings(value: object) -> list[str]:
@@ -535,9 +598,7 @@ def test_the_diff_keeps_its_lines_and_shows_the_file_s_controls(tmp_path: Path) 
     """A CRLF file's line ends and a comment's ESC are shown escaped; the diff has one line per line of the file, and
     its tab stays."""
     config = _hostile_config(tmp_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "check", "--diff", config, "--lang", "en"], capture_output=True, check=False
-    )
+    proc = _on_terminal([sys.executable, "-m", "dsref", "check", "--diff", config, "--lang", "en"])
     out = proc.stdout.decode("utf-8")
     name = str(tmp_path / f"c{SHOWN}.json")
     assert out.splitlines()[:3] == [f"--- {name}", f"+++ {name}", "@@ -1,7 +1,7 @@"]

@@ -34,6 +34,7 @@ from ..findings import Finding
 from ..pipeline import FileReport, check_text
 from ..positions import LineIndex
 from ..settings import DEFAULT_SETTINGS, CheckSettings
+from .offered import offered
 from .proof import Refusal, judge
 from .writer import Snapshot
 
@@ -72,6 +73,8 @@ TEXTS = messages(
     why_severity="a finding would become more severe, or a new error would appear",
     why_duplicate="a key would be written twice",
     why_meaning="DeepSpeed would build a different config from the file",
+    stale_removed="removed {n} temporary files that an interrupted dsref check --fix had left in {folder}",
+    stale_removed_one="removed 1 temporary file that an interrupted dsref check --fix had left in {folder}",
 )
 """What ``check --fix`` and ``--diff`` say besides the report (the ``fixer.*`` messages)."""
 
@@ -90,13 +93,16 @@ def counted(key: str, n: int, lang: Lang) -> str:
     return TEXTS.text(f"{key}_one" if n == 1 else key, lang, n=n)
 
 
-def unified_diff(before: str, after: str, path: str) -> str:
-    r"""The change as a unified diff (``a/path`` → ``b/path``), for a person to read in a terminal.
+def unified_diff(before: str, after: str, path: str, *, patch: bool = False) -> str:
+    r"""The change as a unified diff (``a/path`` → ``b/path``).
 
-    The file's name and text are shown :func:`visible`: a control character in them, a CR at the end of a line of a
-    CRLF file included, is written as an escape (``\r``) rather than obeyed; tabs stay, as the file's layout. The
-    lines are those of the file at its line feeds, as dsref numbers them, whatever else the text holds (U+2028,
-    form feeds), so every line of the diff is one of the file.
+    ``patch``: the diff as ``git apply`` and ``patch`` take it, for a pipe or a file: each line of the file as it is
+    written, the CR of a CRLF line end and any control character included, and a name that holds a control
+    character, a quotation mark or a backslash quoted as git quotes it (``"a/tab\there.json"``). Otherwise, for a
+    person to read in a terminal, the file's name and text are shown :func:`visible`: a control character in them, a
+    CR at the end of a line of a CRLF file included, is written as an escape (``\r``) rather than obeyed; tabs stay,
+    as the file's layout. The lines are those of the file at its line feeds, as dsref numbers them and as patch tools
+    split them, whatever else the text holds (U+2028, form feeds), so every line of the diff is one of the file.
 
     >>> print(unified_diff('{"a": 1}\r\n', '{"b": 1}\r\n', "ds.json"), end="")
     --- a/ds.json
@@ -104,18 +110,63 @@ def unified_diff(before: str, after: str, path: str) -> str:
     @@ -1 +1 @@
     -{"a": 1}\r
     +{"b": 1}\r
+    >>> unified_diff('{"a": 1}\r\n', '{"b": 1}\r\n', "ds.json", patch=True).splitlines(keepends=True)[3:]
+    ['-{"a": 1}\r\n', '+{"b": 1}\r\n']
     """
     import difflib
 
-    name = visible(path, name=True)
-    old, new = (name, name) if os.path.isabs(path) or path.startswith("<") else (f"a/{name}", f"b/{name}")
+    name = _quoted(path) if patch else visible(path, name=True)
+    if os.path.isabs(path) or path.startswith("<"):
+        old = new = name
+    elif name.startswith('"'):
+        old, new = f'"a/{name[1:]}', f'"b/{name[1:]}'
+    else:
+        old, new = f"a/{name}", f"b/{name}"
     diff = difflib.unified_diff(_lines(before), _lines(after), old, new)
+    if patch:
+        return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in diff)
     return "".join(
         visible(line[:-1], lines=True) + "\n"
         if line.endswith("\n")
         else visible(line, lines=True) + "\n\\ No newline at end of file\n"
         for line in diff
     )
+
+
+_GIT_QUOTED = {
+    "\a": "\\a",
+    "\b": "\\b",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\v": "\\v",
+    "\f": "\\f",
+    "\r": "\\r",
+    '"': '\\"',
+    "\\": "\\\\",
+}
+"""The characters git writes by name in a quoted path; any other control character is an octal escape."""
+
+
+def _quoted(path: str) -> str:
+    r"""``path`` as git writes it in a diff: as it is, or, when it holds a control character, a quotation mark or a
+    backslash, between quotation marks with those characters escaped (bytes that are not UTF-8 as octal, as on disk).
+
+    >>> _quoted("ds.json"), _quoted("零.json"), _quoted('a\tb"c.json'), _quoted("x\udcff.json")
+    ('ds.json', '零.json', '"a\\tb\\"c.json"', '"x\\377.json"')
+    """
+    if not any(ord(c) < 0x20 or c in '"\\\x7f' or 0xDC80 <= ord(c) <= 0xDCFF for c in path):
+        return path
+    out = []
+    for char in path:
+        if char in _GIT_QUOTED:
+            out.append(_GIT_QUOTED[char])
+        elif ord(char) < 0x20 or char == "\x7f":
+            out.append(f"\\{ord(char):03o}")
+        elif 0xDC80 <= ord(char) <= 0xDCFF:  # a byte that is not UTF-8, as Python's surrogateescape keeps it
+            out.append(f"\\{ord(char) - 0xDC00:03o}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def _lines(text: str) -> list[str]:
@@ -220,6 +271,7 @@ def fix_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS, *
                 replace(f, fix=None) if f.fix is not None and _identity(f) in refused else f for f in report.findings
             ],
         )
+    report = offered(report, settings.read_as(reading))  # what remains offers only fixes --fix would apply
     return FixResult(before, report, current, text, fixed, still)
 
 

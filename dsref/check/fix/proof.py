@@ -34,17 +34,20 @@ from ...tree.options import OptionTree
 from ...tree.profiles import NEWEST, HfReleases, hugging_face_fills
 from ..findings import Severity
 from ..pipeline import FileReport
+from ..positions import Location
+from ..report.show_effective import HF_FILLED
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 
-__all__ = ["HF_FILLED", "Refusal", "judge", "meaning"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from ..validate.effective import Effective
+
+__all__ = ["HF_FILLED", "Refusal", "judge", "meaning", "same_meaning"]
 
 Refusal = Literal["unreadable", "severity", "duplicate", "meaning"]
 """Why a fixed text is refused: it no longer parses, a finding got more severe (or a new error appeared), a key is
 written twice, or what DeepSpeed builds from it changed."""
 
-HF_FILLED = "<filled by Hugging Face>"
-"""What an ``"auto"`` Hugging Face fills stands for: the value comes from the training arguments or the model, the
-same before and after a fix as long as Hugging Face still finds it."""
 
 _ORDER = (Severity.error, Severity.warning, Severity.info)
 
@@ -64,10 +67,49 @@ def judge(before: FileReport, after: FileReport, settings: CheckSettings, *, saf
     accepted = before.loaded is not None and not any(f.severity is Severity.error for f in before.findings)
     if safe and accepted:
         assert before.loaded is not None
-        was = meaning(before.loaded.data, settings)
-        if meaning(after.loaded.data, settings) != was:
+        if not same_meaning(before.loaded.data, after.loaded.data, settings):
             return "meaning"
     return None
+
+
+def same_meaning(before: Any, after: Any, settings: CheckSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether DeepSpeed builds the same from the configs ``before`` and ``after``: their :func:`meaning` is equal.
+
+    The meaning is the ``--show-effective`` document, which is computed from the config's
+    :class:`~dsref.check.validate.effective.Effective` view alone (the values DeepSpeed keeps, by canonical path,
+    and the keys it ignores) with defaults for the rest: two configs with equal views have equal meanings, and the
+    whole documents, hundreds of defaults each, are built and compared only when the views differ. Most safe fixes
+    change how a value is written and not the value DeepSpeed keeps (``"true"`` → ``true``, ``bfloat16`` → ``bf16``).
+
+    >>> same_meaning({"bfloat16": {"enabled": "true"}}, {"bf16": {"enabled": True}})
+    True
+    >>> same_meaning({"zero_optimization": {"stage": 2}}, {"zero_optimization": {"stage": 2, "overlap_comm": False}})
+    True
+    >>> same_meaning({"zero_optimization": {"stage": 3}}, {"zero_optimization": {"stage": 3, "overlap_comm": False}})
+    False
+    """
+    from ...tree.releases import release_facts
+    from ...tree.versions import DEEPSPEED_VERSION
+    from ..validate.checktree import check_tree
+    from ..validate.effective import effective
+
+    was, now = (_as_read(config, settings) for config in (before, after))
+    tree, release = check_tree(), release_facts(DEEPSPEED_VERSION)  # as effective_document reads a config
+    views = [_view(effective(config, tree, release=release)) for config in (was, now)]
+    return views[0] == views[1] or _document(was, settings) == _document(now, settings)
+
+
+def _view(eff: Effective) -> tuple[dict[str, Any], list[Location]]:
+    """What the effective document is built from: each value kept, except that a section of options is built
+    from its options' values, so only whether it is null counts of the section's own value (but for a class's
+    ``params``, handed on as written); the keys ignored."""
+    values = {
+        path: value is None
+        if (opt := eff.tree.get(path)).kind == "section" and opt.container is None and opt.key != "params"
+        else value
+        for path, value in eff.values.items()
+    }
+    return values, eff.ignored
 
 
 def _at_or_above(report: FileReport) -> tuple[int, ...]:
@@ -84,14 +126,23 @@ def meaning(config: Any, settings: CheckSettings = DEFAULT_SETTINGS) -> Any:
     ...     {"zero_optimization": {"stage": 2, "offload_optimizer": {"device": "cpu"}}})
     True
     """
-    from ..report.show_effective import effective_document
+    return _document(_as_read(config, settings), settings)
+
+
+def _as_read(config: Any, settings: CheckSettings) -> Any:
+    """``config`` after Hugging Face's filling (``settings.profile`` ``hf``) and DeepSpeed's mapping of deprecated
+    forms."""
     from ..validate.checktree import check_tree
 
     tree = check_tree()
-    hf = settings.profile == "hf"
-    data = filled_as_hugging_face_does(config, tree, settings.hugging_face) if hf else config
-    data = _deprecations_mapped(data, tree)
-    return effective_document(data, world_size=settings.world_size)
+    data = filled_as_hugging_face_does(config, tree, settings.hugging_face) if settings.profile == "hf" else config
+    return _deprecations_mapped(data, tree)
+
+
+def _document(config: Any, settings: CheckSettings) -> Any:
+    from ..report.show_effective import effective_document
+
+    return effective_document(config, world_size=settings.world_size)
 
 
 def filled_as_hugging_face_does(config: Any, tree: OptionTree, hugging_face: HfReleases = NEWEST) -> Any:

@@ -37,17 +37,18 @@ stands at that value, not at the end of the file where Hjson gave up:
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
 import shlex
 import stat
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import field
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ...records import record
 from ...text.i18n import Lang, messages
@@ -57,7 +58,7 @@ from ...tree.profiles import PROFILES, Profile, might_write_auto, writes_auto
 from ..positions import Extent, LineIndex, Location, Span, Written
 from .parse_errors import said
 from .scanner import scan_hjson, scan_json, scan_valid_json
-from .walker import Entries, Scan
+from .walker import MAX_DEPTH, Entries, Scan
 
 __all__ = [
     "MAX_BYTES",
@@ -75,6 +76,7 @@ __all__ = [
     "load_text",
     "read_bytes",
     "read_file",
+    "read_stdin",
 ]
 
 
@@ -97,6 +99,9 @@ M = messages(
     what_socket="socket",
     what_other="special file",
     unreadable="cannot read the file: {detail}",
+    stdin_closed="standard input is closed, so there is no config to read on it; give one (dsref check - < "
+    "ds_config.json) or name the file",
+    stdin_unreadable="cannot read standard input: {detail}",
     too_large="the file is larger than {limit} bytes, far more than any DeepSpeed config; is it the right file?",
     too_costly=(
         "this line is too long for the Hjson parser to read in reasonable time (it re-reads an unquoted value at "
@@ -226,8 +231,9 @@ class Positions(Mapping[Location, Spans]):
             loc = loc[:-1]
 
     def span(self, start: int, end: int) -> Span:
-        """The lines and columns of ``text[start:end]``."""
-        return self.index.span(start, end)
+        """The lines and columns of an edit of ``text[start:end]`` (the byte-order mark at column 0:
+        :meth:`~dsref.check.positions.LineIndex.edit_span`)."""
+        return self.index.edit_span(start, end)
 
     @property
     def bom(self) -> bool:
@@ -388,6 +394,30 @@ class FileBytes:
     data: bytes
     """At most ``max_bytes`` + 1: more than ``max_bytes`` means the file was not read whole."""
     status: os.stat_result
+
+
+def read_stdin(stream: BinaryIO | None, *, max_bytes: int = MAX_BYTES) -> bytes | LoadError:
+    """What standard input (``stream``: ``sys.stdin.buffer``, or None where Python found no descriptor 0) holds, at
+    most ``max_bytes`` + 1 bytes, or why it cannot be read: closed (``dsref check - <&-``), or a read that fails
+    (a folder given as input, a terminal gone). An empty input is read, as empty.
+
+    >>> read_stdin(None).reason
+    'stdin_closed'
+    >>> import io; read_stdin(io.BytesIO(b"{}"))
+    b'{}'
+    """
+    where = Path("-")
+    if stream is None:
+        return LoadError(LoadErrorKind.unreadable, "stdin_closed", "deepspeed", where)
+    try:
+        return stream.read(max_bytes + 1)
+    except OSError as exc:
+        if exc.errno == errno.EBADF:
+            return LoadError(LoadErrorKind.unreadable, "stdin_closed", "deepspeed", where)
+        args = {"detail": _reason(exc), "errno": exc.errno}
+        return LoadError(LoadErrorKind.unreadable, "stdin_unreadable", "deepspeed", where, args=args)
+    except ValueError:  # a file object already closed
+        return LoadError(LoadErrorKind.unreadable, "stdin_closed", "deepspeed", where)
 
 
 def read_file(
@@ -565,7 +595,8 @@ def _wide_encoding(data: bytes) -> str | None:
 
 
 def _utf16(data: bytes, encoding: str, profile: Profile, where: Path | None) -> LoadError:
-    name = "CONFIG.json" if where is None else shlex.quote(where.name)
+    # a name that starts with "-" would be read by iconv and mv as an option: ./-n.json
+    name = "CONFIG.json" if where is None else shlex.quote(("./" if where.name.startswith("-") else "") + where.name)
     family = encoding[:6]  # iconv reads the byte order from the mark, or needs it named when there is none
     has_bom = any(data.startswith(bom) for bom, _ in _WIDE_BOMS)
     args = {"encoding": family if has_bom else encoding, "name": name}
@@ -660,8 +691,22 @@ def _read_as_written(text: str, index: LineIndex) -> tuple[Any, Scan, Profile]:
     return data, scan, "deepspeed"
 
 
+def _refuse_too_deep(text: str, scanner: Callable[[str], Scan]) -> None:
+    """Nesting deeper than :data:`~.walker.MAX_DEPTH` refused before a reader recurses into it, as the reader's own
+    scanner finds it (the place and depth a reader's ``RecursionError`` is reported with). Python's recursion limit
+    would stop the reader in time on a native stack, but not on every stack: in a browser (Pyodide) ``json``'s C
+    reader can exhaust the JavaScript stack first, which kills the interpreter. A text with fewer brackets than the
+    limit cannot nest past it, so most texts cost two counts."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return
+    scan = scanner(text)
+    if scan.error is not None and scan.error.reason == "too_deep":
+        raise _Failure(LoadErrorKind.too_deep, "too_deep", scan.error.pos, depth=scan.max_depth)
+
+
 def _read_hjson(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``hjson.loads`` as DeepSpeed calls it, duplicates kept (last value wins) so the rest can still be checked."""
+    _refuse_too_deep(text, scan_hjson)
     fast = _strict_json_as_hjson(text)
     if fast is not None:
         return fast
@@ -733,6 +778,7 @@ def _strict_json_as_hjson(text: str) -> tuple[Any, Scan] | None:
 
 def _read_json(text: str, index: LineIndex) -> tuple[Any, Scan]:
     """``json.loads`` as Hugging Face calls it (duplicate keys: last value wins)."""
+    _refuse_too_deep(text, scan_json)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -88,6 +88,8 @@ def _fix(repair: Repair, src: Members) -> Fix:
 def _(repair: ReplaceValue, src: Members) -> Fix:
     value = src.value(repair.location)
     old = src.text[value.start : value.end]
+    if repair.written_as is not None and old != repair.written_as:
+        raise NoFix
     edit = Edit(value.start, value.end, repair.literal)
     return Fix(repair.title, repair.applicability, (edit,), {"old": old, **repair.args})
 

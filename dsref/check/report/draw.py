@@ -7,7 +7,7 @@ the three formats are three ways of printing those records.
 from __future__ import annotations
 
 import json
-from dataclasses import field
+from dataclasses import field, replace
 from typing import Any, TextIO
 
 from ...records import record
@@ -62,6 +62,8 @@ S = messages(
     fixable_unsafe_one="1 more with --unsafe-fixes",
     fixable_only_unsafe="{n} fixable with --fix --unsafe-fixes",
     fixable_only_unsafe_one="1 fixable with --fix --unsafe-fixes",
+    seen_by_deepspeed="as Hjson (the deepspeed launcher's reader) reads the file: {message}",
+    seen_by_hf="as json.load (Hugging Face's reader) reads the file: {message}",
     rules_failed="{n} rules stopped with an exception, so their findings are missing: {codes} (dsref check --debug "
     "shows the exception; please report it)",
     rules_failed_one="1 rule stopped with an exception, so its findings are missing: {codes} (dsref check --debug "
@@ -88,6 +90,8 @@ class Rendered:
     lang: Lang = "en"
     detail: str | None = None
     """The reader's own words for a file it could not read (``json.load``'s "Expecting value"), in JSON output only."""
+    seen_by: Profile | None = None
+    """The other reader, for a finding about what it reads in a file the chosen reader refuses."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -104,6 +108,7 @@ class Rendered:
             "help": self.help,
             "fix": None if self.fix is None else self.fix.to_json(self.lang),
             **({"detail": self.detail} if self.detail is not None else {}),
+            **({"seen_by": self.seen_by} if self.seen_by is not None else {}),
         }
 
 
@@ -119,6 +124,14 @@ def rendered(report: FileReport, lang: Lang, target: str = "0.19.8") -> list[Ren
 
 
 def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rendered:
+    if finding.seen_by is not None and report.other_reading is not None:
+        # what the other reader sees in a file the chosen one refuses: placed in its reading, and said to be so
+        shown = _one(
+            replace(report, loaded=report.other_reading, error=None), replace(finding, seen_by=None), lang, target
+        )
+        shown.message = S.text(f"seen_by_{finding.seen_by}", lang, message=shown.message)
+        shown.seen_by = finding.seen_by
+        return shown
     if report.error is not None:
         err = report.error
         line, col = err.line or 1, err.col or 1

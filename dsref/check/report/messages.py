@@ -74,6 +74,9 @@ MESSAGES = messages(
     help_hf_not_yet='{library} {installed} does not fill "auto" here yet ({release} and later do); write the value or '
     "upgrade {library}",
     help_not_string="put the value in quotes",
+    help_python="{word} is Python; JSON writes {json}",
+    help_python_comma="{word} is Python; JSON writes {json}. Without quotes, Hjson reads a value to the end of its "
+    "line, so the comma after it is part of the string DeepSpeed gets",
     section_root="the top level",
 )
 
@@ -191,13 +194,6 @@ EXAMPLES: dict[str, Example] = {
         {
           "train_micro_batch_size_per_gpu": 4,
           "gradient_accumulation_step": 4,
-          "bf16": {"enabled": true}
-        }
-        """,
-        repaired="""
-        {
-          "train_micro_batch_size_per_gpu": 4,
-          "gradient_accumulation_steps": 4,
           "bf16": {"enabled": true}
         }
         """,
@@ -420,6 +416,9 @@ def help_lines(finding: Finding, lang: Lang) -> list[str]:
             elsewhere.remove(key)
         if elsewhere:
             lines.append(MESSAGES.text("help_elsewhere", lang, key=key, paths=either(elsewhere, lang, english=", ")))
+    if finding.kind in (Kind.wrong_type, Kind.coerced) and args.get("python"):
+        which = "help_python_comma" if args.get("comma") else "help_python"
+        lines.append(MESSAGES.text(which, lang, word=args["python"], json=args["python_json"]))
     if finding.kind is Kind.deprecated and args.get("replacement") is not None:
         if args["replacement"] and args["section"]:
             lines.append(MESSAGES.text("help_replace", lang, json=args["replacement"], section=args["section"]))

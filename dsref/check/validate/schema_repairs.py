@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ...records import record
 from ...schema import UNSET
 from ...tree.options import Option
 from ..edits import Applicability
@@ -28,16 +29,19 @@ from ..repairs import (
 )
 
 __all__ = [
+    "PythonLiteral",
     "auto_dropped",
     "auto_unfilled",
     "coerced",
     "deprecated",
+    "python_literal",
     "removed",
     "retyped",
     "unknown_key",
 ]
 
-_PYTHON_LITERALS = {"True": True, "False": False, "None": None, "true": True, "false": False, "null": None}
+_PYTHON_ONLY = {"True": True, "False": False, "None": None}
+_PYTHON_LITERALS = {**_PYTHON_ONLY, "true": True, "false": False, "null": None}
 
 
 def literal(value: Any) -> str:
@@ -52,11 +56,53 @@ def coerced(location: Location, converted: Any) -> Repair:
     )
 
 
-def retyped(opt: Option, location: Location, value: Any) -> Repair | None:
+@record
+class PythonLiteral:
+    """A Python literal written where JSON has its own (``True``), as Hjson reads one without quotes: a string, and
+    with the comma that ends its line when one follows (``True,`` is the string ``"True,"``)."""
+
+    word: str
+    """``True``, ``False`` or ``None``."""
+    json: str
+    """How JSON writes it: ``true``, ``false``, ``null``."""
+    comma: bool
+    """Whether the string holds the comma after it."""
+
+
+def python_literal(value: Any) -> PythonLiteral | None:
+    """The Python literal ``value`` is as written, or None.
+
+    >>> python_literal("True,"), python_literal("true") is None
+    (PythonLiteral(word='True', json='true', comma=True), True)
+    """
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    comma = text.endswith(",")
+    word = text[:-1].rstrip() if comma else text
+    if word not in _PYTHON_ONLY:
+        return None
+    return PythonLiteral(word, literal(_PYTHON_ONLY[word]), comma)
+
+
+def retyped(opt: Option, location: Location, value: Any, *, refused: bool = False) -> Repair | None:
     """DS201: a value written as a string that reads as the type expected (``"1e-4"``, ``True``): DeepSpeed would
-    have used the string, so writing the number or the boolean changes what it does (unsafe)."""
+    have used the string, so writing the number or the boolean changes what it does (unsafe). A Python literal
+    with the comma Hjson read into it (``True,``) where DeepSpeed refuses the string (``refused``) could only mean
+    the literal: written in JSON, with its comma, it is what DeepSpeed converts ``True`` to (safe)."""
     from .values import accepts
 
+    python = python_literal(value)
+    if python is not None and python.comma:
+        if not accepts(opt, _PYTHON_ONLY[python.word], scalar=True):
+            return None
+        new = python.json + ","
+        applicability = Applicability.safe if refused else Applicability.unsafe
+        args = {"new": python.json, "old": python.word}  # the title names the value, not the comma kept after it
+        return ReplaceValue(
+            location=location, applicability=applicability, title="literal", literal=new, args=args,
+            written_as=value,  # without quotes only: in quotes, the comma is the string's and another one follows
+        )  # fmt: skip
     if not isinstance(value, str):
         return None
     text = value.strip()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 from collections.abc import Mapping
 from functools import cache, lru_cache
 from typing import Any
@@ -36,11 +37,13 @@ from ...tree.releases import (
 )
 from ...tree.values import json_type
 from ...tree.versions import parse_version as _parse_version
+from ..edits import Applicability
 from ..findings import Finding, Kind, Severity
 from ..positions import Location
 from ..repairs import Repair
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from . import schema_repairs as repairs
+from .near_miss import by_design_ignored, meaning_kept, option_words
 from .values import accepts, coerce, plain_value, plainly_valid, remember, scalar_key, value_validator
 
 __all__ = ["validate", "value_validator"]
@@ -298,6 +301,9 @@ class _Walker:
             seen.setdefault(opt.path, []).append(key)
             if via == "deprecated_alias":
                 repair = repairs.deprecated(opt, here, None, opt.path, self.root)
+                if repair is not None and self.profile == "hf" and _holds_auto(item):
+                    # Hugging Face fills "auto" only under the new name: the rename changes what it builds
+                    repair = dataclasses.replace(repair, applicability=Applicability.unsafe)
                 self.add(Kind.deprecated, Severity.warning, here, opt, repair=repair, key=key, use_instead=opt.path)
             self.option(opt, item, here)
         for path, keys in seen.items():
@@ -339,6 +345,8 @@ class _Walker:
         upgrade: Mapping[str, Any] | None = None,
     ) -> None:
         suggestions, elsewhere = _near_misses(self.tree, parent, key, self.version)
+        if upgrade and upgrade.get("former_new"):  # what earlier releases called the option: not a guess
+            suggestions, elsewhere = (upgrade["former_new"],), ()
         if policy == "reject":
             severity = Severity.error
         elif policy == "passthrough":
@@ -552,6 +560,8 @@ class _Walker:
         try:  # what DeepSpeed's lax validation makes of it
             answer = adapter.validate_python(value)
         except ValidationError as exc:
+            if not opt.validated_by_deepspeed and _integral_beyond_int64(exc, value):
+                return  # read with dict.get, the number stays as written: DeepSpeed takes 1e19 as it takes 1e18
             refusal = _classify(exc, value), _bounds_of(exc)
         except RecursionError:
             self.wrong_type(opt, value, loc)
@@ -582,6 +592,7 @@ class _Walker:
             return
         if type(plain_value(coerced)) is type(value) and plain_value(coerced) == value:
             return  # kept as written (strict JSON refused only its spelling, e.g. a lone surrogate escape)
+        python = repairs.python_literal(value)
         if opt.validated_by_deepspeed:  # only DeepSpeed's pydantic models coerce; dict sections keep the value
             self.add(
                 Kind.coerced,
@@ -593,6 +604,7 @@ class _Walker:
                 got=json_type(value),
                 expected=opt.type,
                 result=short_repr(plain_value(coerced)),
+                **({} if python is None else {"python": python.word, "python_json": python.json, "comma": False}),
             )
         else:
             self.wrong_type(opt, value, loc)
@@ -612,15 +624,17 @@ class _Walker:
             strict = self.refuses(opt)
         strict = strict or opt.kind == "section"
         severity = Severity.error if strict else Severity.warning
+        python = repairs.python_literal(value)
         self.add(
             Kind.wrong_type,
             severity,
             loc,
             opt,
-            repair=repairs.retyped(opt, loc, value),
+            repair=repairs.retyped(opt, loc, value, refused=strict),
             value=short_repr(value),
             got=json_type(value),
             expected=expected or opt.type,
+            **({} if python is None else {"python": python.word, "python_json": python.json, "comma": python.comma}),
         )
 
 
@@ -672,14 +686,28 @@ def _replacement(opt: Option, value: Any) -> dict[str, str]:
     return {} if instead is None else {"replacement": instead, "section": opt.parent or ""}
 
 
+def _holds_auto(value: Any) -> bool:
+    """Whether ``"auto"`` is written in ``value``, at any depth."""
+    if isinstance(value, str):
+        return value == "auto"
+    if isinstance(value, Mapping):
+        return any(_holds_auto(item) for item in value.values())
+    if isinstance(value, list):
+        return any(_holds_auto(item) for item in value)
+    return False
+
+
 @lru_cache(maxsize=4096)
 def _near_misses(
     tree: OptionTree, parent: str | None, key: str, version: tuple[int, int, int]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """For an unknown ``key`` under ``parent``: close spellings of its siblings, and up to five other places where
     an option of that name lives (the same typos recur from file to file, hence the cache)."""
+    if by_design_ignored(key):
+        return (), ()  # a comment, or a key switched off: written for DeepSpeed to ignore, nobody's typo
     candidates, lowered = _siblings(tree, parent, version)
-    suggestions = candidates.close_to(key, n=3, cutoff=0.75)
+    words = option_words(tree)
+    suggestions = [s for s in candidates.close_to(key, n=3, cutoff=0.75) if meaning_kept(key, s, words)]
     normalized = key.lower().replace("-", "_")
     if normalized in lowered and lowered[normalized] not in suggestions:
         suggestions.insert(0, lowered[normalized])
@@ -688,7 +716,14 @@ def _near_misses(
         for opt in tree.by_key().get(key, ())
         if opt.parent != parent and (opt.removed_in is None or parse_version(opt.removed_in) > version)
     ]
-    return tuple(suggestions), tuple(elsewhere[:5])
+    if len(elsewhere) > MAX_ELSEWHERE:
+        elsewhere = []  # a word many sections use ("enabled", "type"): where it belongs is no guess to make
+    return tuple(suggestions), tuple(elsewhere)
+
+
+MAX_ELSEWHERE = 3
+"""Places an unknown key may belong at most for dsref to name them: a key that more options have says nothing of
+which one was meant."""
 
 
 @lru_cache(maxsize=256)
@@ -742,6 +777,13 @@ def _json_kinds(forms: tuple[str, ...]) -> set[str]:
 def _integral_float(value: Any, coerced: Any) -> bool:
     """``5e8`` written for an int option: JSON has no other way to write it, and DeepSpeed accepts it."""
     return isinstance(value, float) and isinstance(coerced, int) and not isinstance(coerced, bool)
+
+
+def _integral_beyond_int64(exc: ValidationError, value: Any) -> bool:
+    """``1e19`` written for an int: a whole number, refused by pydantic-core only because a float that large does not
+    fit its 64-bit int (``int_parsing_size``), where a smaller one (``1e18``) passes."""
+    types = {err["type"] for err in exc.errors(include_url=False, include_input=False)}
+    return isinstance(value, float) and math.isfinite(value) and value.is_integer() and types == {"int_parsing_size"}
 
 
 def _classify(exc: ValidationError, value: Any) -> Kind:

@@ -85,6 +85,7 @@ def _codes(config: dict[str, Any], world_size: int | None) -> set[str]:
     }
 
 
+@pytest.mark.slow
 def test_ds501_and_ds502_fire_exactly_when_deepspeed_stops(deepspeed_batch: Any) -> None:
     fired = {"DS501": 0, "DS502": 0, "quiet": 0}
     for tbs, micro, gas, gpus, sp in itertools.product(TBS, MICRO, GAS, GPUS, SEQUENCE_PARALLEL):
@@ -122,6 +123,7 @@ def test_ds501_and_ds502_fire_exactly_when_deepspeed_stops(deepspeed_batch: Any)
         ({"train_batch_size": 12, "train_micro_batch_size_per_gpu": 4, "sequence_parallel_size": 4}, 8, (12, 4, 1)),
     ],
 )
+@pytest.mark.slow
 def test_ds502_says_the_values_deepspeed_uses(
     deepspeed_batch: Any, config: dict[str, Any], gpus: int, said: tuple[int, int, int]
 ) -> None:
@@ -138,6 +140,7 @@ def test_ds502_says_the_values_deepspeed_uses(
     assert finding.args["world"] == world
 
 
+@pytest.mark.slow
 def test_ds503_fires_only_when_no_gpu_count_works(deepspeed_batch: Any) -> None:
     tried = fired = 0
     for tbs, micro, gas in itertools.product(TBS, MICRO, GAS):

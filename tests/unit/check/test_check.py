@@ -19,6 +19,8 @@ from dsref.check.report.draw import Piece, _json_visible, json_lines
 from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
 from dsref.text.escape import json_visible
+from tests import needs
+from tests.cli import run_dsref
 from tests.conftest import shared_path
 
 BAD = """{
@@ -273,7 +275,7 @@ def test_mutated_corpus_files(tmp_path: Path, seed: int, cuts: int) -> None:
     ),
     st.integers(min_value=0, max_value=5),
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 def test_json_layout_is_only_layout(value: object, depth: int) -> None:
     """The JSON report writes the upper levels indented and each finding on one line; the data is json.dumps'."""
     from dsref.check.report.draw import json_lines
@@ -287,9 +289,7 @@ def test_json_layout_is_only_layout(value: object, depth: int) -> None:
 def test_json_report_has_one_finding_per_line(tmp_path: Path) -> None:
     path = tmp_path / "ds_config.json"
     path.write_text('{"zero_optimization": {"stgae": 2, "stage": 4}}', encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "check", "--format", "json", str(path)], capture_output=True, text=True
-    )
+    proc = run_dsref("check", "--format", "json", str(path))
     lines = [line.strip().rstrip(",") for line in proc.stdout.splitlines()]
     findings = [json.loads(line) for line in lines if line.startswith('{"code"')]
     assert [f["code"] for f in findings] == [f["code"] for f in json.loads(proc.stdout)["files"][0]["findings"]]
@@ -491,9 +491,7 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
 def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_path: Path) -> None:
     path = tmp_path / "mini.json"
     path.write_text(json.dumps({"train_batch_size": 8, "x": "a" * 3000, "zero_optimization": {"stgae": 2}}))
-    out = subprocess.run(
-        [sys.executable, "-m", "dsref", "check", str(path)], capture_output=True, text=True
-    ).stdout.splitlines()
+    out = run_dsref("check", str(path)).stdout.splitlines()
     assert out[0].startswith("Checked for DeepSpeed ")  # what the check is for, then the finding
     source, caret = out[2], out[3]
     assert len(source) < 120 and source.split(" | ", 1)[1].startswith("…")
@@ -502,7 +500,7 @@ def test_a_minified_config_shows_the_part_of_its_line_around_the_finding(tmp_pat
     assert out[-1] == "1 file checked: 1 error, 1 warning, 0 notes; 1 fixable with --fix --unsafe-fixes"
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=needs.examples(400), deadline=None)
 @given(
     st.text(alphabet=st.sampled_from('ab"{}:,\x1b\u2028\u202e\t零'), min_size=1, max_size=1500),
     st.data(),

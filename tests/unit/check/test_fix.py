@@ -272,6 +272,85 @@ def test_diff_prints_and_writes_nothing(tmp_path: Path) -> None:
     assert '-  "amp": {"enabled": true}\n' in unsafe.stdout
 
 
+PATCHED = {
+    "CRLF line ends": b'{\r\n  // keep me\r\n  "train_batch_size": 8,\r\n  "bfloat16": {"enabled": "true"}\r\n}\r\n',
+    "control characters": (
+        b'{\n  // \x1b[31mred\x07 \x0c \x7f \xc2\x9b \xe2\x80\xa8 \xe2\x80\xae\n  "train_batch_size": 8,\n'
+        b'  "bfloat16": {"enabled": "true"} // \x1b]0;title\x07\n}'
+    ),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("into", ["pipe", "file"])
+@pytest.mark.parametrize("name", ["ds.json", "tab\there.json"], ids=["plain name", "name with a tab"])
+@pytest.mark.parametrize("data", PATCHED.values(), ids=list(PATCHED))
+def test_diff_is_a_patch_git_apply_and_patch_take(tmp_path: Path, data: bytes, name: str, into: str) -> None:
+    """Written to a pipe or a file, ``--diff`` is the patch itself: the real ``git apply`` and ``patch`` accept it,
+    and applying it gives the bytes ``--fix`` writes."""
+    from tests import needs
+
+    git, patch = needs.program("git"), needs.program("patch")
+    (tmp_path / name).write_bytes(data)
+    command = [sys.executable, "-m", "dsref", "check", "--diff", name]
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "NO_COLOR": "1"}
+    if into == "pipe":
+        proc = subprocess.run(command, capture_output=True, cwd=tmp_path, env=env, timeout=120)
+        diff = proc.stdout
+    else:
+        with open(tmp_path / "fix.diff", "wb") as out:
+            proc = subprocess.run(command, stdout=out, stderr=subprocess.PIPE, cwd=tmp_path, env=env, timeout=120)
+        diff = (tmp_path / "fix.diff").read_bytes()
+    assert proc.returncode == 1, proc.stderr
+    assert b"\\r" not in diff and b"\\x1b" not in diff  # no escape written where the file has the character
+    (tmp_path / "fix.diff").write_bytes(diff)
+    tools = {
+        "git apply": [git, "apply", "--check", "--verbose", "fix.diff"],
+        "patch": [patch, "-p1", "--dry-run", "--batch", "-i", "fix.diff"],
+    }
+    for tool, args in tools.items():
+        checked = subprocess.run(args, capture_output=True, text=True, cwd=tmp_path, timeout=60)
+        assert checked.returncode == 0, f"{tool} refused the diff: {checked.stdout}{checked.stderr}\n{diff!r}"
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    (fixed / name).write_bytes(data)
+    subprocess.run([*command[:-2], "--fix", name], capture_output=True, cwd=fixed, env=env, timeout=120, check=True)
+    subprocess.run([git, "apply", "fix.diff"], capture_output=True, cwd=tmp_path, timeout=60, check=True)
+    assert (tmp_path / name).read_bytes() == (fixed / name).read_bytes() != data
+
+
+@pytest.mark.slow
+def test_diff_on_a_terminal_shows_control_characters_escaped(tmp_path: Path) -> None:
+    import pty
+
+    (tmp_path / "ds.json").write_bytes(PATCHED["control characters"])
+    leader, follower = pty.openpty()
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "dsref", "check", "--diff", "ds.json"],
+            stdout=follower,
+            stderr=subprocess.PIPE,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8", "NO_COLOR": "1"},
+            timeout=120,
+        )
+        os.close(follower)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the other end is closed: all read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(leader)
+    assert proc.returncode == 1
+    assert b"\x1b" not in shown and b"\x07" not in shown
+    assert b"// \\x1b[31mred\\x07" in shown
+
+
 def test_fix_writes_reports_what_remains_and_is_idempotent(tmp_path: Path) -> None:
     path = tmp_path / "ds.json"
     path.write_text(BROKEN, encoding="utf-8")
@@ -500,6 +579,7 @@ def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
         ('{"train_batch_size": 8, "gradient_clipping": "0.5"}', None, "gradient_clipping", "0.5", 0.5),
     ],
 )
+@pytest.mark.slow
 def test_each_unsafe_fix_changes_what_it_says(
     quiet_deepspeed: Any, before: str, world_size: int | None, field: str, old: Any, new: Any
 ) -> None:
@@ -521,6 +601,7 @@ def test_each_unsafe_fix_changes_what_it_says(
         assert {k: v for k, v in before_view.items() if k != top} == {k: v for k, v in after_view.items() if k != top}
 
 
+@pytest.mark.slow
 def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspeed: Any) -> None:
     """The one unsafe fix whose loss is not DeepSpeed's: comments and Hjson syntax go, the config stays."""
     hjson_texts = [

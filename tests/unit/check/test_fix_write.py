@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import textwrap
 import time
 from collections.abc import Callable, Iterator
@@ -27,7 +29,13 @@ import pytest
 import dsref.check.fix.fixer
 import dsref.check.fix.writer
 from dsref.check.fix.fixer import Original, read_original
-from dsref.check.fix.writer import STALE_AFTER_S, FileChanged, remove_stale_temporaries, write_fixed
+from dsref.check.fix.writer import (
+    STALE_AFTER_S,
+    FileChanged,
+    remove_stale_temporaries,
+    write_fixed,
+    writes_in_place,
+)
 from dsref.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -203,6 +211,88 @@ def test_owner_group_and_mode_are_kept(tmp_path: Path) -> None:
     )
 
 
+def _status(uid: int, gid: int, links: int = 1) -> os.stat_result:
+    """A file's status with only what the decision reads: its owner, its group, its number of names."""
+    return os.stat_result((stat.S_IFREG | 0o664, 1, 1, links, uid, gid, 0, 0, 0, 0))
+
+
+@pytest.mark.parametrize(
+    ("owner", "group", "links", "euid", "groups", "in_place"),
+    [
+        (1000, 1000, 1, 1000, {1000}, False),  # ours: a new file can be given it all, renamed over it
+        (1000, 2000, 1, 1000, {1000, 2000}, False),  # another group of ours
+        (1000, 2000, 1, 1000, {1000}, True),  # a group we are not in: written in place, the group stays
+        (2000, 1000, 1, 1000, {1000}, True),  # another user's file we may write: it stays theirs
+        (2000, 3000, 1, 0, set(), False),  # root gives any owner
+        (1000, 1000, 2, 1000, {1000}, True),  # hard links
+    ],
+)
+def test_a_file_whose_owner_could_not_be_given_is_written_in_place(
+    owner: int, group: int, links: int, euid: int, groups: set[int], in_place: bool
+) -> None:
+    assert writes_in_place(_status(owner, group, links), euid=euid, groups=groups) is in_place
+
+
+def test_a_refused_chown_falls_back_to_writing_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the system refuses what the decision expected it to allow (root without CAP_CHOWN in a container, a
+    network mount that maps owners), the new file is dropped and the fix written in place: owner and group stay."""
+    path = tmp_path / "ds.json"
+    path.write_text(BROKEN, encoding="utf-8")
+    before = path.stat()
+    real_fstat = os.fstat
+
+    def other_owner(fd: int) -> os.stat_result:  # the temporary file looks as if it kept this user as its owner
+        status = real_fstat(fd)
+        if os.readlink(f"/proc/self/fd/{fd}").endswith(".dsref-fix"):
+            fields = list(status)
+            fields[4] = status.st_uid + 1
+            return os.stat_result(fields)
+        return status
+
+    if not Path("/proc/self/fd").is_dir():
+        pytest.skip("no /proc/self/fd to tell the temporary file's descriptor")
+    monkeypatch.setattr(dsref.check.fix.writer.os, "fchown", lambda fd, uid, gid: None)
+    monkeypatch.setattr(dsref.check.fix.writer.os, "fstat", other_owner)
+    write_fixed(_original(path).snapshot, FIXED)
+    after = path.stat()
+    assert path.read_text(encoding="utf-8") == FIXED
+    assert (after.st_ino, after.st_uid, after.st_gid) == (before.st_ino, before.st_uid, before.st_gid)
+    assert _leftovers(tmp_path) == []
+
+
+NOBODY = 65534
+
+
+@pytest.mark.skipif(not hasattr(os, "seteuid") or os.geteuid() != 0, reason="needs root, to act as another user")
+def test_another_users_file_keeps_its_owner() -> None:
+    """A file of root's that everyone may write, fixed by the user ``nobody`` (this process with ``nobody`` as its
+    effective user for the write): it stays root's, in the same inode, and keeps its group and mode."""
+    folder = Path(tempfile.mkdtemp(prefix="dsref-owner-", dir="/tmp"))  # pytest's folders are closed to others
+    try:
+        folder.chmod(0o777)
+        path = folder / "ds.json"
+        path.write_text(BROKEN, encoding="utf-8")
+        path.chmod(0o666)
+        before = path.stat()
+        snapshot = _original(path).snapshot
+        os.seteuid(NOBODY)
+        try:
+            write_fixed(snapshot, FIXED)
+        finally:
+            os.seteuid(0)
+        after = path.stat()
+        assert path.read_text(encoding="utf-8") == FIXED
+        assert (after.st_ino, after.st_uid, after.st_gid, stat.S_IMODE(after.st_mode)) == (
+            before.st_ino,
+            before.st_uid,
+            before.st_gid,
+            0o666,
+        )
+        assert _leftovers(folder) == []
+    finally:
+        shutil.rmtree(folder)
+
+
 @pytest.mark.skip_allowed_in_ci(
     "user extended attributes depend on the file system under the temporary folder (tmpfs before Linux 6.6, some "
     "overlay and network mounts have none)"
@@ -336,23 +426,110 @@ def test_sigterm_ends_dsref_with_status_143_and_leaves_no_temporary_file(tmp_pat
 def test_temporary_files_a_killed_run_left_are_removed_and_never_checked(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """SIGKILL cannot be caught: the next fix of the file removes its temporary files older than a minute, and
-    ``check`` on the folder does not read them."""
+    """SIGKILL cannot be caught: the next ``--fix`` in the folder removes the temporary files of any file there older
+    than a minute, once, and says how many; ``check`` on the folder does not read them."""
     path = tmp_path / "ds.json"
     path.write_text(BROKEN, encoding="utf-8")
     old = time.time() - STALE_AFTER_S - 5
     stale = tmp_path / ".ds.json.k3x9_a2q.dsref-fix"  # tempfile.mkstemp's names (an earlier dsref) or ours
     stale_hex = tmp_path / ".ds.json.0f1e2d3c.dsref-fix"
+    stale_other = tmp_path / ".other.json.0f1e2d3c.dsref-fix"  # of a file that needs no fix, or is gone
     fresh = tmp_path / ".ds.json.4b5a6978.dsref-fix"  # a run writing right now
-    others = [tmp_path / ".other.json.0f1e2d3c.dsref-fix", tmp_path / ".ds.json.notours.dsref-fix"]
-    for leftover in (stale, stale_hex, fresh, *others):
+    others = [tmp_path / ".ds.json.notours.dsref-fix", tmp_path / "ds.json.0f1e2d3c.dsref-fix"]  # not our names
+    for leftover in (stale, stale_hex, stale_other, fresh, *others):
         leftover.write_text('{"half": ', encoding="utf-8")
         if leftover is not fresh:
             os.utime(leftover, (old, old))
-    main(["check", str(tmp_path)])
-    assert "1 file checked" in capsys.readouterr().out  # only ds.json: the leftovers are not *.json
+    from dsref.check.pipeline import expand
+
+    found = expand([str(tmp_path)])
+    assert [Path(p).name for p in (*found.files, *found.skipped)] == ["ds.json"]  # the leftovers are not *.json
     assert main(["check", "--fix", str(path)]) == 0
     assert path.read_text(encoding="utf-8") == FIXED
-    assert not stale.exists() and not stale_hex.exists()
+    assert not stale.exists() and not stale_hex.exists() and not stale_other.exists()
     assert fresh.exists() and all(p.exists() for p in others)
-    assert remove_stale_temporaries(str(path), now=time.time() + STALE_AFTER_S + 1) == [str(fresh)]
+    said = capsys.readouterr().err
+    assert said.count("removed 3 temporary files that an interrupted dsref check --fix had left in") == 1, said
+    assert remove_stale_temporaries(str(tmp_path), now=time.time() + STALE_AFTER_S + 1) == [str(fresh)]
+
+
+def test_stale_temporaries_are_looked_for_once_in_each_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A folder of many files is listed once, not once for each file written (which made ``--fix`` quadratic),
+    and the removal is said in the user's language."""
+    folders = [tmp_path / "a", tmp_path / "b"]
+    for folder in folders:
+        folder.mkdir()
+        for n in range(5):
+            (folder / f"ds_config{n}.json").write_text(BROKEN, encoding="utf-8")
+    leftover = folders[1] / ".ds_config3.json.0f1e2d3c.dsref-fix"
+    leftover.write_text("{", encoding="utf-8")
+    old = time.time() - STALE_AFTER_S - 5
+    os.utime(leftover, (old, old))
+    listed: list[str] = []
+    real_remove = dsref.check.fix.writer.remove_stale_temporaries
+
+    def counted(folder: str, **kwargs: Any) -> list[str]:
+        listed.append(folder)
+        return real_remove(folder, **kwargs)
+
+    monkeypatch.setattr(dsref.check.fix.writer, "remove_stale_temporaries", counted)
+    assert main(["check", "--fix", "--lang", "zh", *map(str, folders)]) == 0
+    assert sorted(listed) == sorted(str(f) for f in folders)
+    assert not leftover.exists()
+    assert "已删除 1 个临时文件" in capsys.readouterr().err
+
+
+SIGTERM_DURING_A_FOLDER = """
+import os, signal, sys
+import dsref.check.fix.writer as writer
+from dsref.cli.main import main
+
+real_write_all, seen = writer._write_all, []
+def terminated(fd, data):
+    real_write_all(fd, data)
+    seen.append(fd)
+    if len(seen) == 3:  # two files' temporary files are waiting for their sync, or renamed: a third is written
+        os.kill(os.getpid(), signal.SIGTERM)
+writer._write_all = terminated
+sys.exit(main(["check", "--fix", sys.argv[1]]))
+"""
+
+
+def test_sigterm_while_a_folder_is_fixed_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Several writes are under way at once (:class:`FixWrites` overlaps their syncs): a signal removes every
+    temporary file not yet renamed; each file is the old text or the fixed one, never a mix."""
+    for n in range(6):
+        (tmp_path / f"ds_config{n}.json").write_text(BROKEN, encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(SIGTERM_DURING_A_FOLDER), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "LANG": "C.UTF-8"},
+        timeout=120,
+    )
+    assert proc.returncode == 128 + signal.SIGTERM, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert _leftovers(tmp_path) == []
+    texts = [(tmp_path / f"ds_config{n}.json").read_text(encoding="utf-8") for n in range(6)]
+    assert all(text in (BROKEN, FIXED) for text in texts)
+    assert texts[2:] == [BROKEN] * 4  # the third was being written, the rest not yet read
+
+
+def test_a_folder_fixed_with_overlapped_writes_says_each_file_in_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that cannot be written, among files that can: each file's outcome is said in the order given."""
+    names = [f"ds_config{n}.json" for n in range(5)]
+    for name in names:
+        (tmp_path / name).write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "ds_config2.json").chmod(0o444)
+    assert main(["check", "--fix", str(tmp_path)]) == 2
+    out = capsys.readouterr()
+    assert [line.split(":")[0].rsplit("/", 1)[-1] for line in out.err.splitlines()] == ["dsref"]
+    assert "ds_config2.json" in out.err and "cannot write" in out.err
+    fixed = [(tmp_path / name).read_text(encoding="utf-8") == FIXED for name in names]
+    assert fixed == [True, True, False, True, True]
+    assert out.out.index("ds_config2.json") > 0 and out.out.rstrip().endswith("fixed 8 findings in 4 files")

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import random
 import re
+import sys
 import time
 from collections.abc import Iterator
 from functools import cache
@@ -30,10 +32,12 @@ from dsref.check.read.loader import (
     Span,
     load,
     load_text,
+    read_stdin,
 )
 from dsref.check.read.walker import MAX_DEPTH
 from dsref.check.settings import CheckSettings
 from dsref.tree.profiles import Profile
+from tests import needs
 from tests.conftest import require_deepspeed, shared_path
 
 # --- helpers ---------------------------------------------------------------------------------------------------
@@ -407,6 +411,38 @@ def test_bad_files_give_a_clear_error(
         assert error.message
 
 
+class _Recursed(BaseException):
+    """Raised where a reader was asked to read a text nested past MAX_DEPTH (no ``except Exception`` catches it)."""
+
+
+@pytest.mark.parametrize(
+    ("text", "profile"),
+    [
+        *(("[" * 5_000 + "]" * 5_000, profile) for profile in (*BOTH, None)),
+        *(('{"train_batch_size": "auto", "a": ' + "[" * 3_000 + "]" * 3_000 + "}", p) for p in (*BOTH, None)),
+        # Hjson alone (json stops at the comment, before any nesting)
+        *(("// a comment\n{a: " + "[" * 3_000 + "]" * 3_000 + "}", profile) for profile in ("deepspeed", None)),
+    ],
+)
+def test_nesting_past_the_limit_is_refused_before_any_reader_recurses(
+    monkeypatch: pytest.MonkeyPatch, text: str, profile: Profile | None
+) -> None:
+    """In a browser, json's C reader can exhaust the JavaScript stack before Python's recursion limit stops it, which
+    kills Pyodide (the playground): so no reader is asked to read a text nested deeper than MAX_DEPTH, and the text
+    gets the same DS000 (place and depth) it got when the reader stopped on it."""
+    import hjson as hjson_module
+
+    def recursed(*_: object, **__: object) -> None:
+        raise _Recursed
+
+    expected = load_text(text, profile)
+    monkeypatch.setattr(json, "loads", recursed)
+    monkeypatch.setattr(hjson_module, "loads", recursed)
+    error = load_text(text, profile)
+    assert isinstance(error, LoadError) and error.kind is LoadErrorKind.too_deep
+    assert error == expected and error.args["depth"] == MAX_DEPTH + 1
+
+
 def test_missing_paths_and_directories(tmp_path: Path) -> None:
     assert load(tmp_path / "nope.json").kind is LoadErrorKind.not_found  # type: ignore[union-attr]
     assert load(tmp_path).kind is LoadErrorKind.is_directory  # type: ignore[union-attr]
@@ -527,7 +563,7 @@ def check_against_reader(text: str, profile: Profile) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=needs.examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), profile=st.sampled_from(["deepspeed", "hf"]))
 def test_mutated_corpus_files_agree_with_the_reader(data: st.DataObject, profile: Profile) -> None:
     texts = corpus_texts()
@@ -539,14 +575,14 @@ def test_mutated_corpus_files_agree_with_the_reader(data: st.DataObject, profile
     check_against_reader(text, profile)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(text=st.text(alphabet=st.sampled_from(list("{}[],:\"'#/*\\\n \tatrue0123.e-x'")), max_size=60))
 def test_small_hjson_texts_agree_with_the_reader(text: str) -> None:
     check_against_reader(text, "deepspeed")
     check_against_reader(text, "hf")
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=needs.examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(content=st.binary(max_size=3000))
 def test_random_bytes_never_escape(tmp_path: Path, content: bytes) -> None:
     path = tmp_path / "random.json"
@@ -626,7 +662,7 @@ def hjson_document(draw: st.DrawFn) -> tuple[str, Any]:
 
 
 @pytest.mark.slow
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(document=hjson_document())
 def test_generated_hjson_documents(document: tuple[str, Any]) -> None:
     text, tree = document
@@ -697,3 +733,69 @@ def test_line_starts_at_every_line_end() -> None:
         expected = [0, *(match.end() for match in re.finditer(r"\r\n|\r|\n", text))]
         assert line_starts(text) == expected, repr(text)
         assert LineIndex(text).lines == len(expected)
+
+
+# -- standard input -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("en", "standard input is closed"), ("zh", "标准输入已关闭")],
+)
+@pytest.mark.parametrize("extra", [[], ["--fix"], ["--format", "json"]], ids=["check", "fix", "json"])
+def test_check_dash_with_stdin_closed_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], lang: str, said: str, extra: list[str]
+) -> None:
+    """Python has no ``sys.stdin`` when descriptor 0 is closed (``dsref check - <&-``): that is said, in the user's
+    language, never "file not found" (a file named ``-``) nor a traceback."""
+    from dsref.cli.main import main
+
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["check", "-", "--lang", lang, *extra]) == 2
+    out = capsys.readouterr()
+    assert said in out.out + out.err
+    assert "not found" not in out.out + out.err and "找不到" not in out.out + out.err
+
+
+def test_a_failing_read_of_stdin_is_said_with_the_system_s_reason() -> None:
+    import errno
+    import io
+
+    class Failing(io.RawIOBase):
+        def __init__(self, code: int) -> None:
+            self.code = code
+
+        def readable(self) -> bool:
+            return True
+
+        def read(self, size: int = -1) -> bytes:
+            raise OSError(self.code, os.strerror(self.code))
+
+    closed = read_stdin(Failing(errno.EBADF))
+    failed = read_stdin(Failing(errno.EIO))
+    assert isinstance(closed, LoadError) and closed.reason == "stdin_closed"
+    assert isinstance(failed, LoadError) and failed.reason == "stdin_unreadable"
+    assert failed.text("en").startswith("cannot read standard input: ")
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("ds.json", "ds.json"), ("-n.json", "./-n.json"), ("-my config.json", "'./-my config.json'")],
+)
+def test_the_utf16_hint_names_the_file_so_that_no_command_takes_it_for_an_option(
+    tmp_path: Path, name: str, shown: str
+) -> None:
+    """The conversion the hint suggests works when pasted: ``iconv`` and ``mv`` read a name that starts with ``-``
+    as an option, so it is written ``./-n.json`` (and quoted where the shell needs it)."""
+    import shlex
+    import subprocess
+
+    path = tmp_path / name
+    path.write_bytes('{"train_batch_size": 8}'.encode("utf-16"))
+    error = load(path)
+    assert isinstance(error, LoadError) and error.reason == "encoding_utf16"
+    command = error.text("en").split("convert it: ", 1)[1]
+    assert f"-t UTF-8 {shown} > " in command
+    assert shlex.split(command)[5] == ("./" if name.startswith("-") else "") + name
+    subprocess.run(["sh", "-c", command], cwd=tmp_path, check=True, capture_output=True, timeout=30)
+    assert json.loads(path.read_text(encoding="utf-8")) == {"train_batch_size": 8}

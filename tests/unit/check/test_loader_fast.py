@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from dsref.check.read.loader import LoadedConfig, _strict_json_as_hjson, load_text
 from dsref.check.read.scanner import scan_hjson, scan_json, scan_valid_json
+from tests import needs
 
 CORPUS = Path(__file__).resolve().parents[4] / "shared" / "corpus" / "real"
 
@@ -73,7 +74,7 @@ _json = st.recursive(
 
 
 @pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(_json, st.booleans(), st.sampled_from([None, 1, 2]))
 def test_any_json_text(value: Any, ascii_only: bool, indent: int | None) -> None:
     _same_as_hjson(json.dumps(value, ensure_ascii=ascii_only, indent=indent))
@@ -127,7 +128,7 @@ _json_with_constants = st.recursive(
 
 
 @pytest.mark.slow  # a fuzzer of seconds; the fast tier has the plain cases
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(
     _json_with_constants,
     st.booleans(),
@@ -208,7 +209,7 @@ def test_the_scanner_stops_where_and_as_hjson_stops() -> None:
     assert refused > 300 and accepted > 300  # both kinds were met
 
 
-@settings(max_examples=400)
+@settings(max_examples=needs.examples(400))
 @given(st.text(alphabet=' \t\r\n\x0c\xa0#/*ab"{}', max_size=30), st.integers(min_value=0, max_value=34))
 def test_the_scanner_skips_blanks_and_comments_as_hjson_does(text: str, pos: int) -> None:
     from hjson.decoder import getNext
@@ -227,7 +228,7 @@ def test_the_scanner_skips_blanks_and_comments_as_hjson_does(text: str, pos: int
     assert got == expected
 
 
-@settings(max_examples=400)
+@settings(max_examples=needs.examples(400))
 @given(st.sampled_from(["'", '"']), st.text(alphabet="ab'\"\\\n\t\x01u0/ é", max_size=12), st.text(max_size=3))
 def test_the_scanner_reads_quoted_strings_as_hjson_does(quote: str, inside: str, after: str) -> None:
     from hjson.decoder import scanstring

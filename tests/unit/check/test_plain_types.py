@@ -31,6 +31,7 @@ from dsref.check.validate.plain_types import AS_WRITTEN, CONVERTED, NOT_PLAIN, j
 from dsref.check.validate.validation import validate
 from dsref.check.validate.values import accepts, coerce
 from dsref.tree.options import Option
+from tests import needs
 
 _VALUES: list[Any] = [
     None, True, False, 0, 1, 2, 3, 4, -1, -2, 5, 10**9, 2**53, 2**53 + 1, 2**63 - 1, 2**63, -(2**63), 2**64, 2**70,
@@ -207,7 +208,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=needs.examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), value=JSON)
 def test_plainly_valid_is_valid_to_pydantic_core_for_any_json_value(data: st.DataObject, value: Any) -> None:
     facts = _distinct_facts()

@@ -12,7 +12,8 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dsref.check.positions import LineIndex
+from dsref.check.positions import LineIndex, Span
+from tests import needs
 
 # characters that change the count: a CJK character (one unit), emoji (two), line ends of every kind, a tab, and
 # characters at which str.splitlines ends a line while LSP does not
@@ -36,7 +37,8 @@ def _expected_utf16(text: str, line: int, col: int) -> tuple[int, int]:
     if line > len(lines):  # beyond the text: its end
         return len(lines) - 1, _units(lines[-1])
     line = max(line, 1)
-    chars = max(0, col - 1) + (1 if line == 1 and text.startswith("\ufeff") else 0)
+    # a byte-order mark takes no column: it stands at column 0 of line 1, column 1 is just after it
+    chars = max(0, col - 1 + (1 if line == 1 and text.startswith("\ufeff") else 0))
     return line - 1, _units(lines[line - 1][:chars])
 
 
@@ -48,19 +50,19 @@ def _expected_position(text: str, offset: int) -> tuple[int, int]:
     return len(before) - 1, _units(before[-1])
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=needs.examples(150), deadline=None)
 @given(text=TEXTS, line=st.integers(0, 12), col=st.integers(0, 45))
 def test_utf16_counts_code_units_of_the_line_up_to_the_column(text: str, line: int, col: int) -> None:
     assert LineIndex(text).utf16(line, col) == _expected_utf16(text, line, col)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=needs.examples(150), deadline=None)
 @given(text=TEXTS, offset=st.integers(-2, 45))
 def test_position_of_an_offset_counts_code_units_from_its_line_start(text: str, offset: int) -> None:
     assert LineIndex(text).position(offset) == _expected_position(text, offset)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=needs.examples(100), deadline=None)
 @given(text=TEXTS.map(lambda t: re.sub(r"\r\n?", "\n", t)), data=st.data())
 def test_a_line_and_column_and_its_offset_are_one_lsp_position(text: str, data: st.DataObject) -> None:
     """In a text as a reader parsed it (``\\n`` line ends), the offset dsref found and the line and column it prints
@@ -81,3 +83,27 @@ def test_emoji_and_a_byte_order_mark_by_hand() -> None:
     assert index.utf16(2, 10) == (1, 10)
     assert index.utf16(3, 1) == (1, 12)  # no third line: the end of the last
     assert index.position(len(index.text)) == (1, 12)
+
+
+def test_the_byte_order_mark_is_column_0_and_the_edit_that_removes_it_is_not_empty() -> None:
+    """The JSON report's fix of a BOM is an edit from line 1 column 0 to column 1: the mark and nothing else, in
+    dsref's columns (where the mark takes none), in offsets and in LSP positions."""
+    import json
+
+    from dsref.check.pipeline import check_text
+    from dsref.check.settings import CheckSettings
+
+    text = '\ufeff{"train_batch_size": 8}\n'
+    index = LineIndex(text)
+    assert index.edit_span(0, 1) == Span(1, 0, 1, 1)
+    assert index.span(0, 1) == Span(1, 1, 1, 1)  # a finding is never shown at column 0
+    assert index.span(1, 2) == index.edit_span(1, 2) == Span(1, 1, 1, 2)  # the "{", as every finding counts it
+    assert (index.offset(1, 0), index.offset(1, 1)) == (0, 1)
+    assert (index.utf16(1, 0), index.utf16(1, 1)) == ((0, 0), (0, 1))
+    report = check_text(text, "ds.json", CheckSettings("hf"))
+    fixes = [f.fix.to_json("en") for f in report.findings if f.fix is not None]
+    edits = [e for fix in fixes for e in fix["edits"]]
+    bom = [e for e in edits if e["replacement"] == "" and e["line"] == e["end_line"] == 1]
+    assert bom == [{"line": 1, "column": 0, "end_line": 1, "end_column": 1, "replacement": ""}], fixes
+    applied = text[: index.offset(1, 0)] + text[index.offset(1, 1) :]
+    assert json.loads(applied) == {"train_batch_size": 8}

@@ -688,6 +688,7 @@ def _deepspeed_config(config: dict[str, Any]) -> BaseException | None:
     ("code", "config"),
     [(code, config) for code, config, _loc, profile in FIRES if code in CONFIG_TIME and profile == "deepspeed"],
 )
+@pytest.mark.slow
 def test_config_time_errors_are_deepspeed_errors(code: str, config: dict[str, Any]) -> None:
     require_deepspeed()
     logging.getLogger("DeepSpeed").setLevel(logging.ERROR)
@@ -698,6 +699,7 @@ def test_config_time_errors_are_deepspeed_errors(code: str, config: dict[str, An
     ("code", "config"),
     [(code, config) for code, config, profile in QUIET if code in CONFIG_TIME and profile == "deepspeed"],
 )
+@pytest.mark.slow
 def test_config_time_near_misses_build(code: str, config: dict[str, Any]) -> None:
     require_deepspeed()
     logging.getLogger("DeepSpeed").setLevel(logging.ERROR)
@@ -919,6 +921,7 @@ def test_optimizer_signatures_match_deepspeed_and_torch() -> None:
     assert '"muon_lr"' in source and '"adam_lr"' in source
 
 
+@pytest.mark.slow
 def test_scheduler_integer_checks_match_deepspeed() -> None:
     """DS582's table: exactly these constructors check isinstance(…, int) on these params."""
     require_deepspeed()

@@ -59,6 +59,7 @@ def test_the_help_names_the_last_release_that_took_the_old_spelling(lang: str) -
     assert "0.14.0" in text and "bf16" in text
 
 
+@pytest.mark.slow
 def test_deepspeed_refuses_the_old_spelling_and_builds_the_fixed_one_as_bf16() -> None:
     require_deepspeed()
     import torch
@@ -177,6 +178,7 @@ def test_check_fix_carries_a_real_0_12_config_to_0_19_8(tmp_path: Any, capsys: p
     assert not errors
 
 
+@pytest.mark.slow
 def test_deepspeed_0_19_8_refuses_the_real_0_12_config_and_builds_the_fixed_one() -> None:
     require_deepspeed()
     import torch

@@ -12,9 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dsref.check.findings import Kind, Severity
+from dsref.check.pipeline import check_text
 from dsref.check.settings import CheckSettings
 from dsref.check.validate.validation import validate
 from dsref.tree.options import OptionTree, option_tree
+from tests import needs
 from tests.conftest import require_deepspeed, shared_path
 
 
@@ -187,7 +189,7 @@ def configs(draw: st.DrawFn, tree: OptionTree) -> dict[str, Any]:
 
 
 @pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=needs.examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st.DataObject) -> None:
     config = data.draw(configs(tree))
@@ -199,7 +201,7 @@ def test_never_raises_and_reports_every_unmatched_key(tree: OptionTree, data: st
 
 
 @pytest.mark.slow  # a fuzzer or a cross-check of seconds; the fast tier has the plain cases
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=needs.examples(200), deadline=None)
 @given(value=JSON)
 def test_never_raises_on_arbitrary_json(value: Any) -> None:
     validate(value)
@@ -229,6 +231,7 @@ def test_real_configs_never_raise() -> None:
     assert parsed > 300
 
 
+@pytest.mark.slow
 def test_deprecated_switches_are_replaced_by_what_deepspeed_makes_of_them() -> None:
     """The JSON a DS301 help line offers builds the same ZeRO config in DeepSpeed 0.19.8 as the deprecated form;
     cpu_offload_use_pin_memory, which DeepSpeed ignores, is replaced by the key that pins memory, as it asked."""
@@ -344,3 +347,69 @@ def test_a_value_remembered_as_valid_for_0_19_8_is_still_judged_by_the_release_c
         f.code for f in check_text(text, "ds_config.json", settings=CheckSettings(deepspeed_version="0.13.5")).findings
     ]
     assert "DS204" in codes
+
+
+EXTREME = {
+    "train_batch_size": '{{"train_batch_size": {v}}}',
+    "gradient_accumulation_steps": '{{"train_micro_batch_size_per_gpu": 1, "gradient_accumulation_steps": {v}}}',
+    "train_micro_batch_size_per_gpu": '{{"train_micro_batch_size_per_gpu": {v}}}',
+    "gradient_clipping": '{{"train_batch_size": 8, "gradient_clipping": {v}}}',
+    "fp16.loss_scale": '{{"train_batch_size": 8, "fp16": {{"enabled": true, "loss_scale": {v}}}}}',
+    "zero_optimization.reduce_bucket_size": (
+        '{{"train_batch_size": 8, "zero_optimization": {{"stage": 2, "reduce_bucket_size": {v}}}}}'
+    ),
+}
+"""Options read with ``dict.get`` (the batch sizes, gradient_clipping, fp16) and one DeepSpeed's pydantic validates."""
+
+NUMBERS = [
+    "9223372036854775807",
+    "123456789012345678901234567890",
+    "1e18",
+    "1e19",
+    "1e30",
+    "1e308",
+    "-0.0",
+    "-0",
+    "5e-324",
+]
+
+
+def _errors(text: str) -> list[str]:
+    return [f.code for f in check_text(text, "x.json").findings if f.severity is Severity.error]
+
+
+@pytest.mark.parametrize("number", ["1e19", "1e30", "1e308", "1.7976931348623157e308"])
+@pytest.mark.parametrize("path", ["train_batch_size", "gradient_accumulation_steps", "train_micro_batch_size_per_gpu"])
+def test_a_whole_number_too_large_for_a_64_bit_int_is_taken_where_deepspeed_reads_it_with_get(
+    path: str, number: str
+) -> None:
+    """pydantic-core holds a float as an int only below 2**63 (1e18 passes, 1e19 does not); DeepSpeed reads the
+    batch sizes with ``dict.get`` and takes either (the next test checks it with DeepSpeed)."""
+    assert _errors(EXTREME[path].format(v=number)) == []
+    assert _errors(EXTREME["zero_optimization.reduce_bucket_size"].format(v=number)) == ["DS201"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", NUMBERS)
+@pytest.mark.parametrize("path", list(EXTREME))
+def test_extreme_numbers_are_refused_exactly_where_deepspeed_refuses_them(path: str, number: str) -> None:
+    """``DeepSpeedConfig`` of 0.19.8 on the number as the launcher reads it (Hjson): dsref has an error where it
+    refuses the config, and none where it builds it. Fractions where a batch size is counted (5e-324) are the
+    exception: ``DeepSpeedConfig`` keeps them and the engine's data loader refuses them, so dsref does too."""
+    require_deepspeed()
+    import contextlib
+    import io
+
+    from deepspeed.runtime.config import DeepSpeedConfig
+
+    text = EXTREME[path].format(v=number)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            DeepSpeedConfig(hjson.loads(text))
+        refused = False
+    except Exception:
+        refused = True
+    fraction = float(number) != 0 and not float(number).is_integer()
+    counted = path in ("gradient_accumulation_steps", "train_micro_batch_size_per_gpu", "train_batch_size")
+    expected = refused or (fraction and counted)
+    assert bool(_errors(text)) == expected, (text, refused, _errors(text))

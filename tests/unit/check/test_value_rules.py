@@ -46,6 +46,7 @@ def test_the_table_of_torch_checks_is_what_torch_does() -> None:
 
 
 @pytest.mark.parametrize("key", OPTIMIZER_PARAMS)
+@pytest.mark.slow
 def test_torch_optimizers_refuse_and_ds585_says_so(key: str) -> None:
     config = {"train_batch_size": 8, "optimizer": {"type": "SGD" if key == "momentum" else "AdamW", "params": {}}}
     if key != "momentum":
@@ -61,6 +62,7 @@ def test_torch_optimizers_refuse_and_ds585_says_so(key: str) -> None:
 
 
 @pytest.mark.parametrize("key", ["lr", "eps", "weight_decay", "betas"])
+@pytest.mark.slow
 def test_deepspeeds_own_optimizers_take_them_and_ds586_says_what_follows(key: str) -> None:
     config = {"train_batch_size": 8, "optimizer": {"type": "AdamW", "params": {key: BAD[key]}}}
     assert codes(config) == [("DS586", f"optimizer.params.{key}")]
@@ -76,6 +78,7 @@ def test_deepspeeds_own_optimizers_take_them_and_ds586_says_what_follows(key: st
     assert "ValueError" not in inspect.getsource(FusedAdam.__init__)
 
 
+@pytest.mark.slow
 def test_zero_lr_and_eps_pass_torch_but_not_dsref() -> None:
     for key in ("lr", "eps"):
         config = {"train_batch_size": 8, "optimizer": {"type": "SGD" if key == "lr" else "Adagrad", "params": {key: 0}}}
@@ -133,6 +136,7 @@ def schedule() -> Any:
     return lrs
 
 
+@pytest.mark.slow
 def test_a_falling_warmup(schedule: Any) -> None:
     params = {"warmup_min_lr": 1e-3, "warmup_max_lr": 1e-5, "warmup_num_steps": 10}
     rates, _ = schedule("WarmupLR", params, 12)
@@ -141,6 +145,7 @@ def test_a_falling_warmup(schedule: Any) -> None:
     assert codes(config) == [("DS587", "scheduler.params.warmup_max_lr")]
 
 
+@pytest.mark.slow
 def test_a_negative_rate_reaches_the_optimizer(schedule: Any) -> None:
     params = {"warmup_min_lr": -1e-4, "warmup_max_lr": 1e-3, "warmup_num_steps": 10}
     rates, _ = schedule("WarmupLR", params, 1)
@@ -149,6 +154,7 @@ def test_a_negative_rate_reaches_the_optimizer(schedule: Any) -> None:
     assert codes(config) == [("DS587", "scheduler.params.warmup_min_lr")]
 
 
+@pytest.mark.slow
 def test_warmup_longer_than_training(schedule: Any) -> None:
     params = {"total_num_steps": 100, "warmup_num_steps": 500, "warmup_max_lr": 1e-3, "warmup_type": "linear"}
     rates, said = schedule("WarmupDecayLR", params, 100)

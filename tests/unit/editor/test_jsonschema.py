@@ -48,6 +48,7 @@ from dsref.tree.options import Option, OptionTree
 from dsref.tree.profiles import PROFILES, Profile
 from dsref.tree.versions import DEEPSPEED_VERSION
 from tests import needs
+from tests.cli import run_dsref
 from tests.conftest import require_deepspeed, shared_path
 
 jsonschema = needs.module("jsonschema")  # the reference validator (the test extra)
@@ -101,21 +102,13 @@ def test_generate_script_check_mode() -> None:
 
 
 def test_cli_prints_the_committed_schema() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "schema", "--lang", "zh", "--profile", "hf"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-    )
+    proc = run_dsref("schema", "--lang", "zh", "--profile", "hf")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == (SCHEMAS / "ds_config.hf.zh.schema.json").read_text(encoding="utf-8")
 
 
 def test_cli_bad_language_is_one_line() -> None:
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "schema", "--lang", "fr"], cwd=ROOT, capture_output=True, text=True
-    )
+    proc = run_dsref("schema", "--lang", "fr")
     assert proc.returncode == 2
     assert proc.stdout == ""
     assert proc.stderr.count("\n") == 1 and "--lang en" in proc.stderr
@@ -123,12 +116,7 @@ def test_cli_bad_language_is_one_line() -> None:
 
 def test_cli_writes_a_file(tmp_path: Path) -> None:
     target = tmp_path / "ds_config.schema.json"
-    proc = subprocess.run(
-        [sys.executable, "-m", "dsref", "schema", "--lang", "en", "-o", str(target)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    )
+    proc = run_dsref("schema", "--lang", "en", "-o", str(target))
     assert proc.returncode == 0, proc.stderr
     assert target.read_text(encoding="utf-8") == (SCHEMAS / "ds_config.schema.json").read_text(encoding="utf-8")
 
@@ -362,6 +350,7 @@ def test_snippets_are_valid_starting_points() -> None:
     assert hf["train_micro_batch_size_per_gpu"] == "auto" and hf["zero_optimization"]["stage"] == 3
 
 
+@pytest.mark.slow
 def test_deepspeed_snippets_load_in_deepspeed() -> None:
     require_deepspeed()
     from deepspeed.runtime.config import DeepSpeedConfig as DSConfig
@@ -445,6 +434,7 @@ def _rule_configs(tree: OptionTree, rule: Any) -> Iterator[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("rule", RULES, ids=[r.name for r in RULES])
+@pytest.mark.slow
 def test_rule_fires_exactly_when_deepspeed_refuses(tree: OptionTree, rule: Any) -> None:
     require_deepspeed()
     from deepspeed.runtime.config import DeepSpeedConfig as DSConfig

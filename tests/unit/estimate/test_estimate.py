@@ -38,6 +38,7 @@ from dsref.estimate.quantities import (
 )
 from dsref.estimate.render import render_svg, table_data
 from dsref.estimate.table import estimate
+from tests import needs
 from tests.conftest import require_deepspeed
 
 PARAMS = [1, 7, 999_999_937, 1_500_000_000, 6_738_415_616, 7_000_000_000, 70_000_000_000, 10**12, MAX_PARAMS]
@@ -59,6 +60,7 @@ def ds_functions() -> tuple[Any, Any]:
     return estimate_zero2_model_states_mem_needs, estimate_zero3_model_states_mem_needs
 
 
+@pytest.mark.slow
 def test_zero2_matches_deepspeed_over_a_grid(ds_functions: tuple[Any, Any]) -> None:
     ds_zero2, _ = ds_functions
     for params, gpn, nodes, factor, offload in itertools.product(PARAMS, GPUS_PER_NODE, NODES, FACTORS, (True, False)):
@@ -66,6 +68,7 @@ def test_zero2_matches_deepspeed_over_a_grid(ds_functions: tuple[Any, Any]) -> N
         assert zero2_model_states(params, gpn, nodes, offload, factor) == expected, (params, gpn, nodes, offload)
 
 
+@pytest.mark.slow
 def test_zero3_matches_deepspeed_over_a_grid(ds_functions: tuple[Any, Any]) -> None:
     _, ds_zero3 = ds_functions
     choices = [(True, True), (True, False), (False, False)]
@@ -76,13 +79,14 @@ def test_zero3_matches_deepspeed_over_a_grid(ds_functions: tuple[Any, Any]) -> N
             assert got == expected, (params, layer, gpn, nodes, opt, par, zero_init)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=needs.examples(300), deadline=None)
 @given(
     params=st.integers(1, MAX_PARAMS),
     layer_fraction=st.floats(0, 1),
     gpn=st.integers(1, 4096),
     nodes=st.integers(1, 100_000),
 )
+@pytest.mark.slow
 def test_estimate_rows_match_deepspeed_for_any_counts(params: int, layer_fraction: float, gpn: int, nodes: int) -> None:
     require_deepspeed()
     from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs as ds_zero3
@@ -133,6 +137,7 @@ def _our_printed_rows(est: dsref.estimate.table.Estimate, stage: int) -> dict[tu
 
 
 @pytest.mark.parametrize(("params", "layer", "gpn", "nodes"), [(7_000_000_000, 131_072_000, 8, 1), (2783, 32, 3, 2)])
+@pytest.mark.slow
 def test_all_cold_tables_match_deepspeed(params: int, layer: int, gpn: int, nodes: int) -> None:
     require_deepspeed()
     from deepspeed.runtime.zero.stage3 import estimate_zero3_model_states_mem_needs_all_cold as cold3
@@ -153,6 +158,7 @@ def test_all_cold_tables_match_deepspeed(params: int, layer: int, gpn: int, node
     assert theirs == _our_printed_rows(est, 3)
 
 
+@pytest.mark.slow
 def test_all_live_tables_match_deepspeed_for_a_real_model() -> None:
     """A small torch model with tied weights: count it as DeepSpeed does, feed the counts to dsref, compare."""
     require_deepspeed()
@@ -207,7 +213,7 @@ def test_derived_rows_follow_the_byte_accounting() -> None:
     assert {r.source for r in est.rows if r.stage in (2, 3) and r.offload_param != "nvme"} == {"deepspeed"}
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=needs.examples(200), deadline=None)
 @given(params=st.integers(1, MAX_PARAMS), gpn=st.integers(1, 64), nodes=st.integers(1, 1000))
 def test_more_partitioning_never_needs_more_gpu_memory(params: int, gpn: int, nodes: int) -> None:
     est = estimate(params, gpus_per_node=gpn, nodes=nodes)

@@ -15,12 +15,14 @@ from typing import Any
 import pytest
 
 import dsref
+from dsref.cli.main import main
 from dsref.estimate.advice import CHANGES, advise
 from dsref.estimate.gpus import GPUS, gpu_memory
 from dsref.estimate.model import architecture_from_hf
 from dsref.estimate.model_states import zero2_model_states, zero3_model_states
 from dsref.estimate.peak import COMPONENTS, Run, peak_memory, run_from_config
 from dsref.estimate.quantities import GIB, EstimateError
+from tests.cli import run_dsref
 from tests.conftest import require_deepspeed
 from tests.models import SMALL_LLAMA
 
@@ -44,7 +46,7 @@ def model(name: str) -> dict[str, Any]:
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "dsref", "estimate", *args], capture_output=True, text=True)
+    return run_dsref("estimate", *args)
 
 
 @pytest.mark.parametrize("name", sorted(PARAMS))
@@ -71,6 +73,7 @@ def test_parts_add_up_to_the_peak_of_its_phase(stage: int, checkpointing: bool) 
     assert all(value >= 0 for value in peak.parts.values())
 
 
+@pytest.mark.slow
 def test_model_states_are_deepspeeds_figures() -> None:
     """With offload, the peak's model states are DeepSpeed's estimators' figures (stage 2: to the byte or two of
     rounding; stage 3: less its allowance of 4 bytes per largest-layer parameter, which the peak replaces with the
@@ -399,7 +402,6 @@ def test_a_wrong_model_value_is_named_with_the_type_or_rule_it_breaks(
 def test_a_wrong_model_value_is_shown_where_it_is_written(
     tmp_path: pathlib.Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from dsref.cli.main import main
 
     path = tmp_path / "config.json"
     path.write_text(json.dumps({**SMALL, "hidden_size": "4096"}, indent=2))  # line 3, the value at column 18
@@ -457,7 +459,6 @@ LLAVA = {
 def test_a_multimodal_config_says_which_part_is_estimated(
     tmp_path: pathlib.Path, config: dict[str, Any], note_en: str, note_zh: str, not_counted: list[str]
 ) -> None:
-    from dsref.cli.main import main
 
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))

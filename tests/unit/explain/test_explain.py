@@ -15,6 +15,7 @@ from dsref.cli.main import main
 from dsref.explain.render import explain
 from dsref.explain.search import search
 from dsref.tree.index import OptionIndex
+from tests import needs
 from tests.snapshot import assert_snapshot
 
 CASES = {
@@ -183,7 +184,7 @@ def test_completion_scripts_list_paths(capsys: pytest.CaptureFixture[str]) -> No
         max_leaves=12,
     )
 )
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=needs.examples(500), deadline=None)
 def test_values_are_written_as_json_writes_them(value: object) -> None:
     from dsref.text.facts import json_text
 

@@ -87,6 +87,7 @@ def test_a_value_from_an_unknown_variable_is_named_not_guessed() -> None:
     assert launch.unknown == ("learning_rate",) and launch.arguments["bf16"].value is True
 
 
+@pytest.mark.slow
 def test_the_training_arguments_are_converted_as_hf_argument_parser_converts_them() -> None:
     transformers = needs.module("transformers")
     script_arguments = (
@@ -101,6 +102,7 @@ def test_the_training_arguments_are_converted_as_hf_argument_parser_converts_the
         assert getattr(args, name) == given.value and type(getattr(args, name)) is type(given.value), name
 
 
+@pytest.mark.slow
 def test_the_arguments_dsref_knows_are_transformers_own() -> None:
     transformers = needs.module("transformers")
     fields = {f.name: f for f in dataclasses.fields(transformers.TrainingArguments)}

@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsref.text.i18n import UnknownLanguage, option_text, resolve_language
+from tests import needs
 
 
 @pytest.mark.parametrize(
@@ -119,7 +120,7 @@ _LOCALE_PARTS = st.tuples(
 
 
 @given(_LOCALE_PARTS)
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=needs.examples(600), deadline=None)
 def test_locale_names_read_as_babel_reads_them(parts: tuple[str, str, str, str, str]) -> None:
     from babel.core import parse_locale
 
@@ -168,7 +169,7 @@ def test_the_compiled_catalog_reads_the_same_with_gettext_and_with_dsref() -> No
 
 
 @given(st.dictionaries(st.tuples(st.none() | st.text(max_size=8), st.text(max_size=12)), st.text(min_size=1)))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=needs.examples(200), deadline=None)
 def test_catalog_round_trip(texts: dict[tuple[str | None, str], str]) -> None:
     from dsref.text.catalog import mo_bytes
     from dsref.text.i18n import MoCatalog

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dsref.text.numbers import grouped, human_count
+from tests import needs
 
 BABEL_LOCALES = {"en": "en", "zh": "zh_Hans_CN"}
 
@@ -36,13 +37,13 @@ def test_the_steps_and_their_rounding_are_babels(lang: str) -> None:
 
 
 @given(NUMBERS, st.sampled_from(["en", "zh"]))
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=needs.examples(1500), deadline=None)
 def test_short_forms_are_babels(value: float, lang: str) -> None:
     babel = format_compact_decimal(value, format_type="short", locale=BABEL_LOCALES[lang], fraction_digits=1)
     assert human_count(value, lang) == babel  # type: ignore[arg-type]
 
 
 @given(NUMBERS, st.sampled_from(["en", "zh"]))
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=needs.examples(800), deadline=None)
 def test_grouping_is_babels(value: float, lang: str) -> None:
     assert grouped(value, lang) == format_decimal(value, locale=BABEL_LOCALES[lang])  # type: ignore[arg-type]

@@ -10,13 +10,14 @@ from hypothesis import strategies as st
 
 from dsref.text.spelling import Spellings
 from dsref.tree.options import option_tree
+from tests import needs
 
 KEYS = sorted({opt.key for opt in option_tree()})
 
 words = st.text(alphabet="abcdeilmnoprstuz_-0", max_size=24)
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=needs.examples(400), deadline=None)
 @given(word=words, known=st.lists(words, max_size=30), cutoff=st.sampled_from([0.0, 0.5, 0.6, 0.75, 0.9, 1.0]))
 def test_same_answer_as_difflib_on_any_words(word: str, known: list[str], cutoff: float) -> None:
     assert Spellings(known).close_to(word, n=3, cutoff=cutoff) == difflib.get_close_matches(word, known, 3, cutoff)

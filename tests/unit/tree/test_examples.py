@@ -60,6 +60,7 @@ def test_each_option_page_shows_its_example_and_it_checks_clean(lang: str) -> No
     assert problems == []
 
 
+@pytest.mark.slow
 def test_each_example_builds_with_deepspeed(monkeypatch: pytest.MonkeyPatch) -> None:
     """``DeepSpeedConfig`` (world size 1, torch.distributed not initialised) builds every example config."""
     require_deepspeed()
@@ -113,6 +114,87 @@ def test_every_option_that_can_show_an_example_has_one() -> None:
     }
 
 
+def test_an_example_written_for_an_option_changes_its_default() -> None:
+    """An option's own example (``example=`` in its schema module) is written to show a change: one equal to the
+    default shows where the key goes and changes nothing (eight did, gradient_clipping's 1.0 among them)."""
+    from dsref.schema import UNSET
+
+    same = [
+        opt.path
+        for opt in option_tree()
+        if opt.kind == "leaf"
+        and opt.meta.example is not UNSET
+        and opt.default is not UNSET
+        and type(opt.meta.example) is type(opt.default)
+        and opt.meta.example == opt.default
+    ]
+    assert same == [], "give these fields an example= that differs from their default"
+
+
+SHOWS_THE_DEFAULT = {
+    # the value to write is the default: FAST is why one configures the writer; the others are sentinels
+    "checkpoint.writer.type",
+    "scheduler.params.last_batch_iteration",
+    "zero_optimization.stage3_model_persistence_threshold",
+    "zero_optimization.stage3_module_granularity_threshold",
+    "zero_optimization.zenflow.select_interval",
+    "zero_optimization.zenflow.update_interval",
+    # another value draws a finding (DS550 for "sum")
+    "gradient_allreduce_op",
+    # another value needs model-, sequence- or expert-parallel groups, DeepEP or liger-kernel beside it: not yet
+    # given an example
+    "autotuning.mp_size",
+    "sequence_parallel_size",
+    "seq_parallel_communication_data_type",
+    "hybrid_engine.inference_tp_size",
+    "hybrid_engine.tp_gather_partition_size",
+    "tensor_parallel.vocab_parallel_ce_backend",
+    "tensor_parallel.tp.tp_size",
+    "tensor_parallel.tp.tp_grain_size",
+    "tensor_parallel.partition_config.lm_head_patterns",
+    *(
+        f"expert_parallel.{key}"
+        for key in (
+            "expert_tensor_parallel_size",
+            "route_scale",
+            "score_apply",
+            "combine_impl",
+            "row_weighting_impl",
+            "gate_up_impl",
+            "comm_backend",
+            "comm_num_sm",
+            "comm_qp_margin",
+            "comm_max_tokens_per_rank",
+            "score_func",
+            "top_k",
+            "routed_scaling_factor",
+        )
+    ),
+}
+"""Options whose example still writes their default (it shows where the key goes, not a change), each for the reason
+its group says; 94 did (issue 39)."""
+
+
+def test_an_example_shows_a_value_other_than_the_default() -> None:
+    """An example derived without ``example=`` writes the default, which changes nothing: every option but those of
+    :data:`SHOWS_THE_DEFAULT` has an example of its own, and a new option must come with one."""
+    from dsref.schema import UNSET
+
+    tree = option_tree()
+    shown = set()
+    for opt in tree:
+        config = example_config(opt, tree) if opt.kind == "leaf" else None
+        if config is None or opt.default is UNSET:
+            continue
+        value: Any = config
+        for step in opt.path.split("."):  # a key under a map's <name> or a list's [] is not followed
+            value = value.get(step, UNSET) if isinstance(value, dict) else UNSET
+        if value is not UNSET and type(value) is type(opt.default) and value == opt.default:
+            shown.add(opt.path)
+    assert shown <= SHOWS_THE_DEFAULT, "give these fields an example= that differs from their default"
+    assert shown >= SHOWS_THE_DEFAULT, "these now show a change: take them out of SHOWS_THE_DEFAULT"
+
+
 def test_an_example_holds_what_the_option_needs() -> None:
     tree = option_tree()
 
@@ -130,10 +212,10 @@ def test_an_example_holds_what_the_option_needs() -> None:
     assert example("zero_optimization.offload_param.buffer_count")["zero_optimization"]["offload_param"] == {
         "device": "nvme",
         "nvme_path": "/local_nvme",
-        "buffer_count": 5,
+        "buffer_count": 8,
     }
     # a key of one optimizer or scheduler comes with that optimizer or scheduler, and the keys it cannot do without
-    assert example("optimizer.params.max_coeff")["optimizer"] == {"type": "Lamb", "params": {"max_coeff": 10.0}}
+    assert example("optimizer.params.max_coeff")["optimizer"] == {"type": "Lamb", "params": {"max_coeff": 5.0}}
     assert example("scheduler.params.cycle_momentum")["scheduler"] == {
         "type": "OneCycle",
         "params": {"cycle_min_lr": 1e-05, "cycle_max_lr": 0.0001, "cycle_momentum": False},

@@ -9,7 +9,7 @@ battery, whether the release reads the option, its default there and its verdict
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from typing import Any
 
@@ -229,16 +229,50 @@ def _battery() -> dict[str, dict[str, Any]]:
     return battery_configs()
 
 
-@pytest.mark.parametrize("release", probed())
-def test_an_option_the_release_reads_never_gets_an_ignored_warning(release: str) -> None:
-    """On each option's own example config: where the release was seen reading the option, check says nothing
-    of the option being unknown to the release (DS304) or removed (DS302)."""
+def _reading_edges() -> dict[str, tuple[str, ...]]:
+    """Release → the options read there for the first or the last time in a run of releases that read them: where
+    an off-by-one in dsref's release data would show first."""
+    releases = probed()
+    edges: dict[str, list[str]] = {}
+    for path in recorded()["options"]:
+        reads = [(found := at(release, path)) is not None and found[0] is True for release in releases]
+        for i, release in enumerate(releases):
+            starts = i == 0 or not reads[i - 1]
+            ends = i == len(releases) - 1 or not reads[i + 1]
+            if reads[i] and (starts or ends):
+                edges.setdefault(release, []).append(path)
+    return {release: tuple(paths) for release, paths in edges.items()}
+
+
+def _said_ignored(release: str, paths: Iterable[str]) -> list[str]:
+    """Of ``paths``, read by ``release``, those whose example config ``check`` says the release does not read."""
     wrong = []
-    for path, (reads, _default, verdicts) in options_of(release):
+    for path in paths:
         config = _battery().get(f"{path} example")
-        if reads is not True or config is None or verdicts.get("example") is not None:
+        found = at(release, path)
+        if config is None or found is None or found[2].get("example") is not None:
             continue
         said = [finding for finding in _ignored(config, release) if finding.endswith(f" {path}")]
         if said:
             wrong.append(f"{path}: {', '.join(said)}")
+    return wrong
+
+
+READING_EDGES = _reading_edges()
+
+
+@pytest.mark.parametrize("release", sorted(READING_EDGES, key=parse_version))
+def test_an_option_is_never_said_ignored_at_the_first_and_last_release_that_reads_it(release: str) -> None:
+    """Fast tier: each option's example config, at the edges of each run of releases that read it."""
+    wrong = _said_ignored(release, READING_EDGES[release])
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("release", probed())
+def test_an_option_the_release_reads_never_gets_an_ignored_warning(release: str) -> None:
+    """On each option's own example config: where the release was seen reading the option, check says nothing
+    of the option being unknown to the release (DS304) or removed (DS302)."""
+    reading = [path for path, (reads, _default, _verdicts) in options_of(release) if reads is True]
+    wrong = _said_ignored(release, reading)
     assert not wrong, "\n".join(wrong)

@@ -1,0 +1,25 @@
+"""dsref's command line run in this process, for the tests about what it prints and returns.
+
+The ``main`` the console script calls, with its output captured and its status returned as a finished process, so
+a test reads it as it would read ``subprocess.run``. What only a real process shows (an argument that is not UTF-8,
+the modules a start imports, a signal, the environment's locale at start) stays with ``subprocess``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import subprocess
+
+from dsref.cli.main import main
+
+
+def run_dsref(*args: str) -> subprocess.CompletedProcess[str]:
+    """``dsref ARGS`` in this process, as a finished process (argparse's refusal included, with its status)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            status = main(list(args))
+        except SystemExit as stop:
+            status = stop.code if isinstance(stop.code, int) else 2
+    return subprocess.CompletedProcess(["dsref", *args], status, out.getvalue(), err.getvalue())
