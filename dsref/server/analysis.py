@@ -22,9 +22,11 @@ from ..check.fix.offered import offered
 from ..check.pipeline import FileReport, check_text
 from ..check.positions import LineIndex
 from ..check.read import config_file
+from ..check.read.loader import MAX_BYTES
 from ..check.report.draw import Rendered, rendered
 from ..check.settings import CheckSettings
 from ..records import record
+from ..text.escape import visible
 from ..text.i18n import Lang
 from ..tree.links import page_url
 from ..tree.profiles import NEWEST, HfReleases, Profile
@@ -98,7 +100,8 @@ def analyse(
     profile: Profile = report.loaded.profile if report.loaded is not None else settings.profile or "deepspeed"
     if report.error is not None:
         profile = report.error.profile
-    lines = LineIndex(text)
+    # a file too large to read is refused at its start: indexing its lines would cost 140 MB for 4 MB of line ends
+    lines = LineIndex(text if len(text) <= MAX_BYTES else text[: MAX_BYTES + 1])
     analysis = Analysis(uri, text, lang, profile, report, lines)
     for finding, shown in zip(report.findings, rendered(report, lang, target), strict=True):
         diagnostic = _diagnostic(finding, shown, lines, report, uri, lang)
@@ -113,7 +116,7 @@ def _diagnostic(
 ) -> lsp.Diagnostic:
     start = lsp_position(lines, shown.line, shown.column)
     end = lsp_position(lines, shown.end_line, shown.end_column)
-    message = "\n".join([shown.message, *shown.help])
+    message = visible("\n".join([shown.message, *shown.help]), lines=True)  # a key or value of the file, shown
     return lsp.Diagnostic(
         range=lsp.Range(start, end),
         message=message,

@@ -5,24 +5,41 @@ them lets an exception out: a document the server cannot make sense of gets no d
 What comes in is read by :mod:`.transport` (the base protocol, in a thread of its own) and answered as JSON-RPC and
 LSP say by :mod:`.rpc`; documents are checked in a worker when :mod:`.schedule` says, and only the diagnostics of
 their current text are published.
+
+Nothing slow runs on the event loop: a check runs in the scheduler's worker, and a code action answers from the
+analysis of the current text (the last published, or the one the worker is computing, waited for) or with no fixes;
+the interpreter of the ``python`` setting is asked in a thread of its own, and the status says when it could not be.
+Every text the editor shows (messages, the log, the status, diagnostics, code action titles) and every line of the
+server's log passes through :func:`dsref.text.escape.visible`, as the command line's does.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
+import re
 import sys
 import threading
 import traceback
 from collections.abc import Callable
 from typing import Any, BinaryIO
 
+import attrs
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter
 
-from ..check.report.target import installed_deepspeed, installed_hugging_face, release_to_check, statement
+from ..check.edits import Fix
+from ..check.report.target import (
+    Answer,
+    ask_interpreter,
+    installed_deepspeed,
+    installed_hugging_face,
+    release_to_check,
+    statement,
+)
 from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
@@ -39,10 +56,10 @@ __all__ = ["COMMANDS", "DsrefServer", "make_server"]
 log = logging.getLogger("dsref.server")
 
 COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openReference"}
+"""The commands code actions carry (``workspace/executeCommand``)."""
 
 STATUS = "dsref/status"
 """The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``)."""
-"""The commands code actions carry (``workspace/executeCommand``)."""
 
 
 class DsrefServer(Server):
@@ -67,6 +84,8 @@ class DsrefServer(Server):
         self.analyses: dict[str, Analysis] = {}
         self.checks = Scheduler(self._snapshot, self._publish)
         self.exit_status = 0
+        self._asked: asyncio.Future[Answer] | None = None
+        """The answer of the environment the settings name, asked off the loop (:meth:`settle`)."""
 
     @property
     def lang(self) -> Lang:
@@ -77,12 +96,33 @@ class DsrefServer(Server):
         log.warning("dsref server: %s", one_line(error))
 
     def apply_settings(self, raw: Any) -> None:
+        """Take the settings, and ask the environment they name for its releases in a thread of its own: a slow
+        interpreter delays the status, never the server (:meth:`settle`)."""
         settings, problems = read_settings(raw)
         self.settings = settings
         for problem in problems:
             self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, problem.message(self.lang)))
-        self.release = release_to_check(settings.deepspeed_version, installed_deepspeed(settings.python))
-        self.hugging_face = installed_hugging_face(settings.python)
+        self._asked = _in_thread(_ask_environment, settings.python)
+
+    async def settle(self) -> bool:
+        """Wait for the answer of the environment the settings name and check for the release it gives: whether
+        that changed what the checks are for. False too when newer settings came meanwhile (they settle on their
+        own)."""
+        asked = self._asked
+        if asked is None:
+            return False
+        answer = await asyncio.shield(asked)
+        if asked is not self._asked:
+            return False
+        release = release_to_check(self.settings.deepspeed_version, answer.deepspeed, unasked=answer.unasked)
+        changed = (release, answer.hugging_face) != (self.release, self.hugging_face)
+        self.release, self.hugging_face = release, answer.hugging_face
+        return changed
+
+    def check_all(self) -> None:
+        """Check every open document again (the settings, or what they are checked for, changed)."""
+        for uri in list(self.workspace.text_documents):
+            self.checks.changed(uri)
 
     def say_status(self) -> None:
         """What the checks are for, as ``dsref check``'s first line says it: in the log, and to an editor that
@@ -95,45 +135,61 @@ class DsrefServer(Server):
             hugging_face=self.hugging_face,
         )
         self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "dsref: " + said))
-        self.protocol.notify(STATUS, {"text": said, **self.release.to_json(), "profile": self.settings.profile})
+        status = {"text": said, **self.release.to_json(), "profile": self.settings.profile}
+        self.protocol.notify(STATUS, {k: visible(v, name=True) if isinstance(v, str) else v for k, v in status.items()})
 
-    def _snapshot(self, uri: str) -> Callable[[], tuple[int | None, Analysis | None]]:
-        """The check of ``uri`` as it is now, to run in the worker: its version and analysis (None for a file that is
-        not a DeepSpeed config)."""
+    def window_show_message(self, params: lsp.ShowMessageParams) -> None:
+        super().window_show_message(attrs.evolve(params, message=visible(params.message, lines=True)))
+
+    def window_log_message(self, params: lsp.LogMessageParams) -> None:
+        super().window_log_message(attrs.evolve(params, message=visible(params.message, lines=True)))
+
+    def _snapshot(self, uri: str) -> Callable[[], tuple[Analysis | None, bytes]]:
+        """The check of ``uri`` as it is now, to run in the worker: its analysis (None for a file that is not a
+        DeepSpeed config) and the ``publishDiagnostics`` that says it, encoded there too (for 5,600 findings that is
+        two tenths of a second the loop would spend)."""
         document = self.workspace.text_documents[uri]  # an open one: pygls would read any other from the disk
         text, version, settings, lang = document.source, document.version, self.settings, self.editor_lang
         target, hugging_face = self.release.version, self.hugging_face
+        protocol = self.protocol
 
-        def work() -> tuple[int | None, Analysis | None]:
-            if not looks_like_config(uri, text):
-                return version, None
-            return version, analyse(uri, text, settings, lang, target, hugging_face)
+        def work() -> tuple[Analysis | None, bytes]:
+            analysis = None
+            if looks_like_config(uri, text):
+                analysis = analyse(uri, text, settings, lang, target, hugging_face)
+            diagnostics = analysis.diagnostics if analysis is not None else []
+            params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+            return analysis, protocol.encode(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
         return work
 
-    def _publish(self, uri: str, result: tuple[int | None, Analysis | None]) -> None:
-        version, analysis = result
+    def _publish(self, uri: str, result: tuple[Analysis | None, bytes]) -> None:
+        analysis, message = result
         if analysis is None:
             self.analyses.pop(uri, None)
         else:
             self.analyses[uri] = analysis
-        diagnostics = analysis.diagnostics if analysis is not None else []
-        self.text_document_publish_diagnostics(
-            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
-        )
+        self.protocol.send_encoded(message)
 
-    def analysis_of(self, uri: str) -> Analysis | None:
-        """The analysis of the document as it is now: the last published one if the text is the same, else a new one
-        (a quick fix asked for between an edit and its diagnostics must fit the text it will edit)."""
+    async def analysis_of(self, uri: str) -> Analysis | None:
+        """The analysis of the document as it is now: the last published one if the text is the same, else the one
+        the worker is computing for this text, waited for; None when no check of this text is under way (one of an
+        older text runs, or a burst is waited out: the editor asks again when the new diagnostics come). A quick fix
+        must fit the text it will edit, and no request waits for more than one check of it."""
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
-        analysis, text = self.analyses.get(uri), document.source
-        if analysis is not None and analysis.text == text:
+        analysis = self.analyses.get(uri)
+        if analysis is not None and analysis.text == document.source:
             return analysis
-        if not looks_like_config(uri, text):
+        running = self.checks.running(uri)
+        if running is None:
             return None
-        return analyse(uri, text, self.settings, self.editor_lang, self.release.version, self.hugging_face)
+        await asyncio.shield(running)  # a cancelled request leaves the check and its other waiters alone
+        document, analysis = self.workspace.text_documents.get(uri), self.analyses.get(uri)
+        if document is None or analysis is None or analysis.text != document.source:
+            return None
+        return analysis
 
     # -- serving ---------------------------------------------------------------------------------------------------
 
@@ -169,8 +225,41 @@ class DsrefServer(Server):
         loop.set_exception_handler(lambda _loop, context: log.error("dsref server: %s", context.get("message")))
         self.protocol.done = loop.create_future()
         inbox = Inbox(loop.call_soon_threadsafe, self.protocol.receive)
-        threading.Thread(target=read_messages, args=(read, inbox.put), name="dsref-read", daemon=True).start()
+        threading.Thread(target=read_messages, args=(read, inbox), name="dsref-read", daemon=True).start()
         return await self.protocol.done
+
+
+def _ask_environment(python: str | None) -> Answer:
+    """The releases of the environment that ``python`` names (None: the server's own)."""
+    if python is None:
+        return Answer(installed_deepspeed(), installed_hugging_face())
+    return ask_interpreter(python)
+
+
+def _in_thread(work: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+    """``work(*args)`` in a daemon thread of its own, its result on the running loop: the loop goes on meanwhile,
+    and the server can exit before it ends (the default executor would keep it waiting)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(outcome: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(outcome)
+
+    def run() -> None:
+        try:
+            outcome, error = work(*args), None
+        except Exception as exc:
+            outcome, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the server has exited
+            loop.call_soon_threadsafe(settle, outcome, error)
+
+    threading.Thread(target=run, name="dsref-ask", daemon=True).start()
+    return future
 
 
 def _fd_reader(fd: int) -> Callable[[int], bytes]:
@@ -196,15 +285,18 @@ def make_server() -> DsrefServer:
         ls.apply_settings(params.initialization_options)
 
     @server.feature(lsp.INITIALIZED)
-    def initialized(ls: DsrefServer, params: lsp.InitializedParams) -> None:
+    async def initialized(ls: DsrefServer, params: lsp.InitializedParams) -> None:
+        if await ls.settle():
+            ls.check_all()  # opened while the interpreter was asked
         ls.say_status()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    def did_change_configuration(ls: DsrefServer, params: lsp.DidChangeConfigurationParams) -> None:
+    async def did_change_configuration(ls: DsrefServer, params: lsp.DidChangeConfigurationParams) -> None:
         ls.apply_settings(params.settings)
+        ls.check_all()  # the language, the profile, the world size: at once
+        if await ls.settle():  # the release: once the environment has answered
+            ls.check_all()
         ls.say_status()
-        for uri in list(ls.workspace.text_documents):
-            ls.checks.changed(uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     def did_open(ls: DsrefServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -249,9 +341,9 @@ def make_server() -> DsrefServer:
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION, lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix])
     )
-    def code_action(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    async def code_action(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         try:
-            return _code_actions(ls, params)
+            return _code_actions(ls, params, await ls.analysis_of(params.text_document.uri))
         except Exception:
             log.exception("code actions failed")
             return None
@@ -347,37 +439,30 @@ def _completion(ls: DsrefServer, params: lsp.CompletionParams) -> lsp.Completion
     return lsp.CompletionList(is_incomplete=False, items=items)
 
 
-def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams, analysis: Analysis | None) -> list[lsp.CodeAction]:
+    """The fixes of the diagnostics asked about, from ``analysis`` (of the document's current text), and for each
+    rule the explanation and its page; without an analysis, no fixes."""
     from ..tree.links import page_url
 
     uri = params.text_document.uri
-    analysis = ls.analysis_of(uri)
-    if analysis is None:
-        return []
-    wanted = params.context.diagnostics or [d for d in analysis.diagnostics if _overlaps(d.range, params.range)]
+    lang = analysis.lang if analysis is not None else ls.lang
+    if analysis is not None:
+        wanted = params.context.diagnostics or [d for d in analysis.diagnostics if _overlaps(d.range, params.range)]
+    else:
+        wanted = [d for d in params.context.diagnostics if d.source == "dsref"]
     keys = {(d.code, _key(d.range)) for d in wanted}
     actions: list[lsp.CodeAction] = []
-    for diagnostic, _shown, fix in analysis.fixes:
-        if (diagnostic.code, _key(diagnostic.range)) not in keys:
-            continue
-        actions.append(
-            lsp.CodeAction(
-                title=fix.title_text(analysis.lang)
-                if fix.safe
-                else TEXTS.text("unsafe_fix", analysis.lang, title=fix.title_text(analysis.lang)),
-                kind=lsp.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                is_preferred=fix.safe,
-                edit=lsp.WorkspaceEdit(changes={uri: analysis.edits(fix)}),
-            )
-        )
+    if analysis is not None:
+        for diagnostic, _shown, fix in analysis.fixes:
+            if (diagnostic.code, _key(diagnostic.range)) in keys:
+                actions.append(_fix_action(uri, analysis, diagnostic, fix))
     seen: set[str] = set()
     for diagnostic in wanted:
         code = str(diagnostic.code or "")
-        if not code.startswith("DS") or code in seen:
+        if not _RULE_CODE.fullmatch(code) or code in seen:
             continue
         seen.add(code)
-        explain = TEXTS.text("explain_rule", analysis.lang, code=code)
+        explain = TEXTS.text("explain_rule", lang, code=code)
         actions.append(
             lsp.CodeAction(
                 title=explain,
@@ -385,7 +470,7 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.Cod
                 command=lsp.Command(title=explain, command=COMMANDS["explain_rule"], arguments=[code]),
             )
         )
-        reference = TEXTS.text("open_reference", analysis.lang, code=code)
+        reference = TEXTS.text("open_reference", lang, code=code)
         actions.append(
             lsp.CodeAction(
                 title=reference,
@@ -393,11 +478,27 @@ def _code_actions(ls: DsrefServer, params: lsp.CodeActionParams) -> list[lsp.Cod
                 command=lsp.Command(
                     title=reference,
                     command=COMMANDS["open_reference"],
-                    arguments=[page_url(f"rules/{code}/", analysis.lang)],
+                    arguments=[page_url(f"rules/{code}/", lang)],
                 ),
             )
         )
     return actions
+
+
+def _fix_action(uri: str, analysis: Analysis, diagnostic: lsp.Diagnostic, fix: Fix) -> lsp.CodeAction:
+    title = visible(fix.title_text(analysis.lang))
+    return lsp.CodeAction(
+        title=title if fix.safe else TEXTS.text("unsafe_fix", analysis.lang, title=title),
+        kind=lsp.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        is_preferred=fix.safe,
+        edit=lsp.WorkspaceEdit(changes={uri: analysis.edits(fix)}),
+    )
+
+
+_RULE_CODE = re.compile(r"DS\d{3}")
+"""A rule's code as check writes it: what the explanation and the reference page are offered for (the client sends
+back the diagnostics it was given, or any it likes)."""
 
 
 def _key(r: lsp.Range) -> tuple[int, int, int, int]:
@@ -410,7 +511,10 @@ def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
 
 class _OneLine(logging.Formatter):
     """Log records without tracebacks: whatever a client sends, stderr gets no traceback, only the exception's type,
-    message and the line that raised it."""
+    message and the line that raised it; the editor shows stderr, so each record is :func:`visible`."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return visible(super().format(record), lines=True)
 
     def formatException(self, ei: Any) -> str:
         _type, error, trace = ei

@@ -28,6 +28,8 @@ not fit or whose method the server does not handle.
 from __future__ import annotations
 
 import asyncio
+import inspect
+import json
 import logging
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -62,6 +64,22 @@ def one_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _drop_tracebacks(error: BaseException) -> None:
+    """Cut ``error`` and the errors it holds (cattrs' groups, their causes) from their tracebacks: cattrs keeps each
+    error in a list of the frame it was raised through, a cycle that would keep the message (up to 100 MB parsed)
+    alive until the garbage collector runs, while the next one is read."""
+    seen: set[int] = set()
+    stack = [error]
+    while stack:
+        current = stack.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        current.__traceback__ = None
+        stack.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+        stack.extend(getattr(current, "exceptions", ()))
+
+
 def _valid_id(value: Any) -> TypeGuard[int | str]:
     return isinstance(value, (int, str)) and not isinstance(value, bool)
 
@@ -86,6 +104,7 @@ class Protocol(LanguageServerProtocol):
         """``initialize`` came (pygls keeps no such flag)."""
         self.done: asyncio.Future[int] | None = None
         """Set to the exit status when the session ends (``exit``, or the end of the stream)."""
+        self._writes: set[asyncio.Future[Any]] = set()
         self._arguments: dict[Any, Any] = {}
         """The ``arguments`` of each ``workspace/executeCommand`` as the client sent them, by request id: lsprotocol
         reads an object as the list of its keys and a string as a list of characters."""
@@ -145,7 +164,7 @@ class Protocol(LanguageServerProtocol):
             data = {**data, "params": {**params, "arguments": None}}
         message = self._structure(data, method)
         if message is None:
-            self._error(msg_id, _CODES.InvalidParams, "bad_params", method=method)
+            self._error(msg_id, _CODES.InvalidParams, "bad_params", method=method[:200])
             return
         if method == lsp.INITIALIZE:
             self.initialized = True
@@ -194,7 +213,8 @@ class Protocol(LanguageServerProtocol):
         kind = self.get_message_type(method) or (JsonRPCRequestMessage if "id" in data else JsonRPCNotification)
         try:
             return self._converter.structure(data, kind)
-        except Exception:
+        except Exception as exc:
+            _drop_tracebacks(exc)
             return None
 
     def _end(self, status: int) -> None:
@@ -205,8 +225,24 @@ class Protocol(LanguageServerProtocol):
 
     def _error(self, msg_id: int | str | None, code: int, key: str, **args: object) -> None:
         """Answer with a JSON-RPC error whose message is ``key`` of the server's texts, in the user's language."""
-        message = TEXTS.text(key, self._server.lang, **args)
+        message = visible(TEXTS.text(key, self._server.lang, **args), lines=True)
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": int(code), "message": message}})
+
+    def encode(self, method: str, params: Any) -> bytes:
+        """A notification as the bytes :meth:`send_encoded` writes: header and body. It touches nothing the loop
+        uses, so a worker thread can make it."""
+        message = {"jsonrpc": "2.0", "method": method, "params": self._converter.unstructure(params)}
+        body = json.dumps(message).encode()  # ASCII: JSON's escapes for the rest
+        return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+    def send_encoded(self, data: bytes) -> None:
+        """Write a message :meth:`encode` made."""
+        if self.writer is not None:
+            written = self.writer.write(data)
+            if inspect.isawaitable(written):  # an asynchronous writer (pygls' for a websocket)
+                task = asyncio.ensure_future(written)
+                self._writes.add(task)
+                task.add_done_callback(self._writes.discard)
 
     def _send_handler_result(self, future: Future[Any] | asyncio.Future[Any], *, msg_id: Any) -> None:
         """pygls' answer to a request, without its traceback: pygls writes one to the log for every error, and sends
@@ -220,7 +256,8 @@ class Protocol(LanguageServerProtocol):
         if error is None:
             self._send_response(msg_id, result=future.result())
         elif isinstance(error, JsonRpcException):
-            self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": error.message}})
+            message = visible(error.message, lines=True)
+            self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": error.code, "message": message}})
         else:
             log.error("a request failed: %s", one_line(error))
             self._error(msg_id, _CODES.InternalError, "internal_error", error=type(error).__name__)

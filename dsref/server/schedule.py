@@ -13,6 +13,9 @@ Python), so "cancelled" means: never started, or its result dropped.
   repeats every 25-40 ms; the notifications of one paste, multi-cursor edit or format come microseconds apart) and
   short enough that, with the check itself, diagnostics follow a pause in typing about as fast as a person notices.
 * A save with nothing waiting publishes the document again; with a check on the way, that check's result serves.
+
+What else needs the findings of the current text (a code action) asks :meth:`Scheduler.running` for the check of that
+text, if one is under way, and waits for it: never for more than that one check, never for a check of its own.
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ class _State:
     waiting: asyncio.TimerHandle | None = None
     wanted: bool = False
     """A check has been asked for since the last one began."""
+    started: int = -1
+    """The generation the check under way began at."""
+    finished: asyncio.Future[None] | None = None
+    """Set once the check under way ends (its result delivered, or dropped), for whoever waits on it."""
 
 
 class Scheduler:
@@ -81,11 +88,23 @@ class Scheduler:
             state.wanted = True
             self._start(uri, state)
 
+    def running(self, uri: str) -> asyncio.Future[None] | None:
+        """A future set once the check of the current text of ``uri`` ends, its result delivered; None when no check
+        of the current text is under way (none at all, one of an older text, or one waiting for a burst to end)."""
+        state = self._states.get(uri)
+        if state is None or not state.running or state.started != state.generation:
+            return None
+        if state.finished is None:
+            state.finished = asyncio.get_running_loop().create_future()
+        return state.finished
+
     def forget(self, uri: str) -> None:
         """``uri`` was closed: nothing more is published for it."""
         state = self._states.pop(uri, None)
         if state is not None and state.waiting is not None:
             state.waiting.cancel()
+        if state is not None:
+            _finish(state)
 
     def stop(self) -> None:
         """Nothing more is checked or published (after shutdown)."""
@@ -118,10 +137,17 @@ class Scheduler:
         if self._worker is None:
             self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dsref-check")
         state.running = True
+        state.started = generation
         done = asyncio.wrap_future(self._worker.submit(work))
         done.add_done_callback(lambda future: self._done(uri, state, generation, future))
 
     def _done(self, uri: str, state: _State, generation: int, future: asyncio.Future[Any] | Future[Any]) -> None:
+        try:
+            self._end(uri, state, generation, future)
+        finally:
+            _finish(state)
+
+    def _end(self, uri: str, state: _State, generation: int, future: asyncio.Future[Any] | Future[Any]) -> None:
         state.running = False
         if self._stopped or self._states.get(uri) is not state or future.cancelled():
             return
@@ -136,3 +162,9 @@ class Scheduler:
                 log.error("publishing the diagnostics of %s failed: %s", uri, exc)
         elif state.wanted and state.waiting is None:  # changed while it ran, and the burst is over
             self._start(uri, state)
+
+
+def _finish(state: _State) -> None:
+    finished, state.finished = state.finished, None
+    if finished is not None and not finished.done():
+        finished.set_result(None)

@@ -23,6 +23,7 @@ TEXTS = messages(
         "Content-Length must be a whole number of bytes from 0 to {limit}; skipped to the next Content-Length header"
     ),
     header_missing="the header has no Content-Length; skipped to the next Content-Length header",
+    header_twice="the header gives two different Content-Length values; skipped to the next Content-Length header",
     not_utf8="the message is not UTF-8",
     not_json="the message is not valid JSON",
     not_request=(

@@ -71,13 +71,16 @@ def _cut(text: str) -> str:
     return (cut.rsplit(" ", 1)[0] if " " in cut[LIMIT // 2 :] else cut) + "…"
 
 
-def _first_paragraph(markdown: str) -> str | None:
+def _first_paragraph(markdown: str, lang: Lang) -> str | None:
     """The first paragraph of prose under the page's first heading: not a comment, heading, list, table, admonition,
     code block or the reference pages' "Area:" line."""
+    from .reference import M as REFERENCE
+
+    skipped = re.compile(rf"```|~~~|\d+\. |{re.escape(REFERENCE.text('area', lang))}[:：]|\?\?\?|===")
     body = re.sub(r"<!--.*?-->", "", markdown, flags=re.S)
     for block in re.split(r"\n\s*\n", body):
         block = block.strip()
-        if not block or block[0] in "#-*|>!<{:" or re.match(r"```|~~~|\d+\. |Area: |领域：|\?\?\?|===", block):
+        if not block or block[0] in "#-*|>!<{:" or skipped.match(block):
             continue
         text = plain(block)
         if text:
@@ -105,7 +108,7 @@ def description(markdown: str, src: str, lang: Lang) -> str | None:
         if section[1] in {record.path for record in index.top_level()}:
             text = plain(shown_summary(index.get(section[1]), lang))
     if text is None:
-        text = _first_paragraph(markdown)
+        text = _first_paragraph(markdown, lang)
     return _cut(text) if text else None
 
 

@@ -75,7 +75,9 @@ def test_the_vsix_has_the_client_the_schema_and_the_settings(vsix: zipfile.ZipFi
     ]
     english = json.loads(vsix.read("extension/package.nls.json"))
     chinese = json.loads(vsix.read("extension/package.nls.zh-cn.json"))
+    trust = manifest["capabilities"]["untrustedWorkspaces"]
     placeholders = {v["description"].strip("%") for v in settings.values()} | {"description"}
+    placeholders.add(trust["description"].strip("%"))
     assert set(english) == set(chinese) == placeholders
     assert all(english[k] != chinese[k] for k in english)
 
@@ -92,6 +94,23 @@ def _smoke(
     )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
+
+
+def test_the_settings_that_name_a_program_are_not_the_workspaces() -> None:
+    """A folder's .vscode/settings.json cannot name a program for the extension or the server to run: the command
+    that starts the server is machine-scoped, and the training environment's interpreter, which a workspace may
+    name, is ignored there until the workspace is trusted."""
+    manifest = json.loads((EXTENSION / "package.json").read_text(encoding="utf-8"))
+    settings = manifest["contributes"]["configuration"]["properties"]
+    programs = {"dsref.python", "dsref.interpreter", "dsref.server.command"}
+    trust = manifest["capabilities"]["untrustedWorkspaces"]
+    assert trust["supported"] == "limited" and set(trust["restrictedConfigurations"]) == programs
+    assert {name: settings[name].get("scope") for name in programs} == {
+        "dsref.python": "machine-overridable",
+        "dsref.interpreter": "machine",
+        "dsref.server.command": "machine",
+    }
+    assert all(settings[name].get("scope") in (None, "resource", "window") for name in set(settings) - programs)
 
 
 def test_activate_starts_the_server_with_the_settings(node: str) -> None:

@@ -5,10 +5,11 @@ The one rule ``dsref check`` and the language server follow:
 1. a release the user names (``--deepspeed-version``, the server's ``deepspeedVersion``) is checked for as named;
    one outside the releases dsref covers is refused (:class:`UncoveredRelease`);
 2. otherwise the DeepSpeed installed in the environment: this interpreter's, or the one given (the server's
-   ``python`` setting), read from its package metadata, never by importing DeepSpeed (which takes seconds and may
-   start a GPU runtime). A release newer than dsref knows is checked as the newest it covers, an older one as the
-   oldest, and the statement says so;
-3. no DeepSpeed installed: the newest release dsref covers, said as such.
+   ``python`` setting, asked once, in a thread, by :func:`ask_interpreter`), read from its package metadata, never
+   by importing DeepSpeed (which takes seconds and may start a GPU runtime). A release newer than dsref knows is
+   checked as the newest it covers, an older one as the oldest, and the statement says so;
+3. no DeepSpeed installed: the newest release dsref covers, said as such; an interpreter that could not be asked
+   (it cannot be run, fails, or does not answer in time): the same, said as "could not ask".
 
 :func:`statement` says the result in the user's language, with the reader the file was read as
 (:mod:`dsref.tree.profiles`): the first line of ``dsref check``'s text output and the server's status. For a file
@@ -23,6 +24,7 @@ import os
 import re
 import sys
 from functools import cache
+from typing import Any
 
 from ...records import record
 from ...text.escape import visible
@@ -34,9 +36,12 @@ from ...tree.versions import DEEPSPEED_VERSION, parse_version
 
 __all__ = [
     "TEXTS",
+    "Answer",
     "Release",
     "ReleaseSource",
+    "Unasked",
     "UncoveredRelease",
+    "ask_interpreter",
     "covered",
     "deepspeed_on_path",
     "distribution_on_path",
@@ -52,6 +57,10 @@ TEXTS = messages(
     source_given="as asked",
     source_installed="installed",
     source_not_installed="no DeepSpeed installed here: the newest release dsref covers",
+    source_not_asked="could not ask {python} ({reason}): the newest release dsref covers",
+    unasked_timed_out="timed out",
+    unasked_not_run="it cannot be run: {error}",
+    unasked_failed="it exited with status {status}",
     source_newer="{installed} is installed, newer than dsref knows: checked as the newest release it covers",
     source_older="{installed} is installed, older than dsref covers: checked as the oldest release it covers",
     source_prerelease="{installed} is installed, a pre-release of {release}: checked as {release}",
@@ -78,14 +87,15 @@ TEXTS = messages(
     not_yet=" (not yet: {releases})",
 )
 
-_PROBE = "import importlib.metadata as m\ntry: print(m.version('deepspeed'))\nexcept m.PackageNotFoundError: print('')"
-"""What another interpreter runs to say its DeepSpeed release: package metadata only, DeepSpeed is not imported."""
-
-_HF_PROBE = (
-    "import importlib.metadata as m\nfor n in ('transformers', 'accelerate'):\n"
+_PROBE = (
+    "import importlib.metadata as m\nfor n in ('deepspeed', 'transformers', 'accelerate'):\n"
     "    try: print(m.version(n))\n    except m.PackageNotFoundError: print('')"
 )
-"""The same for transformers and accelerate, one line each."""
+"""What another interpreter runs to say its DeepSpeed, transformers and accelerate releases, one line each: package
+metadata only, none of them is imported."""
+
+PROBE_TIMEOUT = 10.0
+"""Seconds an interpreter has to answer (a cold conda environment, a container wrapper: seconds)."""
 
 
 class ReleaseSource(enum.Enum):
@@ -100,6 +110,35 @@ class ReleaseSource(enum.Enum):
     """A development or candidate build of a release (``0.19.8rc1``, ``0.19.8.dev0``): checked as that release."""
     unknown = "unknown"
     """Installed, with a version that is no release number (``main``, empty, thousands of digits)."""
+    not_asked = "not_asked"
+    """The interpreter named could not be asked: checked for the newest release, as with none installed."""
+
+
+@record
+class Unasked:
+    """An interpreter that could not be asked, and why: ``timed_out``, ``not_run`` (with the ``errno``, and the
+    system's words for it), ``failed`` (with its exit ``status``)."""
+
+    python: str
+    reason: str
+    errno: int | None = None
+    status: int | None = None
+    error: str = ""
+
+    def text(self, lang: Lang) -> str:
+        from ...text.oserror import os_reason
+
+        error = os_reason(self.errno, lang, fallback=visible(self.error)) if self.reason == "not_run" else ""
+        return TEXTS.text(f"unasked_{self.reason}", lang, error=error, status=self.status)
+
+
+@record
+class Answer:
+    """What an interpreter said of its releases (each None where not installed), or why it could not be asked."""
+
+    deepspeed: str | None = None
+    hugging_face: HfReleases = NEWEST
+    unasked: Unasked | None = None
 
 
 @record
@@ -110,6 +149,8 @@ class Release:
     source: ReleaseSource
     installed: str | None = None
     """The installed release as its metadata gives it, when one was found."""
+    unasked: Unasked | None = None
+    """The interpreter that could not be asked (:attr:`ReleaseSource.not_asked`)."""
 
     def to_json(self) -> dict[str, str | None]:
         return {"deepspeed": self.version, "source": self.source.value, "installed": self.installed}
@@ -142,42 +183,83 @@ def covered(version: str) -> bool:
     return any(parse_version(release) == number for release in COVERED)
 
 
-def installed_deepspeed(python: str | None = None, *, timeout: float = 10.0) -> str | None:
+def installed_deepspeed(python: str | None = None, *, timeout: float = PROBE_TIMEOUT) -> str | None:
     """The DeepSpeed release installed for ``python`` (None: this interpreter), from its package metadata; None
-    when there is none, or when ``python`` cannot be run or does not answer within ``timeout`` seconds."""
+    when there is none, or when ``python`` cannot be asked (:func:`ask_interpreter`)."""
     if python is None:
         return deepspeed_on_path(sys.path)
-    answer = _ask(python, _PROBE, timeout)
-    return answer[0] if answer and answer[0] else None
+    return ask_interpreter(python, timeout=timeout).deepspeed
 
 
-def installed_hugging_face(python: str | None = None, *, timeout: float = 10.0) -> HfReleases:
+def installed_hugging_face(python: str | None = None, *, timeout: float = PROBE_TIMEOUT) -> HfReleases:
     """The transformers and accelerate releases installed for ``python`` (None: this interpreter), found as
     :func:`installed_deepspeed` finds DeepSpeed's, neither imported; each None when not found."""
     if python is None:
         found = [distribution_on_path(name, sys.path) for name in HF_FILLERS]
-    else:
-        answer = _ask(python, _HF_PROBE, timeout) or []
-        found = [(answer[i] if i < len(answer) else "") or None for i in range(len(HF_FILLERS))]
-    return HfReleases(transformers=found[0], accelerate=found[1])
+        return HfReleases(transformers=found[0], accelerate=found[1])
+    return ask_interpreter(python, timeout=timeout).hugging_face
 
 
-def _ask(python: str, probe: str, timeout: float) -> list[str] | None:
-    """The lines ``python`` prints running ``probe``; None when it cannot be run or fails."""
+def ask_interpreter(python: str, *, timeout: float = PROBE_TIMEOUT) -> Answer:
+    """Ask ``python`` once for its DeepSpeed, transformers and accelerate releases (one process, ``timeout``
+    seconds); an answer that says why when it cannot be run, fails, or does not answer in time. It waits for the
+    process: the server calls it in a thread of its own. The program is the user's choice, and may be a wrapper:
+    what it starts goes with it when it is stopped (its process group), and at most 64 KiB of what it prints is
+    read."""
     import subprocess  # only the server asks another interpreter; check's start-up does without it
+    import threading
 
     try:
-        done = subprocess.run(
-            [python, "-I", "-c", probe],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
+        proc = subprocess.Popen(
+            [python, "-I", "-c", _PROBE],
             stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            start_new_session=os.name == "posix",
         )
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
-    return [line.strip() for line in done.stdout.splitlines()] if done.returncode == 0 else None
+    except OSError as exc:
+        return Answer(unasked=Unasked(python, "not_run", errno=exc.errno, error=exc.strerror or str(exc)))
+    except (subprocess.SubprocessError, ValueError) as exc:  # ValueError: a NUL in the name
+        return Answer(unasked=Unasked(python, "not_run", error=str(exc)))
+    stdout = proc.stdout
+    assert stdout is not None
+    printed: list[bytes] = []
+    reader = threading.Thread(target=lambda: printed.append(stdout.read(_MAX_ANSWER)), daemon=True)
+    reader.start()
+    try:
+        status = proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        _stop(proc)
+        return Answer(unasked=Unasked(python, "timed_out"))
+    reader.join(timeout)
+    if reader.is_alive():  # exited, and something it started still holds its output
+        _stop(proc)
+    else:
+        stdout.close()
+    if status != 0:
+        return Answer(unasked=Unasked(python, "failed", status=status))
+    if reader.is_alive():
+        return Answer(unasked=Unasked(python, "timed_out"))
+    lines = [line.strip() for line in b"".join(printed).decode("utf-8", "replace").splitlines()]
+    found = [(lines[i] if i < len(lines) else "") or None for i in range(1 + len(HF_FILLERS))]
+    return Answer(found[0], HfReleases(transformers=found[1], accelerate=found[2]))
+
+
+_MAX_ANSWER = 65536
+
+
+def _stop(proc: Any) -> None:
+    """End ``proc`` and what it started (its session's process group on POSIX), and reap it."""
+    import signal
+
+    try:
+        if os.name == "posix":
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:
+            proc.kill()
+    except OSError:  # gone already
+        pass
+    proc.wait()
 
 
 def deepspeed_on_path(path: list[str]) -> str | None:
@@ -234,13 +316,16 @@ def _metadata_version(folder: str) -> str | None:
     return None
 
 
-def release_to_check(given: str | None, installed: str | None) -> Release:
+def release_to_check(given: str | None, installed: str | None, *, unasked: Unasked | None = None) -> Release:
     """The release to check for: ``given`` when the user named one (:class:`UncoveredRelease` when dsref does not
-    cover it), else the ``installed`` one, brought within the releases dsref covers."""
+    cover it), else the ``installed`` one, brought within the releases dsref covers (the newest when the interpreter
+    could not be asked: ``unasked``)."""
     if given is not None:
         if not covered(given):
             raise UncoveredRelease(given)
         return Release(_canonical(given), ReleaseSource.given, installed)
+    if unasked is not None:
+        return Release(DEEPSPEED_VERSION, ReleaseSource.not_asked, unasked=unasked)
     if installed is None:
         return Release(DEEPSPEED_VERSION, ReleaseSource.not_installed)
     number = release_number(installed) if len(installed) <= _LONGEST_VERSION else None
@@ -305,14 +390,27 @@ def statement(
     installed = visible(release.installed or "", name=True)
     if release.source is ReleaseSource.unknown:
         installed = quoted(installed, lang)
-    source = TEXTS.text(f"source_{release.source.value}", lang, installed=installed, release=release.version)
+    python = reason = ""
+    if release.unasked is not None:
+        python, reason = visible(release.unasked.python, name=True), release.unasked.text(lang)
+    source = TEXTS.text(
+        f"source_{release.source.value}",
+        lang,
+        installed=installed,
+        release=release.version,
+        python=python,
+        reason=reason,
+    )
     recorded = recorded_release(release.version)
     if recorded != release.version:
         source = TEXTS.text("source_between", lang, source=source, recorded=recorded)
     if reading is None:
         how = TEXTS.text("reading_by_file", lang)
     elif reading == "hf":
-        known = [TEXTS.text("library", lang, name=name, version=version) for name, version in hugging_face.known()]
+        known = [
+            TEXTS.text("library", lang, name=name, version=visible(version, name=True))
+            for name, version in hugging_face.known()
+        ]
         if known:
             libraries = known[0] if len(known) == 1 else TEXTS.text("libraries", lang, first=known[0], second=known[1])
             key = "reading_hf_installed" if detected else "reading_hf_given_installed"

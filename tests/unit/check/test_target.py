@@ -16,6 +16,7 @@ from dsref.check.report.target import (
     Release,
     ReleaseSource,
     UncoveredRelease,
+    ask_interpreter,
     deepspeed_on_path,
     installed_deepspeed,
     installed_hugging_face,
@@ -162,6 +163,44 @@ def test_the_installed_release_of_this_interpreter_and_of_another(tmp_path: Path
     silent.write_text("#!/bin/sh\nsleep 5\n")
     silent.chmod(0o755)
     assert installed_deepspeed(str(silent), timeout=0.5) is None
+
+
+def test_an_interpreter_that_cannot_be_asked_says_why(tmp_path: Path) -> None:
+    """One process asked once, for all three releases; one that does not answer in time, cannot be run, or fails is
+    said as such, in both languages: the checks are for the newest release, as with none installed."""
+    silent = tmp_path / "slow-python"
+    silent.write_text("#!/bin/sh\nsleep 5\n")
+    silent.chmod(0o755)
+    failing = tmp_path / "failing-python"
+    failing.write_text("#!/bin/sh\nexit 3\n")
+    failing.chmod(0o755)
+    answering = tmp_path / "python"
+    answering.write_text("#!/bin/sh\nprintf '0.15.4\\n\\n1.2.0\\n'\n")
+    answering.chmod(0o755)
+    answer = ask_interpreter(str(answering))
+    assert (answer.deepspeed, answer.hugging_face.transformers, answer.hugging_face.accelerate) == (
+        "0.15.4",
+        None,
+        "1.2.0",
+    )
+    assert answer.unasked is None
+    said = {}
+    for python, timeout in ((silent, 0.5), (failing, 10.0), (tmp_path / "none", 10.0)):
+        unasked = ask_interpreter(str(python), timeout=timeout).unasked
+        assert unasked is not None and unasked.python == str(python)
+        release = release_to_check(None, None, unasked=unasked)
+        assert (release.version, release.source) == (DEEPSPEED_VERSION, ReleaseSource.not_asked)
+        said[unasked.reason] = [statement(release, "deepspeed", lang, detected=True) for lang in ("en", "zh")]
+    assert said["timed_out"][0].startswith(
+        f"Checked for DeepSpeed {DEEPSPEED_VERSION} (could not ask {silent} (timed out)"
+    )
+    assert f"无法询问 {silent}（超时）" in said["timed_out"][1]
+    assert f"could not ask {failing} (it exited with status 3)" in said["failed"][0]
+    assert "退出状态为 3" in said["failed"][1]
+    assert "(it cannot be run: no such file or directory)" in said["not_run"][0]
+    assert "无法运行：" in said["not_run"][1]
+    given = release_to_check("0.15.4", None, unasked=ask_interpreter(str(failing)).unasked)
+    assert given.source is ReleaseSource.given  # a release named is checked for whatever the interpreter says
 
 
 def test_the_statement_in_both_languages() -> None:
