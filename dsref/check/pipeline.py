@@ -15,10 +15,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import field, replace
 from functools import partial
 from pathlib import Path
+from typing import Any
 
+from ..launch.model import Built
 from ..records import record
 from .edits import Applicability
-from .findings import Finding, Kind, Severity
+from .findings import Finding, Kind, Location, Severity
 from .read.config_file import SNIFF_CHARS, looks_like_config
 from .read.loader import LoadedConfig, LoadError, LoadErrorKind, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
@@ -36,6 +38,7 @@ __all__ = [
     "STDIN_SHOWN",
     "Expanded",
     "FileReport",
+    "check_built",
     "check_bytes",
     "check_file",
     "check_loaded",
@@ -43,6 +46,7 @@ __all__ = [
     "display_path",
     "expand",
     "expand_paths",
+    "launched",
     "load_error_finding",
     "refused_text",
 ]
@@ -221,10 +225,11 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    findings.extend(validate(loaded.data, settings))
+    data = launched(loaded, settings)
+    findings.extend(validate(data, settings))
     failures: tuple[RuleFailure, ...] = ()
-    if isinstance(loaded.data, dict):
-        result = run_rules(loaded.data, settings)
+    if isinstance(data, dict):
+        result = run_rules(data, settings)
         ruled, failures = result.findings, result.failures
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}
@@ -242,6 +247,45 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
+
+
+def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
+    """The config as the run will see it: with the launch given (``dsref check LAUNCH``), a file read as Hugging
+    Face's has each ``"auto"`` Trainer fills filled from the launch, as the installed transformers fills it; else the
+    file as read. The keys stay where the file writes them, so findings point at its lines."""
+    if settings.launch is None or loaded.profile != "hf" or settings.launch.form == "accelerate":
+        return loaded.data  # an Accelerate config does not say what the script fills: its "auto" stay
+    from ..launch.trainer import trainer_fill
+    from .validate.checktree import check_tree
+
+    filling = trainer_fill(
+        loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
+    )
+    return filling.config
+
+
+def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> FileReport:
+    """A ds_config a launch file builds (an Accelerate config's ``deepspeed_config``: ``text`` is the launch file's),
+    checked as Hugging Face reads it, each finding at the launch file's entry that gives the value. No fix is
+    offered: the edits of a fix are edits of JSON."""
+    from .positions import LineIndex
+    from .read.loader import Positions
+    from .read.walker import Entries
+
+    offsets: dict[Location, tuple[str, int, int, int, int]] = {
+        loc: (p.form, p.key_start, p.key_end, p.value_start, p.value_end) for loc, p in built.places.items()
+    }
+    positions = Positions(Entries(offsets), LineIndex(text))
+    lines = tuple(text.splitlines())
+    loaded = LoadedConfig(built.config, positions, (), "hf", Path(path), lines, json_reads=True)
+    report = check_loaded(loaded, path, settings.read_as("hf"))
+    # What the tool writes itself, the launch file cannot change: only a refusal of it is worth saying
+    report.findings = [
+        replace(f, repair=None, fix=None)
+        for f in report.findings
+        if f.severity is Severity.error or tuple(f.location) in built.places
+    ]
+    return report
 
 
 def refused_text(error: LoadError) -> str | None:

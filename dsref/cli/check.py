@@ -26,10 +26,28 @@ if TYPE_CHECKING:
     from ..check.read.loader import LoadError
     from ..check.report.target import Release
     from ..check.settings import CheckSettings
+    from ..launch.model import Built
     from ..text.i18n import Lang
 
 
+def split_launch_command(argv: list[str]) -> tuple[list[str], list[str] | None]:
+    """``check CONFIG... -- LAUNCH COMMAND``: the arguments of dsref, and the launch command after ``--`` when one
+    follows (a word that starts training: deepspeed, torchrun, accelerate launch, python); None otherwise, where a
+    ``--`` only ends dsref's options (``dsref check -- -odd-name.json``)."""
+    if "--" not in argv:
+        return argv, None
+    at = argv.index("--")
+    before, after = argv[:at], argv[at + 1 :]
+    from ..launch.shell import launcher
+
+    named = [a for a in before[1:] if not a.startswith("-") or a == "-"]
+    if not named or launcher(after) is None:
+        return argv, None
+    return before, after
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.usage = "%(prog)s [options] PATH [PATH ...] [-- LAUNCH COMMAND]"
     parser.add_argument("paths", nargs="+", metavar="PATH", help="config files, or directories to search for *.json")
     parser.add_argument(
         "--profile",
@@ -47,7 +65,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help=f"release to check for, {OLDEST_COVERED} to {DEEPSPEED_VERSION} (default: the installed one)",
     )
     parser.add_argument("--format", choices=("text", "json", "github"), default="text")
-    parser.add_argument("--show-effective", action="store_true", help="print the config as DeepSpeed will see it")
+    parser.add_argument(
+        "--show-effective",
+        action="store_true",
+        help="print the config as DeepSpeed will see it (with a launch: filled as Trainer fills it)",
+    )
+    parser.set_defaults(launch_command=None)
     parser.add_argument(
         "--jobs",
         "-j",
@@ -112,39 +135,108 @@ def run(args: argparse.Namespace) -> int:
     if not paths:
         return 2
     stdin = read_stdin(_stdin()) if "-" in paths else None
-    if args.show_effective:
-        return _show_effective(paths, settings, stdin)
-    from ..check.batch import check_and_draw
-    from ..check.report.draw import CheckedFor, Writer
     from ..launch.read import is_launch_file
-    from .explain import use_color
 
-    color = use_color(sys.stdout) and args.format == "text"
     launches = [p for p in paths if p != "-" and is_launch_file(p)]
     configs = [p for p in paths if p not in launches]
-    checked: list[tuple[list[str], CheckSettings]] = [(configs, settings)] if configs else []
     status = 0
+    if args.launch_command is not None:
+        with_command = _command_settings(args.launch_command, settings, lang)
+        if with_command is None:
+            return 2
+        checked: list[tuple[list[str], CheckSettings]] = [(configs, with_command)] if configs else []
+    else:
+        checked = [(configs, settings)] if configs else []
+    built: list[tuple[str, str, Built, CheckSettings]] = []
     for path in launches:
         with_launch = _launch_settings(path, settings, lang)
         if with_launch is None:
             status = 2
             continue
-        checked.append(with_launch)
+        if isinstance(with_launch, _Built):
+            built.append((path, with_launch.text, with_launch.built, with_launch.settings))
+            continue
+        if with_launch.refused:
+            status = max(status, 1)
+        checked.append((with_launch.files, with_launch.settings))
+    if args.show_effective:
+        shown = _show_effective(checked, stdin, built)
+        return 2 if status == 2 else max(shown, status)
+    from ..check.batch import check_and_draw
+    from ..check.report.draw import CheckedFor, Writer
+    from .explain import use_color
+
+    color = use_color(sys.stdout) and args.format == "text"
     checked_for = CheckedFor(release, args.profile, len(paths), hugging_face)
     writer = Writer(sys.stdout, args.format, lang, target=target, checked_for=checked_for)
     for files, each in checked:
         jobs = args.jobs if each is settings else 1
         for piece in check_and_draw(files, args.format, lang, each, color=color, jobs=jobs, stdin=stdin):
             writer.write(piece)
+    if built:
+        from ..check.pipeline import check_built, display_path
+        from ..check.report.draw import draw
+
+        for path, text, config, each in built:
+            report = check_built(text, path, config, each)
+            report.path = display_path(path)
+            writer.write(draw(report, args.format, lang, color=color, target=each.deepspeed_version))
     tally = writer.close()
-    if tally.unreadable or status:
+    if tally.unreadable or status == 2:
         return 2
-    return 0 if tally.ok else 1
+    return 0 if tally.ok and not status else 1
 
 
-def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[list[str], CheckSettings] | None:
-    """The ds_config a launch file names, and the settings it is checked with (the launch, the world size its
-    launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+COMMAND_LINE = "<command>"
+"""How a launch given after ``--`` is named in messages (its values are at line 1 of it)."""
+
+
+def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -> CheckSettings | None:
+    """The settings the configs before ``--`` are checked with: the launch command after it (its world size, its
+    training arguments, Hugging Face's reading); None, said on standard error, when it is no launch."""
+    import shlex
+    from dataclasses import replace
+
+    from ..launch.model import LaunchError
+    from ..launch.read import MESSAGES, with_files
+    from ..launch.shell import read_shell
+    from ..text.escape import visible
+    from .texts import say
+
+    try:
+        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE))
+    except LaunchError as exc:
+        args = {name: visible(str(value)) for name, value in exc.details.items()}
+        say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text(exc.reason, lang, **args))
+        return None
+    if launch.unknown:
+        say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
+    world_size = settings.world_size if settings.world_size is not None else launch.world_size
+    return replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
+
+
+@record
+class _Named:
+    """A launch file's ds_config, with the settings it is checked with."""
+
+    files: list[str]
+    settings: CheckSettings
+    refused: bool = False
+    """The tool refuses the launch file itself (said on standard error)."""
+
+
+@record
+class _Built:
+    """A ds_config a launch file builds, with the launch file's text its findings point into."""
+
+    text: str
+    built: Built
+    settings: CheckSettings
+
+
+def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
+    """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
+    its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
     from dataclasses import replace
 
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
@@ -165,6 +257,22 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         say(f"dsref: {where}: " + MESSAGES.text(exc.reason, lang, **args))
         return None
+    world_size = settings.world_size if settings.world_size is not None else launch.world_size
+    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
+    refused = False
+    if launch.built is not None:
+        from ..launch.accelerate import ACCELERATE_KEYS
+
+        for key in launch.built.ignored:
+            known = ", ".join(k for k in ACCELERATE_KEYS)
+            text = MESSAGES.text("accelerate_ignored", lang, key=visible(str(key.value)), known=known)
+            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
+        for key in launch.built.refused:
+            refused = True
+            text = MESSAGES.text("accelerate_refused", lang, key=visible(str(key.value)))
+            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
+        if launch.built.config is not None:
+            return _Built(read.data[:MAX_BYTES].decode("utf-8", errors="replace"), launch.built, checked)
     if launch.ds_config is None:
         say(f"dsref: {shown}: " + MESSAGES.text("no_ds_config", lang))
         return None
@@ -176,42 +284,63 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> tuple[li
         return None
     if launch.unknown:
         say(f"dsref: {shown}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
-    world_size = settings.world_size if settings.world_size is not None else launch.world_size
-    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
-    return [launch.ds_config_path], checked
+    return _Named([launch.ds_config_path], checked, refused)
 
 
-def _show_effective(paths: list[str], settings: CheckSettings, stdin: bytes | LoadError | None) -> int:
+def _show_effective(
+    checked: list[tuple[list[str], CheckSettings]],
+    stdin: bytes | LoadError | None,
+    built: list[tuple[str, str, Built, CheckSettings]],
+) -> int:
     import json
 
-    from ..check.pipeline import FileReport, check_bytes, check_file, display_path, load_error_finding
+    from ..check.pipeline import (
+        FileReport,
+        check_built,
+        check_bytes,
+        check_file,
+        display_path,
+        launched,
+        load_error_finding,
+    )
     from ..check.read.loader import LoadError
     from ..check.report.show_effective import effective_document
     from ..text.escape import json_visible
 
     reports = []
-    for path in paths:
-        if path == "-" and isinstance(stdin, LoadError):
-            report = FileReport(path, None, stdin, [load_error_finding(stdin)])
-        elif path == "-" and isinstance(stdin, bytes):
-            report = check_bytes(stdin, path, settings)
-        else:
-            report = check_file(path, settings)
-        report.path = display_path(path)
-        reports.append(report)
-    documents = [
-        {
-            "file": r.path,
-            **effective_document(
-                r.loaded.data,
+    documents = []
+    for paths, settings in checked:
+        for path in paths:
+            if path == "-" and isinstance(stdin, LoadError):
+                report = FileReport(path, None, stdin, [load_error_finding(stdin)])
+            elif path == "-" and isinstance(stdin, bytes):
+                report = check_bytes(stdin, path, settings)
+            else:
+                report = check_file(path, settings)
+            report.path = display_path(path)
+            reports.append(report)
+            if report.loaded is None:
+                continue
+            document = effective_document(
+                launched(report.loaded, settings),
                 world_size=settings.world_size,
                 deepspeed_version=settings.deepspeed_version,
-                hugging_face=settings.hugging_face if r.loaded.profile == "hf" else None,
-            ),
-        }
-        for r in reports
-        if r.loaded is not None
-    ]
+                hugging_face=settings.hugging_face if report.loaded.profile == "hf" else None,
+            )
+            if settings.launch is not None:
+                document["launch"] = display_path(settings.launch.path)
+            documents.append({"file": report.path, **document})
+    for path, text, config, settings in built:  # the ds_config an Accelerate config builds
+        report = check_built(text, path, config, settings)
+        report.path = display_path(path)
+        reports.append(report)
+        document = effective_document(
+            config.config,
+            world_size=settings.world_size,
+            deepspeed_version=settings.deepspeed_version,
+            hugging_face=settings.hugging_face,
+        )
+        documents.append({"file": report.path, "launch": report.path, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
     sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")

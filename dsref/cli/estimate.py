@@ -14,9 +14,11 @@ from .lang import add_lang_option, language
 
 if TYPE_CHECKING:
     from ..check.read.loader import Loaded, LoadedConfig
+    from ..estimate.hub import HubModel
     from ..estimate.model import Architecture
     from ..estimate.peak import Default, Run
     from ..estimate.quantities import EstimateError
+    from ..launch.model import Given, Launch
     from ..text.i18n import Lang, Messages
     from ..tree.profiles import Profile
 
@@ -46,6 +48,27 @@ CLI = messages(
         "DeepSpeed {version} refuses this config, so there is no run to estimate; correct it first "
         "(dsref check {path} says more, with the fixes it can make)"
     ),
+    launch_error="{where}: {reason}",
+    launch_no_config=(
+        "{path} names no ds_config file (--deepspeed, deepspeed:, or an Accelerate config's deepspeed_config_file) "
+        "to estimate; give it with --config"
+    ),
+    launch_no_model="{path} names no model (--model_name_or_path, model_name_or_path:, base_model:); give its "
+    "config.json with --model",
+    launch_unknown_model=(
+        "{where}: the model {model} is not a local directory with a config.json here, nor one of the open models "
+        "dsref knows offline; give its config.json with --model (from the hub: "
+        "https://huggingface.co/{model}/blob/main/config.json)"
+    ),
+    from_launch="From {path}: {facts}",
+    fact_config="ds_config {value}",
+    fact_model="model {value}",
+    fact_micro_batch="micro batch {value}",
+    fact_seq_len="sequence length {value}",
+    fact_checkpointing="gradient checkpointing",
+    fact_precision="{value}",
+    fact_gpus="{value} GPUs",
+    from_table="{model} (dsref's table of open models: {source})",
     refused_hf=(
         'this config has "auto" values, so it is for Hugging Face Trainer or Accelerate, and they (with DeepSpeed '
         "{version}) refuse it as written, so there is no run to estimate; correct it first (dsref check --profile "
@@ -83,6 +106,13 @@ def input_names() -> dict[str, str]:
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "launch",
+        nargs="?",
+        metavar="LAUNCH",
+        help="a launch (shell script, LLaMA-Factory, axolotl or Accelerate YAML): the run it starts, its model, "
+        "ds_config, micro batch, sequence length, checkpointing, precision and GPUs (flags given win)",
+    )
     run = parser.add_argument_group("a run (the peak GPU memory, part by part)")
     run.add_argument("--config", metavar="FILE", help="the ds_config.json of the run (needs --model)")
     run.add_argument("--model", metavar="FILE", help="the model's Hugging Face config.json (read as JSON)")
@@ -208,6 +238,8 @@ def _run(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     from ..tree.versions import DEEPSPEED_VERSION
     from ..tree.versions import DSREF_VERSION as __version__
 
+    if args.launch is not None:
+        return _run_peak(args, lang, cli, _from_launch(args, lang, cli))
     if args.model is not None or args.config is not None:
         return _run_peak(args, lang, cli)
     if args.params is None:
@@ -446,9 +478,12 @@ class _Said:
     record: dict[str, object]
 
 
-def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages) -> tuple[list[_Said], bool]:
+def _checked(
+    config: _Config, world_size: int | None, lang: Lang, cli: Messages, launch: Launch | None = None
+) -> tuple[list[_Said], bool]:
     """The config through ``dsref check``'s pipeline (the library, not its text): its errors and warnings, and
-    whether DeepSpeed refuses it. A config with "auto" is for Hugging Face, and is checked as Hugging Face reads it."""
+    whether DeepSpeed refuses it. A config with "auto" is for Hugging Face, and is checked as Hugging Face reads it
+    (with its launch, when the estimate is of one)."""
     from ..check.findings import Severity
     from ..check.pipeline import check_loaded, check_text
     from ..check.report.draw import rendered
@@ -459,7 +494,7 @@ def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages)
         return [], False
     hf = config.hf
     if hf:
-        report = check_text(loaded.text, config.name, CheckSettings("hf", world_size))
+        report = check_text(loaded.text, config.name, CheckSettings("hf", world_size, launch=launch))
     else:
         report = check_loaded(loaded, config.name, CheckSettings(world_size=world_size))
     said = []
@@ -474,7 +509,107 @@ def _checked(config: _Config, world_size: int | None, lang: Lang, cli: Messages)
     return said, not report.ok
 
 
-def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
+@record
+class _Launched:
+    """What ``dsref estimate LAUNCH`` takes from the launch: the launch itself, the model's shape where dsref's
+    table gives it, and what the command line was given from it (for the line that says so)."""
+
+    launch: Launch
+    hub: HubModel | None
+    facts: tuple[_Fact, ...]
+
+    def text(self, lang: Lang, cli: Messages) -> str:
+        return "; ".join(f"{cli.text('fact_' + f.setting, lang, value=f.value)} ({f.where})" for f in self.facts)
+
+
+@record
+class _Fact:
+    """A setting of the estimate taken from the launch: which, its value as shown, and where the launch gives it."""
+
+    setting: str
+    value: str
+    where: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"setting": self.setting, "value": self.value, "where": self.where}
+
+
+def _from_launch(args: argparse.Namespace, lang: Lang, cli: Messages) -> _Launched:
+    """Fill ``args`` from the launch file: each setting the command line leaves out that the launch gives."""
+    from ..check.read.loader import MAX_BYTES, LoadError, read_file
+    from ..estimate.hub import hub_model
+    from ..launch.model import LaunchError
+    from ..launch.read import MESSAGES, read_launch
+
+    name = visible(args.launch, name=True)
+    read = read_file(args.launch)
+    if isinstance(read, LoadError):
+        raise _UsageError("launch_error", where=name, reason=MESSAGES.text("unreadable", lang, reason=read.text(lang)))
+    try:
+        launch = read_launch(args.launch, read.data[:MAX_BYTES].decode("utf-8", errors="replace"))
+    except LaunchError as exc:
+        where = f"{name}:{exc.line}" if exc.line else name
+        details = {key: visible(str(value)) for key, value in exc.details.items()}
+        raise _UsageError("launch_error", where=where, reason=MESSAGES.text(exc.reason, lang, **details)) from None
+    facts: list[_Fact] = []
+
+    def place(given: Given) -> str:
+        return f"{name}:{given.line}"
+
+    if args.config is None:
+        if launch.ds_config_path is None:
+            raise _UsageError("launch_no_config", path=name)
+        args.config = launch.ds_config_path
+        written = launch.ds_config.value if launch.ds_config is not None else ""
+        facts.append(_Fact("config", visible(str(written)), place(launch.ds_config) if launch.ds_config else name))
+    hub = None
+    if args.model is None:
+        if launch.model_config_path is not None:
+            args.model = launch.model_config_path
+        elif launch.model is None:
+            raise _UsageError("launch_no_model", path=name)
+        else:
+            hub = hub_model(str(launch.model.value))
+            if hub is None:
+                model = visible(str(launch.model.value))
+                raise _UsageError("launch_unknown_model", where=place(launch.model), model=model)
+        if launch.model is not None:
+            shown = visible(str(launch.model.value))
+            if hub is not None:
+                shown = cli.text("from_table", lang, model=hub.hub_id, source=hub.source)
+            facts.append(_Fact("model", shown, place(launch.model)))
+    batch = launch.arguments.get("per_device_train_batch_size")
+    if args.micro_batch is None and batch is not None:
+        args.micro_batch = str(batch.value)
+        facts.append(_Fact("micro_batch", str(batch.value), place(batch)))
+    if args.seq_len is None and launch.sequence_length is not None and type(launch.sequence_length.value) is int:
+        args.seq_len = str(launch.sequence_length.value)
+        facts.append(_Fact("seq_len", str(launch.sequence_length.value), place(launch.sequence_length)))
+    checkpointing = launch.gradient_checkpointing
+    if not args.checkpointing and checkpointing is not None and checkpointing.value is True:
+        args.checkpointing = True
+        facts.append(_Fact("checkpointing", "", place(checkpointing)))
+    if args.precision is None:
+        for precision in ("bf16", "fp16"):
+            given = launch.arguments.get(precision)
+            if given is not None and given.value is True:
+                args.precision = precision
+                facts.append(_Fact("precision", precision, place(given)))
+    if args.gpus_per_node is None and args.nodes is None:
+        nodes = launch.nodes.value if launch.nodes is not None and type(launch.nodes.value) is int else 1
+        per_node = launch.processes_per_node
+        if per_node is not None and type(per_node.value) is int:
+            args.gpus_per_node, args.nodes = str(per_node.value), str(nodes)
+            facts.append(_Fact("gpus", f"{per_node.value} × {nodes}", place(per_node)))
+        elif launch.processes is not None and type(launch.processes.value) is int and nodes > 0:
+            total = launch.processes.value
+            if total % nodes == 0:
+                args.gpus_per_node, args.nodes = str(total // nodes), str(nodes)
+                facts.append(_Fact("gpus", f"{total // nodes} × {nodes}", place(launch.processes)))
+    return _Launched(launch, hub, tuple(facts))
+
+
+def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages, launched: _Launched | None = None) -> int:
     import dataclasses
     import json
 
@@ -500,14 +635,19 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     from ..tree.versions import DSREF_VERSION as __version__
     from .texts import say
 
-    if args.model is None:
+    if args.model is None and (launched is None or launched.hub is None):
         raise _UsageError("needs_model")
 
     def count(value: str | None, option: Param, maximum: int) -> int | None:
         return None if value is None else parse_count(value, option, maximum=maximum, whole=True)
 
     stdin = _stdin(args)
-    arch = _read_model(args.model, stdin, lang, cli)
+    if launched is not None and launched.hub is not None:
+        from ..estimate.model import architecture_from_hf
+
+        arch = architecture_from_hf(launched.hub.config)
+    else:
+        arch = _read_model(args.model, stdin, lang, cli)
     shape = {
         "hidden": count(args.hidden_size, Param.hidden_size, MAX_HIDDEN),
         "layers": count(args.layers, Param.layers, MAX_LAYERS),
@@ -526,7 +666,7 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
     gpus_per_node = count(args.gpus_per_node, Param.gpus_per_node, MAX_GPUS_PER_NODE)
     nodes = count(args.nodes, Param.nodes, MAX_NODES)
     world_size = None if gpus_per_node is None and nodes is None else (gpus_per_node or 1) * (nodes or 1)
-    findings, refused = _checked(config, world_size, lang, cli)
+    findings, refused = _checked(config, world_size, lang, cli, None if launched is None else launched.launch)
     if refused:
         for finding in findings:
             say(cli.text("error", lang, message=finding.line))
@@ -576,10 +716,15 @@ def _run_peak(args: argparse.Namespace, lang: Lang, cli: Messages) -> int:
         if note is not None:
             payload["model"]["note"] = note
         payload["fit"] = None if advice is None else advice.to_json()
+        if launched is not None:
+            payload["launch"] = {"path": args.launch, "from_launch": [f.to_json() for f in launched.facts]}
         sys.stdout.write(json_visible(json.dumps(payload, ensure_ascii=False, indent=1)) + "\n")
         return status
     for line in [finding.line for finding in findings] + warnings:
         say(cli.text("error", lang, message=line))
+    if launched is not None and launched.facts:
+        said = cli.text("from_launch", lang, path=args.launch, facts=launched.text(lang, cli))
+        sys.stdout.write(visible(said) + "\n\n")
     sys.stdout.write(visible(render_peak(peak, lang, advice=advice, filled=filled, assumed=assumed), lines=True))
     return status
 

@@ -132,7 +132,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = quick_explain_args(args_list)
     if args is None:
         first = next((a for a in args_list if not a.startswith("-")), None)
+        command = None
+        if first == "check":  # `check CONFIG -- LAUNCH COMMAND`: the command is not dsref's to parse
+            from .check import split_launch_command
+
+            args_list, command = split_launch_command(args_list)
         args = _parser(first if first in COMMANDS else None, args_list).parse_args(args_list)
+        if command is not None:
+            args.launch_command = command
     try:
         status = int(importlib.import_module(COMMANDS[args.command][0]).run(args))
         if not sys.stdout.closed:  # the language server closes it on exit

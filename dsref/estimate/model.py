@@ -59,10 +59,17 @@ MODEL_TYPES: dict[str, Family] = {
     "mistral": "llama",
     "qwen2": "llama",
     "qwen3": "llama",
+    "gemma": "llama",
+    "gemma2": "llama",
+    "gemma3_text": "llama",
+    "glm": "llama",
+    "baichuan": "llama",
     "gpt2": "gpt2",
     "gpt_neox": "gpt_neox",
 }
-"""The ``model_type`` values dsref reads, and the family whose layer they share."""
+"""The ``model_type`` values dsref reads, and the family whose layer they share (Gemma, GLM-4 and Baichuan 2 have
+Llama's layer: rotary attention with grouped key-value heads, a gated MLP, RMS norms; their extra norms and
+Baichuan's fused query-key-value weight change no count that matters here)."""
 
 
 FUSED_ACTIVATIONS = frozenset({"silu", "swish", "gelu", "gelu_pytorch_tanh", "relu", "gelu_fast_pytorch"})

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["TRAINING_ARGUMENTS", "convert", "trainer_value"]
+__all__ = [
+    "CHECKPOINTING_NAMES",
+    "MODEL_NAMES",
+    "SEQUENCE_NAMES",
+    "TRAINING_ARGUMENTS",
+    "convert",
+    "switch",
+    "trainer_value",
+]
 
 TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
     "per_device_train_batch_size": (int, 8),
@@ -28,6 +36,27 @@ TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
 }
 """Name → (type, default) of the arguments the checks read."""
 
+MODEL_NAMES = ("model_name_or_path", "base_model")
+"""Where a launch names its model: the training scripts' ``--model_name_or_path`` (LLaMA-Factory's too), axolotl's
+``base_model``."""
+SEQUENCE_NAMES = ("cutoff_len", "sequence_len", "model_max_length", "max_seq_length", "max_length")
+"""Where a launch gives the longest sequence it trains on: LLaMA-Factory's ``cutoff_len``, axolotl's
+``sequence_len``, the Alpaca/FastChat scripts' ``model_max_length``, TRL's ``max_seq_length`` and ``max_length``."""
+
+CHECKPOINTING_NAMES = ("gradient_checkpointing", "activation_checkpointing")
+"""Where a launch turns on recomputing activations (transformers 5 calls it ``activation_checkpointing`` and keeps
+``gradient_checkpointing`` as its alias; LLaMA-Factory and axolotl take ``gradient_checkpointing``)."""
+
+
+def switch(value: Any) -> bool | None:
+    """A switch as a command line or YAML writes it (``True``, ``true``, ``yes``, ``1``; bare: True); None for
+    anything else."""
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    return True if text in _TRUE else False if text in _FALSE else None
+
+
 _TRUE = {"true", "yes", "y", "1", "t"}
 _FALSE = {"false", "no", "n", "0", "f"}
 
@@ -42,14 +71,10 @@ def convert(name: str, value: Any) -> Any:
     """
     kind, _ = TRAINING_ARGUMENTS[name]
     if kind is bool:
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in _TRUE:
-            return True
-        if text in _FALSE:
-            return False
-        raise ValueError(f"{name}: {value!r} is not true or false")
+        converted = switch(value)
+        if converted is None:
+            raise ValueError(f"{name}: {value!r} is not true or false")
+        return converted
     if isinstance(value, bool):
         raise ValueError(f"{name}: {value!r} is not a number")
     if kind is int:

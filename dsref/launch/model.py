@@ -6,10 +6,11 @@ from typing import Any, Literal
 
 from ..records import record
 
-__all__ = ["Form", "Given", "Launch", "LaunchError"]
+__all__ = ["Built", "Form", "Given", "Launch", "LaunchError", "Place"]
 
-Form = Literal["shell", "llamafactory", "axolotl"]
-"""How the launch is written: a shell command line or script, a LLaMA-Factory YAML, an axolotl YAML."""
+Form = Literal["shell", "llamafactory", "axolotl", "accelerate"]
+"""How the launch is written: a shell command line or script, a LLaMA-Factory YAML, an axolotl YAML, an Accelerate
+config."""
 
 
 @record
@@ -21,6 +22,33 @@ class Given:
     col: int = 1
     written: str = ""
     """As the launch writes it (``$LR``, ``2e-5``), for messages."""
+
+
+@record
+class Place:
+    """Where a value is written in a launch file: offsets into its text (key and value; the key's -1 where there
+    is none), and how the value is written (``number``, ``string``, ``boolean``, ``object``, ``null``)."""
+
+    form: str
+    key_start: int
+    key_end: int
+    value_start: int
+    value_end: int
+
+
+@record
+class Built:
+    """A ds_config a launch file builds itself (an Accelerate config's inline ``deepspeed_config``), with where
+    each value comes from."""
+
+    config: dict[str, Any] | None
+    """The config; None where the launch names a file instead."""
+    places: dict[tuple[str, ...], Place]
+    """For each location in :attr:`config`, the entry of the launch file it comes from."""
+    ignored: tuple[Given, ...] = ()
+    """Keys the tool does not read (``value`` is the key)."""
+    refused: tuple[Given, ...] = ()
+    """Keys the tool refuses beside the file the launch names (``value`` is the key)."""
 
 
 @record
@@ -41,7 +69,23 @@ class Launch:
     processes: Given | None = None
     """The total number of processes where the launcher says it directly (``accelerate launch --num_processes``)."""
     unknown: tuple[str, ...] = ()
-    """Arguments whose value the launch sets through a shell variable dsref cannot resolve."""
+    """Arguments whose value the launch leaves to the run: set through a shell variable dsref cannot resolve, or
+    axolotl's ``auto`` (decided by the GPU it runs on)."""
+    model: Given | None = None
+    """The model as the launch names it (``--model_name_or_path``, ``model_name_or_path:``, ``base_model:``)."""
+    model_config_path: str | None = None
+    """The model's ``config.json``, where the model is a local directory that has one."""
+    hidden_size: int | None = None
+    """The model's hidden size as Trainer reads it from that ``config.json`` (None when it is not at hand)."""
+    sequence_length: Given | None = None
+    """The longest sequence trained on (``--model_max_length``, ``cutoff_len:``, ``sequence_len:``)."""
+    gradient_checkpointing: Given | None = None
+    """Whether activations are recomputed (``--gradient_checkpointing``, ``gradient_checkpointing:``)."""
+    hostfile: Given | None = None
+    """The deepspeed launcher's ``--hostfile`` as written: its hosts' slots give the world size (read by
+    :func:`~dsref.launch.read.with_files`)."""
+    built: Built | None = None
+    """The ds_config the launch file builds or the keys it sets beside one (an Accelerate config)."""
 
     @property
     def world_size(self) -> int | None:

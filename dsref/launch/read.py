@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from dataclasses import replace
 
 from ..text.i18n import messages
 from .model import Launch
 
-__all__ = ["LAUNCH_SUFFIXES", "MESSAGES", "is_launch_file", "read_launch"]
+__all__ = [
+    "LAUNCH_SUFFIXES",
+    "MESSAGES",
+    "candidates",
+    "hidden_size",
+    "is_launch_file",
+    "read_launch",
+    "resolve",
+    "with_files",
+]
 
 LAUNCH_SUFFIXES = (".sh", ".bash", ".yaml", ".yml")
 """The files ``dsref check`` reads as a launch rather than as a ds_config."""
@@ -17,17 +28,22 @@ MESSAGES = messages(
     "launch",
     no_command="no command here starts training (deepspeed, torchrun, python -m torch.distributed.run, accelerate "
     "launch or python with --deepspeed)",
-    unknown_yaml="this YAML is neither a LLaMA-Factory nor an axolotl training file; dsref reads those, and shell "
-    "scripts that run deepspeed, torchrun, accelerate launch or python",
-    accelerate_config="this is an Accelerate config; dsref does not read Accelerate configs yet: check the "
-    "ds_config it names, with --world-size for its num_processes",
+    unknown_yaml="this YAML is none of the launch files dsref reads: a LLaMA-Factory or axolotl training file, or "
+    "an Accelerate config (distributed_type: DEEPSPEED); dsref also reads shell scripts that run deepspeed, "
+    "torchrun, accelerate launch or python",
+    accelerate_not_deepspeed="this Accelerate config does not run DeepSpeed (distributed_type: {kind}); dsref "
+    "checks those with distributed_type: DEEPSPEED",
+    accelerate_ignored="Accelerate does not read {key} in deepspeed_config; it reads {known}",
+    accelerate_refused="Accelerate refuses {key} beside deepspeed_config_file (DeepSpeedPlugin: the file decides "
+    "it): remove it from the Accelerate config, and write it in the ds_config",
     bad_yaml="the YAML does not parse: {detail}",
     yaml_missing="reading a YAML launch needs dsref's `launch` extra (PyYAML): `python -m pip install 'dsref[launch]'`",
     bad_value="{name} is given as {value}, which the training arguments do not take",
     unreadable="the launch file cannot be read: {reason}",
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
-    unknown_value="{names} set through shell variables dsref cannot resolve: the checks that need them are left out",
+    unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
+    '"auto"): the checks that need them are left out',
 )
 
 
@@ -46,9 +62,71 @@ def read_launch(path: str, text: str) -> Launch:
         from .shell import read_shell
 
         launch = read_shell(text, path)
-    if launch.ds_config is None:
-        return launch
-    return replace(launch, ds_config_path=resolve(str(launch.ds_config.value), path))
+    return with_files(launch)
+
+
+def with_files(launch: Launch) -> Launch:
+    """``launch`` with the files it names found: its ds_config, and its model's ``config.json`` where the model is
+    a local directory (with the hidden size Trainer reads from it)."""
+    if launch.ds_config is not None:
+        launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
+    if launch.hostfile is not None and launch.processes is None:
+        path = resolve(str(launch.hostfile.value), launch.path)
+        slots = None if path is None else hostfile_slots(path)
+        if slots:
+            nodes = launch.nodes.value if launch.nodes is not None else 0
+            used = slots[:nodes] if nodes > 0 else slots
+            per_node = launch.processes_per_node.value if launch.processes_per_node is not None else 0
+            total = per_node * len(used) if per_node > 0 else sum(used)
+            launch = replace(launch, processes=replace(launch.hostfile, value=total))
+    if launch.model is not None and isinstance(launch.model.value, str):
+        for folder in candidates(launch.model.value, launch.path):
+            config = os.path.join(folder, "config.json")
+            if os.path.isfile(config):
+                return replace(launch, model_config_path=config, hidden_size=hidden_size(config))
+    return launch
+
+
+_HOST = re.compile(r"^(\S+)\s+slots=(\d+)")
+
+
+def hostfile_slots(path: str) -> list[int] | None:
+    """The slots of each host of a deepspeed hostfile (``worker-0 slots=8``), in order, as its launcher reads it;
+    None for a file it refuses (a line of another form, a host twice) or that cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read(1 << 20).splitlines()
+    except (OSError, ValueError):
+        return None
+    hosts: dict[str, int] = {}
+    for line in (raw.strip() for raw in lines):
+        if not line or line.startswith("#"):
+            continue
+        match = _HOST.search(line)
+        if match is None or match.group(1) in hosts:
+            return None
+        hosts[match.group(1)] = int(match.group(2))
+    return list(hosts.values()) or None
+
+
+def hidden_size(config_path: str) -> int | None:
+    """The hidden size transformers' Trainer takes from a model's ``config.json``: ``hidden_size``, else the largest
+    of ``hidden_sizes``, else the same in ``text_config``; None where it finds none (or the file does not read)."""
+    try:
+        with open(config_path, encoding="utf-8") as handle:
+            config = json.load(handle)
+    except (OSError, ValueError, RecursionError):
+        return None
+    for node in (config, config.get("text_config") if isinstance(config, dict) else None):
+        if not isinstance(node, dict):
+            continue
+        size = node.get("hidden_size")
+        if type(size) is int:
+            return size
+        sizes = node.get("hidden_sizes")
+        if isinstance(sizes, list) and sizes and all(type(s) is int for s in sizes):
+            return max(sizes)
+    return None
 
 
 def candidates(written: str, launch_path: str) -> list[str]:

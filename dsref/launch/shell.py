@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from ..records import record
-from .arguments import TRAINING_ARGUMENTS, convert
+from .arguments import CHECKPOINTING_NAMES, MODEL_NAMES, SEQUENCE_NAMES, TRAINING_ARGUMENTS, convert, switch
 from .model import Given, Launch, LaunchError
 
-__all__ = ["read_shell"]
+__all__ = ["launcher", "read_shell"]
 
 # Launcher options that take a value (everything else before the script is a switch); from each launcher's --help.
 _DEEPSPEED_VALUES = {
@@ -77,9 +77,11 @@ def _commands(text: str, variables: dict[str, str | None]) -> Iterator[list[_Tok
             line = physical[number]
             number += 1
             stripped = line.rstrip()
-            if stripped.endswith("\\") and number < len(physical):
+            if stripped.endswith("\\"):  # a continuation; on the last line, one the shell takes as the end
                 parts.append((start + len(parts) + 1, stripped[:-1]))
-                continue
+                if number < len(physical):
+                    continue
+                break
             parts.append((start + len(parts) + 1, line))
             break
         tokens: list[_Token] = []
@@ -145,8 +147,16 @@ def _split_commands(tokens: list[_Token]) -> Iterator[list[_Token]]:
 
 
 def _launcher(tokens: list[_Token]) -> tuple[str, int] | None:
-    """Which launcher the command runs, and where its own arguments start; None for any other command."""
-    words = [t.text for t in tokens]
+    return launcher([t.text for t in tokens])
+
+
+def launcher(words: Sequence[str]) -> tuple[str, int] | None:
+    """Which launcher a command runs (``deepspeed``, ``torchrun``, ``accelerate`` or ``python``), and where its own
+    arguments start; None for any other command.
+
+    >>> launcher(["torchrun", "--nproc_per_node", "8", "train.py"]), launcher(["ls"])
+    (('torchrun', 1), None)
+    """
     index = 0
     while index < len(words) and words[index] in ("nohup", "exec", "time", "srun", "env"):
         index += 1
@@ -196,10 +206,14 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         if launcher == "torchrun" and index < len(tokens) and tokens[index].text == "-m":
             index += 1
         index += 1  # the training script itself
-    arguments, unknown, ds_config = _script_arguments(tokens[index:], path)
+    arguments, unknown, ds_config, facts = _script_arguments(tokens[index:], path)
     nodes = processes_per_node = processes = None
+    hostfile = None
     if launcher == "deepspeed":
         nodes, processes_per_node = _count(options.get("--num_nodes")), _count(options.get("--num_gpus"))
+        written = options.get("--hostfile") or options.get("-H")
+        if written is not None and written.known:
+            hostfile = Given(written.text, written.line, written.col, written.written)
     elif launcher == "torchrun":
         nodes = _count(options.get("--nnodes"))
         processes_per_node = _count(options.get("--nproc_per_node") or options.get("--nproc-per-node"))
@@ -207,7 +221,23 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         processes = _count(options.get("--num_processes"))
     else:
         processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
-    return Launch(path, "shell", ds_config, None, arguments, nodes, processes_per_node, processes, unknown)
+    model = next((facts[n] for n in MODEL_NAMES if n in facts), None)
+    length = next((facts[n] for n in SEQUENCE_NAMES if n in facts), None)
+    return Launch(
+        path,
+        "shell",
+        ds_config,
+        None,
+        arguments,
+        nodes,
+        processes_per_node,
+        processes,
+        unknown,
+        model=model,
+        sequence_length=length,
+        gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),
+        hostfile=hostfile,
+    )
 
 
 def _count(token: _Token | None) -> Given | None:
@@ -217,8 +247,13 @@ def _count(token: _Token | None) -> Given | None:
     return Given(int(text), token.line, token.col, token.written) if text.isdigit() else None
 
 
-def _script_arguments(tokens: list[_Token], path: str) -> tuple[dict[str, Given], tuple[str, ...], Given | None]:
+def _script_arguments(
+    tokens: list[_Token], path: str
+) -> tuple[dict[str, Given], tuple[str, ...], Given | None, dict[str, Given]]:
+    """The training arguments, those set through unknown variables, the ds_config, and the model and sequence length
+    (by the name the script takes them under)."""
     arguments: dict[str, Given] = {}
+    facts: dict[str, Given] = {}
     unknown: list[str] = []
     ds_config: Given | None = None
     index = 0
@@ -241,6 +276,20 @@ def _script_arguments(tokens: list[_Token], path: str) -> tuple[dict[str, Given]
             if not value.known:
                 unknown.append(name)
             continue
+        if name in CHECKPOINTING_NAMES:
+            if value is not None and switch(value.text) is None:
+                index -= 1  # a bare switch followed by a word of the script's: not its value
+                value = None
+            if value is None or value.known:
+                on = True if value is None else switch(value.text)
+                where = value or token
+                facts[name] = Given(on, where.line, where.col, where.written)
+            continue
+        if name in MODEL_NAMES or name in SEQUENCE_NAMES:
+            if value is not None and value.known:
+                shown = int(value.text) if value.text.isdigit() else value.text
+                facts[name] = Given(shown, value.line, value.col, value.written)
+            continue
         if name not in TRAINING_ARGUMENTS:
             continue  # the script's own flags, or arguments no check reads
         if value is not None and not value.known:
@@ -252,4 +301,4 @@ def _script_arguments(tokens: list[_Token], path: str) -> tuple[dict[str, Given]
             raise LaunchError("bad_value", path, token.line, name=name, value=value.text if value else "") from None
         where = value or token
         arguments[name] = Given(converted, where.line, where.col, where.written)
-    return arguments, tuple(unknown), ds_config
+    return arguments, tuple(unknown), ds_config, facts

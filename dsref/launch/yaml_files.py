@@ -3,9 +3,10 @@ axolotl's (``axolotl train x.yaml``), with the line of each value (PyYAML's own 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
-from .arguments import TRAINING_ARGUMENTS, convert
+from .arguments import CHECKPOINTING_NAMES, MODEL_NAMES, SEQUENCE_NAMES, TRAINING_ARGUMENTS, convert, switch
 from .model import Form, Given, Launch, LaunchError
 
 __all__ = ["read_yaml"]
@@ -48,7 +49,9 @@ def read_yaml(text: str, path: str) -> Launch:
             written,
         )
     if "distributed_type" in entries or "deepspeed_config" in entries:
-        raise LaunchError("accelerate_config", path)
+        from .accelerate import read_accelerate
+
+        return read_accelerate(root, path)
     form: Form
     if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
         form = "axolotl"
@@ -73,4 +76,19 @@ def read_yaml(text: str, path: str) -> Launch:
     ds_config = None
     if deepspeed is not None and isinstance(deepspeed[0], str):
         ds_config = Given(deepspeed[0], deepspeed[1], deepspeed[2], deepspeed[3])
-    return Launch(path, form, ds_config, None, arguments, unknown=tuple(unknown))
+    facts = {key: Given(entry[0], entry[1], entry[2], entry[3]) for key, entry in entries.items()}
+    model = next((facts[n] for n in MODEL_NAMES if n in facts and isinstance(facts[n].value, str)), None)
+    length = next((facts[n] for n in SEQUENCE_NAMES if n in facts and type(facts[n].value) is int), None)
+    return Launch(
+        path,
+        form,
+        ds_config,
+        None,
+        arguments,
+        unknown=tuple(unknown),
+        model=model,
+        sequence_length=length,
+        gradient_checkpointing=next(
+            (replace(facts[n], value=switch(facts[n].value)) for n in CHECKPOINTING_NAMES if n in facts), None
+        ),
+    )

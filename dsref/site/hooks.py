@@ -72,6 +72,7 @@ GUIDE_ORDER = (
     "mixed-precision.md",
     "offload.md",
     "huggingface.md",
+    "launch.md",
     "performance-tuning.md",
     "common-mistakes.md",
     "migrate-0.19.8.md",

@@ -474,7 +474,8 @@ KEEP: tuple[tuple[str, str], ...] = (
     (
         "names that come from data or dsref's own options: a model's model_type in its config.json, the attention "
         "implementations --attention takes",
-        "llama gpt2 mistral qwen2 qwen3 mixtral bloom chatglm llava gpt-oss eager sdpa flash en zh hf",
+        "llama gpt2 mistral qwen2 qwen3 mixtral bloom chatglm llava gpt-oss eager sdpa flash en zh hf "
+        "gemma gemma2 gemma3_text glm baichuan yi",
     ),
     (
         "names of programs and commands written as their users type them",

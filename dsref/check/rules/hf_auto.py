@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterator
 from typing import Any
 
-from ...launch.arguments import TRAINING_ARGUMENTS, trainer_value
-from ...launch.model import Launch
+from ...launch.trainer import Unknown, as_written, trainer_fill, trainer_holds
 from ...schema import UNSET, HfChange, HfFiller
 from ...tree.options import Option
 from ...tree.profiles import HF_FILLERS, release_number
@@ -136,17 +133,6 @@ def _takes(ctx: Context, opt: Option, value: Any) -> bool:
 # -- what Trainer compares: the launch a file read as Hugging Face's must match ------------------------------------
 
 
-def _as_written(config: Any, path: str) -> Any:
-    """The value written at ``path`` under its own keys, as Trainer's ``find_config_node`` looks it up (no alias);
-    UNSET where the file does not write it so."""
-    node = config
-    for key in path.split("."):
-        if not isinstance(node, dict) or key not in node:
-            return UNSET
-        node = node[key]
-    return node
-
-
 def _compared(ctx: Context) -> Iterator[tuple[Option, Any]]:
     """Each option Trainer compares with its arguments that the file writes with a value (not ``"auto"``), in the
     tree's order, with the value as written."""
@@ -154,7 +140,7 @@ def _compared(ctx: Context) -> Iterator[tuple[Option, Any]]:
         hf = opt.meta.hf_auto
         if hf is None or not hf.compared:
             continue
-        value = _as_written(ctx.config, opt.path)
+        value = as_written(ctx.config, opt.path)
         if value is UNSET or value is None or (isinstance(value, str) and value == "auto"):
             continue
         yield opt, value
@@ -306,44 +292,6 @@ def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
 # -- with the launch given: what Trainer will compare, predicted ---------------------------------------------------
 
 
-def _trainer_side(compared: str, launch: Launch, world_size: int | None) -> tuple[Any, str] | None:
-    """What Trainer holds for ``compared`` under ``launch`` (its value, and where the launch gives it, "" for a
-    default), or None where it depends on what the launch does not say (the data, a variable left unknown)."""
-    given = {name: g.value for name, g in launch.arguments.items()}
-    if any(name in launch.unknown for name in re.split(r"[|+]", compared.split(" ")[0])):
-        return None
-
-    def where(*names: str) -> str:
-        places = [f"{launch.path}:{launch.arguments[n].line}" for n in names if n in launch.arguments]
-        return ", ".join(places)
-
-    if compared == "train_batch_size (calculated)":
-        if world_size is None or "per_device_train_batch_size" in launch.unknown:
-            return None
-        per_device = trainer_value("per_device_train_batch_size", given)
-        steps = trainer_value("gradient_accumulation_steps", given)
-        return world_size * per_device * steps, where("per_device_train_batch_size", "gradient_accumulation_steps")
-    if compared == "num_training_steps (calculated)":
-        steps = trainer_value("max_steps", given)
-        return (steps, where("max_steps")) if steps > 0 else None
-    if compared == "warmup_steps":
-        warmup = trainer_value("warmup_steps", given)
-        if warmup >= 1:
-            return max(1, int(warmup)), where("warmup_steps")
-        total = trainer_value("max_steps", given)
-        return (max(1, math.ceil(total * warmup)), where("warmup_steps", "max_steps")) if total > 0 else None
-    if compared == "adam_beta1+adam_beta2":
-        return [trainer_value("adam_beta1", given), trainer_value("adam_beta2", given)], where(
-            "adam_beta1", "adam_beta2"
-        )
-    if "|" in compared:
-        names = compared.split("|")
-        return any(trainer_value(name, given) for name in names), where(*names)
-    if compared not in TRAINING_ARGUMENTS:
-        return None
-    return trainer_value(compared, given), where(compared)
-
-
 @rule(
     "DS589",
     "launch-mismatch",
@@ -362,17 +310,17 @@ def _trainer_side(compared: str, launch: Launch, world_size: int | None) -> tupl
 )
 def launch_mismatch(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
-    if ctx.profile != "hf" or launch is None:
-        return
+    if ctx.profile != "hf" or launch is None or launch.form == "accelerate":
+        return  # an Accelerate config does not say whether the script runs Trainer, nor its arguments
     for opt, value in _compared(ctx):
         hf = opt.meta.hf_auto
         assert hf is not None
         if isinstance(value, str):
             continue  # DS588
-        side = _trainer_side(hf.compared, launch, ctx.world_size)
-        if side is None:
-            continue
-        expected, where = side
+        side = trainer_holds(hf.compared, launch, ctx.world_size, warmup_at_least_one=_clamps_warmup(ctx, hf))
+        if isinstance(side, Unknown):
+            continue  # DS613 names what the launch leaves unsaid
+        expected, where = side.value, side.where
         if value != expected:
             args = {
                 "value": short_repr(value),
@@ -381,3 +329,47 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
                 "where": where or "default",
             }
             yield Hit(ctx.where(opt.path), opt.path, args)
+
+
+def _clamps_warmup(ctx: Context, hf: Any) -> bool:
+    """Whether the installed transformers fills at least one warm-up step (``max(1, …)``, from 5.18)."""
+    return _change_in_force(hf.changes, "transformers", ctx.effective.hugging_face.of("transformers")) is None
+
+
+@rule(
+    "DS613",
+    "launch-leaves-unknown",
+    Severity.info,
+    message='Trainer fills {paths} from {needs}; the launch does not say it, so dsref checks them as "auto" and '
+    "compares none of them",
+    phrases={
+        "world_size": "the number of processes (give --world-size, or the launcher's --num_gpus, --nproc_per_node "
+        "or --num_processes)",
+        "steps": "the number of training steps (without --max_steps it depends on the size of the data set)",
+        "hidden_size": "the model's hidden size (name a local model directory that holds its config.json)",
+        "variable": "what the launch leaves to the run ({names}: a shell variable dsref cannot resolve, or "
+        'axolotl\'s "auto")',
+    },
+    explanation=(
+        'Checked with its launch, a file read as Hugging Face\'s has each "auto" filled as Trainer fills it: the '
+        "batch sizes, learning rate, betas, clipping and precision from the training arguments when Trainer starts "
+        "(trainer_config_process), the bucket sizes from the model's hidden size and the scheduler's step counts "
+        "from the number of training steps once the model is loaded and the data counted (trainer_config_finalize). "
+        'Where the launch does not say what a value is made of, dsref does not guess: the value stays "auto", '
+        "the checks that need it leave it out, and this note says what would decide it."
+    ),
+)
+def launch_leaves_unknown(ctx: Context) -> Iterator[Hit]:
+    launch = ctx.settings.launch
+    if ctx.profile != "hf" or launch is None or launch.form == "accelerate":
+        return
+    transformers = ctx.effective.hugging_face.of("transformers")
+    filling = trainer_fill(ctx.config, launch, ctx.world_size, ctx.tree, transformers)
+    needs: dict[str, list[str]] = {}
+    names: dict[str, list[str]] = {}
+    for unknown in filling.unknown:
+        needs.setdefault(unknown.need, []).append(unknown.path)
+        names.setdefault(unknown.need, []).extend(n for n in unknown.names if n not in names[unknown.need])
+    for need, paths in needs.items():
+        args = {"paths": ", ".join(paths), "needs": need, "names": ", ".join(names[need])}
+        yield Hit(ctx.where(paths[0]), paths[0], args)

@@ -145,7 +145,7 @@ def test_llamafactory_and_axolotl_yaml(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("compute_environment: LOCAL_MACHINE\ndistributed_type: DEEPSPEED\n", "accelerate_config"),
+        ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n", "accelerate_not_deepspeed"),
         ("name: my-service\nreplicas: 3\n", "unknown_yaml"),
         ("key: [unclosed\n", "bad_yaml"),
     ],
@@ -230,3 +230,26 @@ def test_a_yaml_launch_without_pyyaml_says_how_to_install_it(monkeypatch: pytest
         read_launch("x.yaml", "stage: sft\n")
     assert caught.value.reason == "yaml_missing"
     assert read_launch("run.sh", "python train.py --deepspeed ds.json\n").form == "shell"  # shell needs nothing
+
+
+@pytest.mark.parametrize(
+    ("flags", "world"),
+    [
+        ("--hostfile hostfile", 20),  # every host's slots
+        ("-H hostfile --num_nodes 2", 16),  # the first two hosts
+        ("--hostfile=hostfile --num_gpus 2", 6),  # two GPUs on each host
+        ("--hostfile missing --num_gpus 4", 4),  # no hostfile: one node, as the launcher runs without one
+    ],
+)
+def test_a_hostfile_gives_the_world_size_as_the_deepspeed_launcher_reads_it(
+    flags: str, world: int, tmp_path: Path
+) -> None:
+    (tmp_path / "hostfile").write_text("# the cluster\nworker-0 slots=8\nworker-1 slots=8\n\nworker-2 slots=4\n")
+    launch = read_launch(str(tmp_path / "run.sh"), f"deepspeed {flags} train.py --deepspeed ds.json\n")
+    assert launch.world_size == world
+
+
+def test_a_hostfile_the_launcher_refuses_gives_no_world_size(tmp_path: Path) -> None:
+    (tmp_path / "hostfile").write_text("worker-0 slots=8\nworker-0 slots=4\n")  # a host twice
+    launch = read_launch(str(tmp_path / "run.sh"), "deepspeed --hostfile hostfile train.py --deepspeed ds.json\n")
+    assert launch.world_size is None

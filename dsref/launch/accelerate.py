@@ -1,0 +1,201 @@
+"""An Accelerate config YAML (``accelerate config`` writes it; ``accelerate launch --config_file`` reads it) with
+``distributed_type: DEEPSPEED``: the ds_config Accelerate builds from its ``deepspeed_config`` section, or the file
+its ``deepspeed_config_file`` names, and where in the YAML each value of it comes from.
+
+Read from Accelerate 1.15 (``accelerate/commands/launch.py`` hands each ``deepspeed_config`` key to the training
+process as an environment variable, ``DeepSpeedPlugin.__post_init__`` in ``utils/dataclasses.py`` turns those into
+a config, ``set_mixed_precision`` adds the precision sections); ``tests/functional/test_accelerate_config.py``
+holds the result against the installed Accelerate's own plugin.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Built, Given, Launch, LaunchError, Place
+
+__all__ = ["ACCELERATE_KEYS", "REFUSED_WITH_FILE", "read_accelerate"]
+
+ACCELERATE_KEYS = (
+    "deepspeed_config_file",
+    "deepspeed_hostfile",
+    "deepspeed_multinode_launcher",
+    "deepspeed_moe_layer_cls_names",
+    "deepspeed_exclusion_filter",
+    "deepspeed_inclusion_filter",
+    "gradient_accumulation_steps",
+    "gradient_clipping",
+    "offload_optimizer_device",
+    "offload_optimizer_nvme_path",
+    "offload_param_device",
+    "offload_param_nvme_path",
+    "zero3_init_flag",
+    "zero3_save_16bit_model",
+    "zero_stage",
+)
+"""The keys of ``deepspeed_config`` that ``accelerate launch`` reads (its DeepSpeed arguments); it sets any other
+on its arguments and never reads it."""
+
+REFUSED_WITH_FILE = (
+    "gradient_accumulation_steps",
+    "gradient_clipping",
+    "zero_stage",
+    "offload_optimizer_device",
+    "offload_param_device",
+    "offload_param_nvme_path",
+    "offload_optimizer_nvme_path",
+    "zero3_save_16bit_model",
+)
+"""Keys ``DeepSpeedPlugin._deepspeed_config_checks`` refuses beside ``deepspeed_config_file`` (with a top-level
+``mixed_precision``): the file decides them."""
+
+
+def read_accelerate(root: Any, path: str) -> Launch:
+    """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
+    (``num_processes``, every machine's together), the file it names or the config it builds (:class:`Built`)."""
+    import yaml
+
+    constructor = yaml.SafeLoader("")
+    top: dict[str, tuple[Any, Any, Any]] = {}
+    for key_node, value_node in root.value:
+        if isinstance(key_node, yaml.ScalarNode):
+            top[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node, deep=True))
+    kind = top.get("distributed_type")
+    if kind is None or str(kind[2]).upper() != "DEEPSPEED":
+        raise LaunchError("accelerate_not_deepspeed", path, _line(kind[1]) if kind else 0, kind=kind[2] if kind else "")
+    section: dict[str, tuple[Any, Any, Any]] = {}
+    section_node = top.get("deepspeed_config")
+    if section_node is not None and isinstance(section_node[1], yaml.MappingNode):
+        for key_node, value_node in section_node[1].value:
+            if isinstance(key_node, yaml.ScalarNode):
+                section[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node))
+
+    def given(entry: tuple[Any, Any, Any], value: Any = None) -> Given:
+        return Given(entry[2] if value is None else value, _line(entry[1]), entry[1].start_mark.column + 1)
+
+    processes = machines = None
+    if "num_processes" in top and type(top["num_processes"][2]) is int:
+        processes = given(top["num_processes"])
+    if "num_machines" in top and type(top["num_machines"][2]) is int:
+        machines = given(top["num_machines"])
+    ignored = tuple(given(entry, key) for key, entry in section.items() if key not in ACCELERATE_KEYS)
+    file_entry = section.get("deepspeed_config_file")
+    ds_config = None
+    if file_entry is not None and isinstance(file_entry[2], str) and file_entry[2] not in ("", "none"):
+        ds_config = given(file_entry)
+    if ds_config is not None:
+        refused = [given(section[key], key) for key in REFUSED_WITH_FILE if key in section]
+        if "mixed_precision" in top:
+            refused.append(given(top["mixed_precision"], "mixed_precision"))
+        built = Built(None, {}, ignored, tuple(refused))
+    else:
+        config, places = _build(section, top, section_node)
+        built = Built(config, places, ignored)
+    return Launch(path, "accelerate", ds_config, None, {}, nodes=machines, processes=processes, built=built)
+
+
+def _line(node: Any) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _place(entry: tuple[Any, Any, Any] | None, value: Any) -> Place | None:
+    if entry is None:
+        return None
+    key, node = entry[0], entry[1]
+    form = (
+        "boolean"
+        if isinstance(value, bool)
+        else "number"
+        if isinstance(value, (int, float))
+        else "object"
+        if isinstance(value, dict)
+        else "null"
+        if value is None
+        else "string"
+    )
+    return Place(form, key.start_mark.index, key.end_mark.index, node.start_mark.index, node.end_mark.index)
+
+
+def _build(
+    section: dict[str, tuple[Any, Any, Any]],
+    top: dict[str, tuple[Any, Any, Any]],
+    section_node: tuple[Any, Any, Any] | None,
+) -> tuple[dict[str, Any], dict[tuple[str, ...], Place]]:
+    """The config ``DeepSpeedPlugin`` builds without a file: each value as the launcher passes it through the
+    environment (``str()``, lower case for the switches and devices) and the plugin converts it back."""
+
+    def read(key: str) -> str | None:
+        entry = section.get(key)
+        return None if entry is None or entry[2] is None else str(entry[2])
+
+    steps_text = read("gradient_accumulation_steps")
+    steps: Any = "auto" if steps_text is None else int(steps_text) if steps_text.isdigit() else steps_text
+    clipping_text = read("gradient_clipping")
+    clipping: Any = "auto"
+    if clipping_text is not None and clipping_text.lower() != "auto":
+        clipping = _number(clipping_text.lower())
+    stage_text = read("zero_stage")
+    stage: Any = 2 if stage_text is None else int(stage_text) if stage_text.lstrip("-").isdigit() else stage_text
+    optimizer_device = (read("offload_optimizer_device") or "none").lower()
+    param_device = (read("offload_param_device") or "none").lower()
+    save_16bit = (read("zero3_save_16bit_model") or "false").lower() == "true"
+    config: dict[str, Any] = {
+        "train_batch_size": "auto",
+        "train_micro_batch_size_per_gpu": "auto",
+        "gradient_accumulation_steps": steps,
+        "zero_optimization": {
+            "stage": stage,
+            "offload_optimizer": {
+                "device": optimizer_device,
+                "nvme_path": (read("offload_optimizer_nvme_path") or "none") if optimizer_device == "nvme" else None,
+            },
+            "offload_param": {
+                "device": param_device,
+                "nvme_path": (read("offload_param_nvme_path") or "none") if param_device == "nvme" else None,
+            },
+            "stage3_gather_16bit_weights_on_model_save": save_16bit,
+        },
+    }
+    if clipping:
+        config["gradient_clipping"] = clipping
+    precision_entry = top.get("mixed_precision")
+    precision = "no" if precision_entry is None or precision_entry[2] is None else str(precision_entry[2]).lower()
+    if precision == "fp16":
+        config["fp16"] = {"enabled": True, "auto_cast": True}
+    elif precision in ("bf16", "fp8"):
+        config["bf16"] = {"enabled": True}
+    for dtype in ("fp16", "bf16"):
+        config.setdefault(dtype, {"enabled": False})
+
+    where: list[tuple[tuple[str, ...], tuple[Any, Any, Any] | None, Any]] = [
+        ((), section_node, {}),
+        (("gradient_accumulation_steps",), section.get("gradient_accumulation_steps"), steps),
+        (("gradient_clipping",), section.get("gradient_clipping"), clipping),
+        (("zero_optimization",), section_node, {}),
+        (("zero_optimization", "stage"), section.get("zero_stage"), stage),
+        (("zero_optimization", "offload_optimizer"), section.get("offload_optimizer_device"), {}),
+        (("zero_optimization", "offload_optimizer", "device"), section.get("offload_optimizer_device"), ""),
+        (("zero_optimization", "offload_optimizer", "nvme_path"), section.get("offload_optimizer_nvme_path"), ""),
+        (("zero_optimization", "offload_param"), section.get("offload_param_device"), {}),
+        (("zero_optimization", "offload_param", "device"), section.get("offload_param_device"), ""),
+        (("zero_optimization", "offload_param", "nvme_path"), section.get("offload_param_nvme_path"), ""),
+        (
+            ("zero_optimization", "stage3_gather_16bit_weights_on_model_save"),
+            section.get("zero3_save_16bit_model"),
+            save_16bit,
+        ),
+        (("fp16",), precision_entry, {}),
+        (("fp16", "enabled"), precision_entry, True),
+        (("bf16",), precision_entry, {}),
+        (("bf16", "enabled"), precision_entry, True),
+    ]
+    places = {loc: place for loc, entry, value in where if (place := _place(entry, value)) is not None}
+    return config, places
+
+
+def _number(text: str) -> Any:
+    """``float()`` as the plugin converts the clipping; the text itself where it is no number (dsref says so)."""
+    try:
+        return float(text)
+    except ValueError:
+        return text
