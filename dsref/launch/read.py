@@ -95,7 +95,7 @@ def hostfile_slots(path: str) -> list[int] | None:
     None for a file it refuses (a line of another form, a host twice) or that cannot be read."""
     try:
         with open(path, encoding="utf-8") as handle:
-            lines = handle.read(1 << 20).splitlines()
+            lines = handle.read(1 << 20).split("\n")  # as readlines() reads it: only line ends end a line
     except (OSError, ValueError):
         return None
     hosts: dict[str, int] = {}

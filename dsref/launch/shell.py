@@ -68,7 +68,8 @@ def read_shell(text: str, path: str) -> Launch:
 
 def _commands(text: str, variables: dict[str, str | None]) -> Iterator[list[_Token]]:
     """Each command of the script as its words, variables expanded; assignments recorded as they come."""
-    physical = text.splitlines()
+    physical = [line.removesuffix("\r") for line in text.split("\n")]  # the shell's lines: \u2028 and the like are
+    # characters of a word to it, not line ends (str.splitlines would end a line there)
     number = 0
     while number < len(physical):
         start = number

@@ -102,6 +102,13 @@ def _stale_left(folder: Path, count: int) -> str:
     return str(inside)
 
 
+def _model_folder(folder: Path) -> str:
+    """A local model directory (its config.json) for a launch to name."""
+    (folder / "model").mkdir()
+    _file(folder / "model", "config.json", json.dumps(MODEL))
+    return str(folder / "model")
+
+
 def _empty_folder(folder: Path) -> str:
     (folder / f"d{PAYLOAD}").mkdir()
     return str(folder / f"d{PAYLOAD}")
@@ -116,6 +123,22 @@ def _folder_without_configs(folder: Path) -> str:
 def _dash_named(folder: Path) -> str:
     _file(folder, f"-{PAYLOAD}.json", BROKEN)
     return f"-{PAYLOAD}.json"
+
+
+def _launch(folder: Path, name: str, *flags: str) -> str:
+    """A deepspeed launch script named ``name`` with ``flags`` after the training script (a ds.json beside it)."""
+    _file(folder, "ds.json", '{"train_micro_batch_size_per_gpu": 1}')
+    return _file(folder, name, "deepspeed train.py " + " ".join(flags) + "\n")
+
+
+def _accelerate(folder: Path, *lines: str) -> str:
+    """An Accelerate config YAML (YAML's double-quoted strings write the payload as escapes: its stream may not hold
+    control characters raw)."""
+    return _file(folder, "accelerate.yaml", "\n".join(["compute_environment: LOCAL_MACHINE", *lines, ""]))
+
+
+YAML_PAYLOAD = json.dumps(PAYLOAD)
+"""The payload as a YAML double-quoted string (JSON's escapes are YAML's)."""
 
 
 JSON_SHOWN = r"\u001b]0;owned\u0007\r\n\u202e\u2028\u2029\x9b\x7f"
@@ -302,6 +325,55 @@ CASES = [
         shown=r"/nvme\u001b]0;owned\u0007\r\n\u202e\u2028\u2029\u009b\u007f",
         holds=f"/nvme{PAYLOAD}",
     ),
+    # estimate LAUNCH and the launch files check reads
+    Case(
+        ("commands.estimate.launch_unknown_model",),
+        lambda d: ["estimate", _launch(d, "run.sh", "--deepspeed ds.json", f"--model_name_or_path 'org/m{COMMENT}'")],
+        shown=COMMENT_SHOWN,
+    ),
+    Case(
+        ("commands.estimate.launch_no_config",),
+        lambda d: ["estimate", _launch(d, f"r{PAYLOAD}.sh", "--model_name_or_path meta-llama/Llama-2-7b-hf")],
+    ),
+    Case(
+        ("commands.estimate.launch_no_model",),
+        lambda d: ["estimate", _launch(d, f"r{PAYLOAD}.sh", "--deepspeed ds.json")],
+    ),
+    Case(("commands.estimate.launch_error",), lambda d: ["estimate", str(d / f"r{PAYLOAD}.sh")]),
+    Case(
+        ("commands.estimate.from_launch", "commands.estimate.fact_config", "commands.estimate.fact_model"),
+        lambda d: [
+            "estimate",
+            _launch(d, f"r{PAYLOAD}.sh", "--deepspeed ds.json", f"--model_name_or_path {_model_folder(d)}"),
+        ],
+        shown=SHOWN,
+    ),
+    Case(
+        ("launch.accelerate_not_deepspeed",),
+        lambda d: ["check", _accelerate(d, f"distributed_type: {YAML_PAYLOAD}")],
+    ),
+    Case(
+        ("launch.accelerate_ignored",),
+        lambda d: [
+            "check",
+            _accelerate(
+                d, "distributed_type: DEEPSPEED", "deepspeed_config:", "  zero_stage: 2", f"  {YAML_PAYLOAD}: 1"
+            ),
+        ],
+    ),
+    Case(
+        ("launch.accelerate_refused",),
+        lambda d: [
+            "check",
+            _accelerate(
+                d,
+                "distributed_type: DEEPSPEED",
+                "deepspeed_config:",
+                f"  deepspeed_config_file: {_file(d, 'ds.json', '{}')}",
+                f"  {YAML_PAYLOAD}: 1",
+            ),
+        ],
+    ),
 ]
 
 _RECORDED = "releases from dsref's own record of them (dsref/generated/releases/rules.json), never input"
@@ -316,6 +388,11 @@ NO_INPUT = {
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
     "set; tests/unit/check/test_installed_versions.py gives versions with control characters and finds them escaped",
     "target.source_unknown": "the installed DeepSpeed's version, as for target.source_prerelease",
+    "commands.estimate.fact_micro_batch": "a whole number the launch gives (an int, or the fact is not taken)",
+    "commands.estimate.fact_seq_len": "a whole number the launch gives (an int, or the fact is not taken)",
+    "commands.estimate.fact_gpus": "a whole number of GPUs",
+    "commands.estimate.fact_precision": "bf16 or fp16, dsref's own words",
+    "commands.estimate.from_table": "a hub id and its source from dsref's table of open models (dsref/estimate/hub.py)",
     "target.source_not_asked": "the language server's python setting, which no command line sets; the server escapes "
     "its status (tests/unit/server/test_escaping.py)",
     "target.unasked_not_run": "the system's reason the python setting could not be run (os_reason), no input",
@@ -437,6 +514,10 @@ ESCAPING = {"visible", "json_visible"}
 
 PRINTS_AS_IS = {
     ("check.py", "piece"): "check's pieces, drawn by check/report.py, which makes each text visible",
+    (
+        "check.py",
+        "draw(report, args.format, lang, color=color, target=each.deepspeed_version)",
+    ): "a launch's filled config, drawn by check/report/draw.py, which makes each text visible",
     ("check.py", "result.text"): "the fixed file itself, sent where `check - --fix > fixed.json` redirects it",
     ("check.py", "'\\n'"): "a line feed",
     ("check.py", "diff"): "the diff on a terminal, which check/fixer.py makes visible (unified_diff, patch=False)",
