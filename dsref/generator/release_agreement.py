@@ -18,7 +18,7 @@ from ..check.settings import CheckSettings
 from ..records import record
 from ..tree.options import option_tree
 from ..tree.releases import battery_config_sha, behaviour
-from ..tree.versions import DEEPSPEED_VERSION, parse_version
+from ..tree.versions import DEEPSPEED_VERSION, run_at
 from .release_battery import CHECKED, battery
 from .release_behaviour import config_sha
 from .releases import SHA_DIGITS, VERDICTS_FILE, sha256_of
@@ -38,13 +38,8 @@ class RecordedVerdicts:
 
     def error(self, release: str, sha: str) -> str | None:
         """Release ``release``'s error on the file, None when it accepts it."""
-        wanted = parse_version(release)
-        verdict: int | None = None
-        for first, error in self.files[sha[:SHA_DIGITS]]:
-            if parse_version(first) > wanted:
-                break
-            verdict = error
-        return None if verdict is None else self.errors[verdict]
+        run = run_at(self.files[sha[:SHA_DIGITS]], release)
+        return None if run is None or run[1] is None else self.errors[run[1]]
 
 
 def recorded_verdicts(path: Path = VERDICTS_FILE) -> RecordedVerdicts:

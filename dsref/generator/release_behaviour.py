@@ -28,6 +28,7 @@ from typing import Any
 
 from ..tree.options import OptionTree
 from ..tree.versions import parse_version
+from .line_json import write_by_lines
 from .release_battery import battery
 from .release_env import DEFAULT_SCRATCH, build, run_in_release
 
@@ -135,21 +136,4 @@ def probed_reports(scratch: Path = DEFAULT_SCRATCH) -> dict[str, dict[str, Any]]
 
 def write_behaviour(reports: dict[str, dict[str, Any]], path: Path = BEHAVIOUR_FILE) -> Path:
     """``behaviour.json``, one option a line so that two runs diff readably."""
-    data = compact_behaviour(reports)
-
-    def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-    errors = ",\n".join(dump(error) for error in data["errors"])
-    configs = ",\n".join(f"{dump(p)}:{dump(c)}" for p, c in data["configs"].items())
-    values = ",\n".join(f"{dump(p)}:{dump(v)}" for p, v in data["values"].items())
-    options = ",\n".join(f"{dump(p)}:{dump(runs)}" for p, runs in data["options"].items())
-    text = (
-        f'{{"header":{dump(data["header"])},\n"releases":{dump(data["releases"])},\n'
-        f'"errors":[\n{errors}],\n"configs":{{\n{configs}}},\n"values":{{\n{values}}},\n'
-        f'"options":{{\n{options}}}}}\n'
-    )
-    assert json.loads(text) == data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_by_lines(path, compact_behaviour(reports))

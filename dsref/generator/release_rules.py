@@ -29,6 +29,7 @@ from typing import Any
 from ..check.findings import Severity
 from ..check.rules import all_rules
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
+from .line_json import write_by_lines
 from .release_behaviour import config_sha
 from .release_env import DEFAULT_SCRATCH, build, release_env, run_in_release
 
@@ -164,20 +165,4 @@ def compact_rules(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
 
 def write_rules(reports: dict[str, dict[str, Any]], path: Path = RULES_FILE) -> Path:
     """``rules.json``, one rule a line so that two runs diff readably."""
-    data = compact_rules(reports)
-
-    def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-
-    errors = ",\n".join(dump(error) for error in data["errors"])
-    configs = ",\n".join(f"{dump(code)}:{dump(c)}" for code, c in data["configs"].items())
-    about = ",\n".join(f"{dump(code)}:{dump(paths)}" for code, paths in data["about"].items())
-    rules = ",\n".join(f"{dump(code)}:{dump(runs)}" for code, runs in data["rules"].items())
-    text = (
-        f'{{"header":{dump(data["header"])},\n"releases":{dump(data["releases"])},\n'
-        f'"errors":[\n{errors}],\n"configs":{{\n{configs}}},\n"about":{{\n{about}}},\n"rules":{{\n{rules}}}}}\n'
-    )
-    assert json.loads(text) == data
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_by_lines(path, compact_rules(reports))

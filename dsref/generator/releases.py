@@ -24,6 +24,7 @@ from ..schema import UNSET
 from ..tree.index import GENERATED_DIR
 from ..tree.options import OptionTree
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
+from .line_json import write_by_lines
 from .release_env import DEFAULT_SCRATCH, build, release_env, run_in_release
 
 RELEASES_DIR = Path(GENERATED_DIR) / "releases"
@@ -326,21 +327,7 @@ SHA_DIGITS = 16
 
 def write_verdicts(by_release: dict[str, dict[str, str | None]]) -> Path:
     """``verdicts.json`` (:func:`compact_verdicts`), one error or file a line so that two runs diff readably."""
-    data = compact_verdicts(by_release)
-
-    def dump(value: Any) -> str:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-    errors = ",\n".join(dump(error) for error in data["errors"])
-    files = ",\n".join(f"{dump(sha)}:{dump(runs)}" for sha, runs in data["files"].items())
-    text = (
-        f'{{"header":{dump(data["header"])},\n"releases":{dump(data["releases"])},\n'
-        f'"errors":[\n{errors}],\n"files":{{\n{files}}}}}\n'
-    )
-    assert json.loads(text) == data
-    VERDICTS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    VERDICTS_FILE.write_text(text, encoding="utf-8")
-    return VERDICTS_FILE
+    return write_by_lines(VERDICTS_FILE, compact_verdicts(by_release), sort_keys=False)
 
 
 def remove_stale(releases: Iterable[str]) -> list[Path]:

@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ..records import record
-from .versions import DEEPSPEED_VERSION, parse_version
+from .versions import DEEPSPEED_VERSION, parse_version, run_at
 
 RELEASES_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "generated", "releases")
 
@@ -293,12 +293,7 @@ def behaviour(release: str, path: str) -> Behaviour | None:
     data = _behaviour_data()
     if release not in data["releases"] or path not in data["options"]:
         return None
-    wanted = parse_version(release)
-    found: list[Any] | None = None
-    for run in data["options"][path]:
-        if parse_version(run[0]) > wanted:
-            break
-        found = run
+    found = run_at(data["options"][path], release)
     if found is None:
         return None
     errors = data["errors"]

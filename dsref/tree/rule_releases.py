@@ -23,7 +23,7 @@ from typing import Any
 
 from ..records import record
 from .releases import RELEASES_DIR, release_facts
-from .versions import DEEPSPEED_VERSION, parse_version
+from .versions import DEEPSPEED_VERSION, run_at
 
 RULES_FILE = os.path.join(RELEASES_DIR, "rules.json")
 
@@ -54,12 +54,7 @@ def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
     data = _data()
     if release not in data["releases"] or code not in data["rules"]:
         return None
-    wanted = parse_version(release)
-    found: list[Any] | None = None
-    for run in data["rules"][code]:
-        if parse_version(run[0]) > wanted:
-            break
-        found = run
+    found = run_at(data["rules"][code], release)
     if found is None:
         return None
     errors = data["errors"]
