@@ -564,7 +564,7 @@ def test_no_input_stops_the_checker(served: str, browser: Any, tmp_path: Path) -
 
     for index, (name, hostile) in enumerate(HOSTILE.items()):
         shown = checked(hostile)
-        assert [f["code"] for f in shown] == ["DS000"], name
+        assert shown[0]["code"] == "DS000", name  # then what the other reader reads in it, if anything (issue 38)
         assert shown == _cli_findings(hostile, ["--lang", "zh"], tmp_path), name
         valid = '{"train_batch_size": 8,\n "fp16": {"enabled": "yes"}}\n' + "\n" * index
         assert checked(valid) == _cli_findings(valid, ["--lang", "zh"], tmp_path), name
