@@ -181,10 +181,12 @@ HUB_MODELS: tuple[HubModel, ...] = (
     _model("deepseek-ai/deepseek-llm-7b-base", "llama", 4096, 11008, 30, 32, 32, 102400, max_position_embeddings=4096,
            checked=_copy(*_KQI, "deepseek_llm_7b_base")),
     _model("deepseek-ai/deepseek-llm-67b-base", "llama", 8192, 22016, 95, 64, 8, 102400, max_position_embeddings=4096,
-           checked=f"{_NOT_FOUND}, and no copy of its shape either; the model card ("
+           checked=f"{_NOT_FOUND}; a review found by its text (no repository named) quotes deepseek-llm-67b-chat's "
+           "config.json as 95 layers, hidden_size 8192, 64 heads, 8 key-value heads; intermediate_size 22016 and "
+           "vocab_size 102400 are confirmed by no copy (the 7B's vocab_size is 102400); the model card ("
            + _copy("leliuga/cohere-configurations", "84408edf57f071dc9d1d75b9eacb8d3f06c01018",
                    "models/deepseek-llm-67b-base/README.md")
-           + ") says only 67B parameters with grouped-query attention, which this shape gives (67.4B)"),
+           + ") says 67B parameters with grouped-query attention, which this shape gives (67.4B)"),
     _model("deepseek-ai/DeepSeek-R1-Distill-Qwen-7B", "qwen2", 3584, 18944, 28, 28, 4, 152064,
            max_position_embeddings=131072,
            checked=f"{_NOT_FOUND}; its model card ({_copy(*_R1_CARD)}) names Qwen2.5-Math-7B as its base, "
