@@ -72,6 +72,12 @@ Llama's layer: rotary attention with grouped key-value heads, a gated MLP, RMS n
 Baichuan's fused query-key-value weight change no count that matters here)."""
 
 
+TIED_BY_DEFAULT = frozenset({"gemma", "gemma2", "gemma3_text"})
+"""The ``model_type`` values whose transformers config class ties the output layer to the embeddings unless
+``tie_word_embeddings`` says otherwise (GemmaConfig, Gemma2Config, Gemma3TextConfig): their published config.json
+files leave the key out."""
+
+
 FUSED_ACTIVATIONS = frozenset({"silu", "swish", "gelu", "gelu_pytorch_tanh", "relu", "gelu_fast_pytorch"})
 """Activation functions PyTorch computes in one operation, which keeps only its input for backward. Anything else
 (GPT-2's ``gelu_new``, written as a chain of operations) keeps four tensors of the MLP's width."""
@@ -304,7 +310,7 @@ def architecture_from_hf(config: Any) -> Architecture:
                 heads=heads,
             )
         head_dim = hidden // heads
-    tied_default = family == "gpt2"
+    tied_default = family == "gpt2" or model_type in TIED_BY_DEFAULT
     tied = config.get("tie_word_embeddings", tied_default)
     common: dict[str, Any] = {
         "family": family,
@@ -332,7 +338,7 @@ def architecture_from_hf(config: Any) -> Architecture:
             common["sliding_window"] = read.whole(("sliding_window",), MAX_SEQ_LEN)
         return Architecture(
             **common,
-            activation=str(config.get("hidden_act") or "silu"),
+            activation=str(config.get("hidden_act") or config.get("hidden_activation") or "silu"),
             attention_dropout=read.fraction("attention_dropout", 0.0),
             qkv_bias=model_type == "qwen2" or bool(config.get("attention_bias", False)),
             mlp_bias=bool(config.get("mlp_bias", False)),
