@@ -60,9 +60,8 @@ def test_an_open_launch_comes_first_then_the_nearest_then_by_path(tmp_path: Path
     config = str(tmp_path / "cfg/ds.json")
     read = {n: open_launch(str(tmp_path / n), (tmp_path / n).read_text()) for n in ("cfg/b.yaml", "cfg/a.yaml")}
     deep = open_launch(str(tmp_path / "cfg/sub/deep.yaml"), (tmp_path / "cfg/sub/deep.yaml").read_text())
-    assert choose_launch(config, [(deep, False), (read["cfg/b.yaml"], False), (read["cfg/a.yaml"], False)]) == (
-        read["cfg/a.yaml"]
-    )
+    on_disk = [(deep, False), (read["cfg/b.yaml"], False), (read["cfg/a.yaml"], False)]
+    assert choose_launch(config, on_disk) == read["cfg/a.yaml"]
     assert choose_launch(config, [(deep, True), (read["cfg/a.yaml"], False)]) == deep
     assert choose_launch(config, [(deep, False)]) == deep
     assert choose_launch(config, []) is None
