@@ -4,7 +4,9 @@ Every handler answers from :mod:`dsref.server.analysis`, :mod:`dsref.server.comp
 them lets an exception out: a document the server cannot make sense of gets no diagnostics, never a dead server.
 What comes in is read by :mod:`.transport` (the base protocol, in a thread of its own) and answered as JSON-RPC and
 LSP say by :mod:`.rpc`; documents are checked in a worker when :mod:`.schedule` says, and only the diagnostics of
-their current text are published.
+their current text are published. A launch file (a LLaMA-Factory, axolotl or Accelerate YAML, a shell script) is
+checked as ``dsref check LAUNCH`` checks it, and a ds_config with the launch of the workspace that names it
+(:mod:`.launches`).
 
 Nothing slow runs on the event loop: a check runs in the scheduler's worker, and a code action answers from the
 analysis of the current text (the last published, or the one the worker is computing, waited for) or with no fixes;
@@ -61,7 +63,8 @@ COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openRe
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 STATUS = "dsref/status"
-"""The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``)."""
+"""The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``); for a
+ds_config checked with a launch of the workspace, also ``"file"`` and the ``"launch"`` (None when it has none now)."""
 
 
 class DsrefServer(Server):
@@ -234,8 +237,13 @@ class DsrefServer(Server):
             self.analyses[uri] = analysis
         self.protocol.send_encoded(message)
         if analysis is not None and not is_launch_file(document_path(uri)):
-            said = self._launch_said.get(uri)
-            if analysis.launch != said and (analysis.launch is not None or uri in self._launch_said):
+            # said when the launch is found or changes, or when none is found in a workspace walked only in part
+            if uri in self._launch_said:
+                changed = self._launch_said[uri] != analysis.launch
+            else:
+                found = self.launch_files
+                changed = analysis.launch is not None or (found is not None and found.capped)
+            if changed:
                 self._launch_said[uri] = analysis.launch
                 self.say_status((visible(document_path(uri), name=True), _shown(analysis.launch)))
 
