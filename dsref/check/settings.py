@@ -46,6 +46,12 @@ class CheckSettings:
         """The same settings for a file whose reader is decided: ``profile``."""
         return self if profile == self.profile else replace(self, profile=profile)
 
+    def launched_by(self, launch: Launch) -> CheckSettings:
+        """The settings for a file that ``launch`` runs: its training arguments, the world size its launcher starts
+        (unless one is given already), read as Hugging Face reads it (unless a reading is chosen)."""
+        world_size = self.world_size if self.world_size is not None else launch.world_size
+        return replace(self, launch=launch, world_size=world_size, profile=self.profile or "hf")
+
 
 DEFAULT_SETTINGS = CheckSettings()
 """A file read as DeepSpeed reads it, for the newest release, world size unknown."""

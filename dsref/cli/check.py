@@ -195,7 +195,6 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
     """The settings the configs before ``--`` are checked with: the launch command after it (its world size, its
     training arguments, Hugging Face's reading); None, said on standard error, when it is no launch."""
     import shlex
-    from dataclasses import replace
 
     from ..launch.model import LaunchError
     from ..launch.read import MESSAGES, with_files
@@ -211,8 +210,7 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
         return None
     if launch.unknown:
         say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
-    world_size = settings.world_size if settings.world_size is not None else launch.world_size
-    return replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
+    return settings.launched_by(launch)
 
 
 @record
@@ -237,11 +235,9 @@ class _Built:
 def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
     """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
     its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
-    from dataclasses import replace
-
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
-    from ..launch.model import LaunchError
-    from ..launch.read import MESSAGES, candidates, read_launch
+    from ..launch.opened import open_launch
+    from ..launch.read import MESSAGES
     from ..text.escape import visible
     from .texts import say
 
@@ -250,41 +246,19 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
     if isinstance(read, LoadError):
         say(f"dsref: {shown}: " + MESSAGES.text("unreadable", lang, reason=read.text(lang)))
         return None
-    try:
-        launch = read_launch(path, read.data[:MAX_BYTES].decode("utf-8", errors="replace"))
-    except LaunchError as exc:
-        where = f"{shown}:{exc.line}" if exc.line else shown
-        args = {name: visible(str(value)) for name, value in exc.details.items()}
-        say(f"dsref: {where}: " + MESSAGES.text(exc.reason, lang, **args))
+    text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
+    opened = open_launch(path, text)
+    for said in opened.said:
+        where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"
+        say(f"dsref: {where}: " + said.text(lang))
+    if opened.launch is None:
         return None
-    world_size = settings.world_size if settings.world_size is not None else launch.world_size
-    checked = replace(settings, launch=launch, world_size=world_size, profile=settings.profile or "hf")
-    refused = False
-    if launch.built is not None:
-        from ..launch.accelerate import ACCELERATE_KEYS
-
-        for key in launch.built.ignored:
-            known = ", ".join(k for k in ACCELERATE_KEYS)
-            text = MESSAGES.text("accelerate_ignored", lang, key=visible(str(key.value)), known=known)
-            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
-        for key in launch.built.refused:
-            refused = True
-            text = MESSAGES.text("accelerate_refused", lang, key=visible(str(key.value)))
-            say(f"dsref: {shown}:{key.line}:{key.col}: " + text)
-        if launch.built.config is not None:
-            return _Built(read.data[:MAX_BYTES].decode("utf-8", errors="replace"), launch.built, checked)
-    if launch.ds_config is None:
-        say(f"dsref: {shown}: " + MESSAGES.text("no_ds_config", lang))
+    checked = settings.launched_by(opened.launch)
+    if opened.built is not None:
+        return _Built(text, opened.built, checked)
+    if opened.named is None:
         return None
-    if launch.ds_config_path is None:
-        written = str(launch.ds_config.value)
-        tried = ", ".join(visible(p, name=True) for p in candidates(written, path))
-        where = f"{shown}:{launch.ds_config.line}:{launch.ds_config.col}"
-        say(f"dsref: {where}: " + MESSAGES.text("ds_config_missing", lang, written=visible(written), tried=tried))
-        return None
-    if launch.unknown:
-        say(f"dsref: {shown}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
-    return _Named([launch.ds_config_path], checked, refused)
+    return _Named([opened.named], checked, opened.refused)
 
 
 def _show_effective(

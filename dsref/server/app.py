@@ -4,7 +4,9 @@ Every handler answers from :mod:`dsref.server.analysis`, :mod:`dsref.server.comp
 them lets an exception out: a document the server cannot make sense of gets no diagnostics, never a dead server.
 What comes in is read by :mod:`.transport` (the base protocol, in a thread of its own) and answered as JSON-RPC and
 LSP say by :mod:`.rpc`; documents are checked in a worker when :mod:`.schedule` says, and only the diagnostics of
-their current text are published.
+their current text are published. A launch file (a LLaMA-Factory, axolotl or Accelerate YAML, a shell script) is
+checked as ``dsref check LAUNCH`` checks it, and a ds_config with the launch of the workspace that names it
+(:mod:`.launches`).
 
 Nothing slow runs on the event loop: a check runs in the scheduler's worker, and a code action answers from the
 analysis of the current text (the last published, or the one the worker is computing, waited for) or with no fixes;
@@ -40,11 +42,13 @@ from ..check.report.target import (
     release_to_check,
     statement,
 )
+from ..launch.read import is_launch_file
 from ..text.escape import visible
 from ..text.i18n import Lang
 from ..text.language import resolve_language
 from ..tree.versions import DSREF_VERSION
-from .analysis import Analysis, analyse, looks_like_config
+from .analysis import Analysis, analyse, analyse_launch, document_path, looks_like_config
+from .launches import WALK_LIMIT, Found, launch_for, walk_launch_files
 from .rpc import Protocol, Server, one_line
 from .schedule import Scheduler
 from .settings import Settings, read_settings
@@ -59,7 +63,8 @@ COMMANDS = {"explain_rule": "dsref.explainRule", "open_reference": "dsref.openRe
 """The commands code actions carry (``workspace/executeCommand``)."""
 
 STATUS = "dsref/status"
-"""The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``)."""
+"""The notification that says what the checks are for (``{"text": ..., "deepspeed": ..., "source": ...}``); for a
+ds_config checked with a launch of the workspace, also ``"file"`` and the ``"launch"`` (None when it has none now)."""
 
 
 class DsrefServer(Server):
@@ -85,6 +90,11 @@ class DsrefServer(Server):
         self.checks = Scheduler(self._snapshot, self._publish)
         self.exit_status = 0
         self._asked: asyncio.Future[Answer] | None = None
+        self.launch_files: Found | None = None
+        """The launch files of the workspace folders, walked in the worker when a ds_config is first checked, and
+        again after a launch file is opened or saved (:mod:`.launches`)."""
+        self._launch_said: dict[str, str | None] = {}
+        """For each ds_config, the launch the status last named for it."""
         """The answer of the environment the settings name, asked off the loop (:meth:`settle`)."""
 
     @property
@@ -124,9 +134,10 @@ class DsrefServer(Server):
         for uri in list(self.workspace.text_documents):
             self.checks.changed(uri)
 
-    def say_status(self) -> None:
+    def say_status(self, launched: tuple[str, str | None] | None = None) -> None:
         """What the checks are for, as ``dsref check``'s first line says it: in the log, and to an editor that
-        shows it in its status bar (``dsref/status``, which dsref's VS Code extension does)."""
+        shows it in its status bar (``dsref/status``, which dsref's VS Code extension does). With ``launched`` (a
+        ds_config's path and the launch file it was checked with, or None), which launch that was."""
         said = statement(
             self.release,
             self.settings.profile,
@@ -134,8 +145,20 @@ class DsrefServer(Server):
             detected=self.settings.profile is None,
             hugging_face=self.hugging_face,
         )
+        extra: dict[str, Any] = {}
+        if launched is not None:
+            config, launch = launched
+            found = self.launch_files
+            if launch is not None:
+                sentence = TEXTS.text("with_launch", self.lang, config=config, launch=launch)
+            else:
+                sentence = TEXTS.text("without_launch", self.lang, config=config)
+                if found is not None and found.capped:
+                    sentence += " " + TEXTS.text("walk_capped", self.lang, limit=f"{WALK_LIMIT:,}")
+            said += " " + sentence
+            extra = {"file": config, "launch": launch}
         self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "dsref: " + said))
-        status = {"text": said, **self.release.to_json(), "profile": self.settings.profile}
+        status = {"text": said, **self.release.to_json(), "profile": self.settings.profile, **extra}
         self.protocol.notify(STATUS, {k: visible(v, name=True) if isinstance(v, str) else v for k, v in status.items()})
 
     def window_show_message(self, params: lsp.ShowMessageParams) -> None:
@@ -152,16 +175,59 @@ class DsrefServer(Server):
         text, version, settings, lang = document.source, document.version, self.settings, self.editor_lang
         target, hugging_face = self.release.version, self.hugging_face
         protocol = self.protocol
+        path = document_path(uri)
+        is_config, is_launch = looks_like_config(uri, text), is_launch_file(path)
+        open_texts = self._open_texts() if is_config or is_launch else {}
+        roots = self._roots() if is_config else []
 
         def work() -> tuple[Analysis | None, bytes]:
             analysis = None
-            if looks_like_config(uri, text):
-                analysis = analyse(uri, text, settings, lang, target, hugging_face)
+            if is_config:
+                found = self.launch_files
+                if found is None:
+                    found = self.launch_files = walk_launch_files(roots)
+                launch = launch_for(path, open_texts, found.paths)
+                analysis = analyse(uri, text, settings, lang, target, hugging_face, launch)
+            elif is_launch:
+                analysis = analyse_launch(uri, text, settings, lang, target, hugging_face, open_texts)
             diagnostics = analysis.diagnostics if analysis is not None else []
             params = lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
             return analysis, protocol.encode(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, params)
 
         return work
+
+    def _open_texts(self) -> dict[str, str]:
+        """The text of each open ds_config and launch document, by the real path of its file."""
+        texts = {}
+        for uri, document in list(self.workspace.text_documents.items()):
+            path = document_path(uri)
+            if path.endswith(".json") or is_launch_file(path):
+                texts[os.path.realpath(path)] = document.source
+        return texts
+
+    def _roots(self) -> list[str]:
+        """The folders of the workspace (on the disk), where the launch files are looked for."""
+        uris = [folder.uri for folder in self.workspace.folders.values()] or [self.workspace.root_uri or ""]
+        paths = [document_path(uri) for uri in uris if uri.startswith("file:")]
+        return list(dict.fromkeys(p for p in paths if os.path.isdir(p)))
+
+    def launch_changed(self, uri: str) -> None:
+        """A launch file was opened or saved: walk the workspace again when next needed, and check each open
+        ds_config again (the launch that runs it may be another now)."""
+        if not is_launch_file(document_path(uri)):
+            return
+        self.launch_files = None
+        for other in list(self.workspace.text_documents):
+            if other != uri and document_path(other).endswith(".json"):
+                self.checks.changed(other)
+
+    def config_saved(self, uri: str) -> None:
+        """A ds_config was saved: check again each open launch file (one may name it)."""
+        if not document_path(uri).endswith(".json"):
+            return
+        for other in list(self.workspace.text_documents):
+            if is_launch_file(document_path(other)):
+                self.checks.changed(other)
 
     def _publish(self, uri: str, result: tuple[Analysis | None, bytes]) -> None:
         analysis, message = result
@@ -170,6 +236,16 @@ class DsrefServer(Server):
         else:
             self.analyses[uri] = analysis
         self.protocol.send_encoded(message)
+        if analysis is not None and not is_launch_file(document_path(uri)):
+            # said when the launch is found or changes, or when none is found in a workspace walked only in part
+            if uri in self._launch_said:
+                changed = self._launch_said[uri] != analysis.launch
+            else:
+                found = self.launch_files
+                changed = analysis.launch is not None or (found is not None and found.capped)
+            if changed:
+                self._launch_said[uri] = analysis.launch
+                self.say_status((visible(document_path(uri), name=True), _shown(analysis.launch)))
 
     async def analysis_of(self, uri: str) -> Analysis | None:
         """The analysis of the document as it is now: the last published one if the text is the same, else the one
@@ -302,6 +378,7 @@ def make_server() -> DsrefServer:
     def did_open(ls: DsrefServer, params: lsp.DidOpenTextDocumentParams) -> None:
         ls.checks.forget(params.text_document.uri)  # opened again: what was on the way is for the old text
         ls.checks.changed(params.text_document.uri)
+        ls.launch_changed(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: DsrefServer, params: lsp.DidChangeTextDocumentParams) -> None:
@@ -311,11 +388,14 @@ def make_server() -> DsrefServer:
     def did_save(ls: DsrefServer, params: lsp.DidSaveTextDocumentParams) -> None:
         if params.text_document.uri in ls.workspace.text_documents:
             ls.checks.publish(params.text_document.uri)
+            ls.launch_changed(params.text_document.uri)
+            ls.config_saved(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: DsrefServer, params: lsp.DidCloseTextDocumentParams) -> None:
         ls.checks.forget(params.text_document.uri)
         ls.analyses.pop(params.text_document.uri, None)
+        ls._launch_said.pop(params.text_document.uri, None)
         ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(params.text_document.uri, []))
 
     @server.feature(lsp.SHUTDOWN)
@@ -379,6 +459,15 @@ def make_server() -> DsrefServer:
         ls.window_show_document(lsp.ShowDocumentParams(uri=url, external=True))
 
     return server
+
+
+def _shown(path: str | None) -> str | None:
+    """A launch file's path as the status names it: relative to the working directory where it lies below it."""
+    if path is None:
+        return None
+    from ..check.pipeline import display_path
+
+    return visible(display_path(path), name=True)
 
 
 def _one_string(ls: DsrefServer, arguments: Any, command: str, expected: str) -> str:

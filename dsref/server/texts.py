@@ -43,5 +43,9 @@ TEXTS = messages(
     reference_argument="one argument, the URL of a page of dsref's site ({site}…)",
     not_site_url="{command} opens only pages of dsref's site ({site}…), not {url}",
     cancelled="the request was cancelled",
+    with_launch="{config} is checked with the launch {launch}, which names it.",
+    without_launch="{config} is checked without a launch: no launch file in the workspace names it (open one, or "
+    "check it with dsref check LAUNCH).",
+    walk_capped="Only the first {limit} files of the workspace were looked at for launch files.",
     internal_error="dsref server failed ({error}) and carries on",
 )

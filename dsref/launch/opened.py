@@ -1,0 +1,105 @@
+"""A launch file read for checking: the launch, what its tool does with it that dsref says before any check (a key
+Accelerate ignores or refuses, a ds_config that is not there, a value left to the run), and what there is to check.
+
+``dsref check LAUNCH`` says each :class:`Said` on standard error; the language server publishes them on the launch
+file's lines. Both read the launch here, so they say the same.
+
+>>> opened = open_launch("train.yaml", "stage: sft\\nper_device_train_batch_size: 2\\ndeepspeed: nowhere/ds.json\\n")
+>>> [(s.reason, s.line, s.severity, s.stops) for s in opened.said]
+[('ds_config_missing', 3, 'error', True)]
+>>> open_launch("compose.yaml", "services: {}\\n").is_launch
+False
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from ..records import record
+from ..text.escape import visible
+from ..text.i18n import Lang
+from .model import Built, Launch, LaunchError
+from .read import MESSAGES, candidates, read_launch
+
+__all__ = ["NOT_A_LAUNCH", "Opened", "Said", "open_launch"]
+
+NOT_A_LAUNCH = frozenset({"no_command", "unknown_yaml", "accelerate_not_deepspeed", "no_ds_config"})
+"""Reasons that say the file is no DeepSpeed launch at all (a shell script that starts no training, another YAML):
+``dsref check`` names them, an editor leaves such a file alone."""
+
+
+@record
+class Said:
+    """What dsref says of a launch file before checking it: a key of :data:`~.read.MESSAGES` with its arguments
+    (shown already: escaped), where (1-based; line 0 for the whole file), and how much it weighs."""
+
+    reason: str
+    args: dict[str, str]
+    line: int = 0
+    col: int = 0
+    severity: Literal["error", "warning", "info"] = "error"
+    stops: bool = False
+    """Nothing is checked after it: the launch cannot be read, or names no ds_config that is there."""
+
+    def text(self, lang: Lang) -> str:
+        return MESSAGES.text(self.reason, lang, **self.args)
+
+
+@record
+class Opened:
+    """A launch file as read for checking."""
+
+    path: str
+    launch: Launch | None
+    """None when the file cannot be read as a launch (its :attr:`said` says why)."""
+    said: tuple[Said, ...] = ()
+    built: Built | None = None
+    """The ds_config the file builds itself (an Accelerate config's inline ``deepspeed_config``), to check on the
+    file's own lines; else None."""
+    named: str | None = None
+    """The ds_config file the launch names, found; None when it builds one or names none that is there."""
+
+    @property
+    def is_launch(self) -> bool:
+        """Whether the file is a DeepSpeed launch at all (else an editor says nothing of it)."""
+        return not any(s.reason in NOT_A_LAUNCH for s in self.said)
+
+    @property
+    def refused(self) -> bool:
+        """The tool refuses the launch file itself (a key Accelerate refuses)."""
+        return any(s.reason == "accelerate_refused" for s in self.said)
+
+
+def open_launch(path: str, text: str) -> Opened:
+    """Read the launch file ``path`` whose text is ``text``, find the ds_config it names or builds, and collect
+    what is said of it, in the order ``dsref check`` says it."""
+    try:
+        launch = read_launch(path, text)
+    except LaunchError as exc:
+        args = {name: visible(str(value)) for name, value in exc.details.items()}
+        return Opened(path, None, (Said(exc.reason, args, exc.line, stops=True),))
+    said: list[Said] = []
+    if launch.built is not None:
+        from .accelerate import ACCELERATE_KEYS
+
+        known = ", ".join(ACCELERATE_KEYS)
+        for key in launch.built.ignored:
+            args = {"key": visible(str(key.value)), "known": known}
+            said.append(Said("accelerate_ignored", args, key.line, key.col, "warning"))
+        for key in launch.built.refused:
+            said.append(Said("accelerate_refused", {"key": visible(str(key.value))}, key.line, key.col))
+        if launch.built.config is not None:
+            return Opened(path, launch, tuple(said), built=launch.built)
+    if launch.ds_config is None:
+        said.append(Said("no_ds_config", {}, stops=True))
+        return Opened(path, launch, tuple(said))
+    if launch.ds_config_path is None:
+        written = str(launch.ds_config.value)
+        tried = ", ".join(visible(p, name=True) for p in candidates(written, path))
+        args = {"written": visible(written), "tried": tried}
+        where = launch.ds_config
+        said.append(Said("ds_config_missing", args, where.line, where.col, stops=True))
+        return Opened(path, launch, tuple(said))
+    if launch.unknown:
+        said.append(Said("unknown_value", {"names": ", ".join(launch.unknown)}, severity="info"))
+    return Opened(path, launch, tuple(said), named=launch.ds_config_path)
