@@ -36,6 +36,11 @@ function clientOptions(config) {
       selector.push({ scheme, language });
     }
   }
+  // launch files (a LLaMA-Factory, axolotl or Accelerate YAML, a shell script): saved ones, whose ds_config is
+  // found relative to them; the server says nothing of a YAML or a script that launches no DeepSpeed run
+  for (const language of ["yaml", "shellscript"]) {
+    selector.push({ scheme: "file", language });
+  }
   return {
     documentSelector: selector,
     synchronize: { configurationSection: "dsref" },

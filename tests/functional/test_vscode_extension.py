@@ -127,6 +127,8 @@ def test_activate_starts_the_server_with_the_settings(node: str) -> None:
     }
     assert client["clientOptions"]["synchronize"] == {"configurationSection": "dsref"}
     assert {"scheme": "file", "language": "json"} in client["clientOptions"]["documentSelector"]
+    assert {"scheme": "file", "language": "yaml"} in client["clientOptions"]["documentSelector"]  # launch files
+    assert {"scheme": "file", "language": "shellscript"} in client["clientOptions"]["documentSelector"]
     assert run["subscriptions"] == 2  # the client is stopped with the extension, and its status bar item removed
     assert not run["statusBar"]["shown"]  # nothing said before the server says what it checks for
 
