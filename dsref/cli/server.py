@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import argparse
 
-SERVER_EXTRA = ("pygls", "lsprotocol")
-"""What ``dsref[server]`` installs beyond the base install (``pyproject.toml``): the server alone imports them."""
+SERVER_EXTRA = ("pygls", "lsprotocol", "attrs", "cattrs")
+"""What ``dsref[server]`` installs beyond the base install (``pyproject.toml``: pygls and lsprotocol, and the attrs
+and cattrs they bring, which the server uses too): the server alone imports them."""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -89,7 +89,7 @@ def test_file_names_that_are_not_utf8_keep_the_output_valid(tmp_path: Path) -> N
     folder = os.fsencode(tmp_path)
     name = os.path.join(folder, b"bad\xff.json")
     with open(name, "wb") as handle:
-        handle.write(b'{"train_batch_size": 8, "stgae": 1}')
+        handle.write(b'{"train_batch_size": 8, "stgae": 1, "steps_per_print": 10}')  # two keys: a config
     proc = run("check", str(tmp_path), "--format", "json")
     no_traceback(proc)
     report = json.loads(proc.stdout.decode("utf-8"))
@@ -294,7 +294,8 @@ def test_findings_stream_in_order_and_ctrl_c_keeps_them(tmp_path: Path) -> None:
     import signal
 
     for i in range(4000):
-        (tmp_path / f"c{i:05d}.json").write_text(f'{{"train_batch_size": 8, "stgae": {i}}}', encoding="utf-8")
+        config = f'{{"train_batch_size": 8, "stgae": {i}, "steps_per_print": 10}}'  # two keys: check DIR takes it
+        (tmp_path / f"c{i:05d}.json").write_text(config, encoding="utf-8")
     proc = subprocess.Popen(
         [sys.executable, "-m", "dsref", "check", str(tmp_path), "--jobs", "2", "--lang", "en"],
         stdout=subprocess.PIPE,
