@@ -28,6 +28,7 @@ LAUNCH = "model_name_or_path: m\nstage: sft\nper_device_train_batch_size: 2\nbf1
 @pytest_lsp.fixture(config=SERVER)
 async def client(lsp_client: LanguageClient) -> Any:
     yield  # each test starts the session on its own workspace
+    await lsp_client.shutdown_session()  # here, not in the test: a failing test must not leave the server waiting
 
 
 async def _diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> list[lsp.Diagnostic]:
@@ -122,7 +123,6 @@ async def test_a_launch_and_the_ds_config_it_names(client: LanguageClient, tmp_p
     assert got == [(f["code"], f["line"], f["column"]) for f in expected]
     said = await _said(client, "checked with the launch")
     assert "conf/ds.json" in said and "train.yaml" in said
-    await client.shutdown_session()
 
 
 @pytest.mark.slow  # starts the server process
@@ -146,4 +146,3 @@ async def test_the_status_names_the_launch_in_chinese_and_none_without_one(
     # alone.json is checked again with the launch; a publish of it made before the launch opened (the interpreter's
     # answer rechecks every open document) may still come first, so wait for the one that compares
     await _until(client, (tmp_path / "alone.json").as_uri(), lambda codes: "DS589" in codes)
-    await client.shutdown_session()
