@@ -93,6 +93,16 @@ class Server(LanguageServer):
         return "en"
 
 
+class RequestFutures(dict[Any, Any]):
+    """The futures of the requests under way. At ``shutdown`` pygls cancels each other one while iterating over
+    ``items()``, and cancelling a request runs its callback at once, which removes its entry: iterating over a copy
+    lets both happen (the shutdown otherwise failed with "dictionary changed size during iteration" whenever a
+    request, such as one the server sent the client, was still waiting)."""
+
+    def items(self) -> Any:
+        return list(super().items())
+
+
 class Protocol(LanguageServerProtocol):
     """pygls' LSP protocol with JSON-RPC's error answers and LSP's life cycle (see the module's table)."""
 
@@ -100,6 +110,7 @@ class Protocol(LanguageServerProtocol):
 
     def __init__(self, server: Any, converter: Any) -> None:
         super().__init__(server, converter)
+        self._request_futures = RequestFutures()
         self.initialized = False
         """``initialize`` came (pygls keeps no such flag)."""
         self.done: asyncio.Future[int] | None = None
