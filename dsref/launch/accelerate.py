@@ -50,7 +50,7 @@ REFUSED_WITH_FILE = (
 ``mixed_precision``): the file decides them."""
 
 
-def read_accelerate(root: Any, path: str) -> Launch:
+def read_accelerate(root: Any, path: str, text: str = "") -> Launch:
     """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
     (``num_processes``, every machine's together), the file it names or the config it builds (:class:`Built`)."""
     import yaml
@@ -71,7 +71,16 @@ def read_accelerate(root: Any, path: str) -> Launch:
                 section[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node))
 
     def given(entry: tuple[Any, Any, Any], value: Any = None) -> Given:
-        return Given(entry[2] if value is None else value, _line(entry[1]), entry[1].start_mark.column + 1)
+        key, node = entry[0], entry[1]
+        written = str(text[node.start_mark.index : node.end_mark.index]) if node.start_mark.line == node.end_mark.line else ""
+        return Given(
+            entry[2] if value is None else value,
+            _line(node),
+            node.start_mark.column + 1,
+            written,
+            _line(key),
+            key.start_mark.column + 1,
+        )
 
     processes = machines = None
     if "num_processes" in top and type(top["num_processes"][2]) is int:

@@ -22,6 +22,21 @@ class Given:
     col: int = 1
     written: str = ""
     """As the launch writes it (``$LR``, ``2e-5``), for messages."""
+    key_line: int = 0
+    """Where the flag or key that gives the value starts (``--per_device_train_batch_size``,
+    ``micro_batch_size:``), 1-based; 0 where the value stands alone (a bare switch is its own flag)."""
+    key_col: int = 1
+
+    def span(self) -> tuple[int, int, int]:
+        """The line, first column and column after the end of the flag (or key) with its value, as the launch
+        writes them: the whole ``--per_device_train_batch_size 0``, or only the flag where the value is on a line
+        of its own (after a continuation)."""
+        end = self.col + max(1, len(self.written or str(self.value)))
+        if not self.key_line or (self.key_line, self.key_col) >= (self.line, self.col):
+            return self.line, self.col, end
+        if self.key_line == self.line:
+            return self.line, self.key_col, end
+        return self.key_line, self.key_col, self.key_col + 1
 
 
 @record
@@ -86,6 +101,19 @@ class Launch:
     :func:`~dsref.launch.read.with_files`)."""
     built: Built | None = None
     """The ds_config the launch file builds or the keys it sets beside one (an Accelerate config)."""
+    text: str = ""
+    """The launch's text as read (a command given after ``--``: the command, quoted as the shell would), whose
+    lines a finding on a value the launch gives shows."""
+
+    def line_text(self, line: int) -> str | None:
+        """The launch's ``line`` (1-based) as written; None past its end."""
+        lines = self.text.split("\n")
+        return lines[line - 1].removesuffix("\r") if 0 < line <= len(lines) else None
+
+    @property
+    def world_size_given(self) -> Given | None:
+        """Where the launch gives its world size: the total number of processes, else the processes per node."""
+        return self.processes or self.processes_per_node
 
     @property
     def world_size(self) -> int | None:

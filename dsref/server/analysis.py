@@ -26,6 +26,7 @@ from ..check.pipeline import FileReport, check_built, check_file, check_text
 from ..check.positions import LineIndex
 from ..check.read import config_file
 from ..check.read.loader import MAX_BYTES
+from ..check.report.draw import S as REPORT_TEXTS
 from ..check.report.draw import Rendered, rendered
 from ..check.settings import CheckSettings
 from ..launch.model import Launch
@@ -194,6 +195,19 @@ def _named_diagnostics(
     config_uri = Path(config).as_uri()
     out = []
     for shown in rendered(report, lang, target):
+        here = where
+        if shown.elsewhere and shown.related:
+            # a value this launch gives: at its flag or key, the ds_config's "auto" beside it
+            here = lsp.Range(
+                lsp_position(lines, shown.line, shown.column), lsp_position(lines, shown.end_line, shown.end_column)
+            )
+            auto = shown.related[0]
+            shown.line, shown.column, shown.end_line, shown.end_column = (
+                auto.line,
+                auto.column,
+                auto.end_line,
+                auto.end_column,
+            )
         place = lsp.Range(
             lsp_position(config_lines, shown.line, shown.column),
             lsp_position(config_lines, shown.end_line, shown.end_column),
@@ -203,7 +217,7 @@ def _named_diagnostics(
         )
         out.append(
             lsp.Diagnostic(
-                range=where,
+                range=here,
                 message=message,
                 severity=_SEVERITY[shown.severity],
                 code=shown.code,
@@ -242,8 +256,15 @@ def _said(said: Said, lines: LineIndex, lang: Lang) -> lsp.Diagnostic:
 def _diagnostic(
     finding: Finding, shown: Rendered, lines: LineIndex, report: FileReport, uri: str, lang: Lang
 ) -> lsp.Diagnostic:
-    start = lsp_position(lines, shown.line, shown.column)
-    end = lsp_position(lines, shown.end_line, shown.end_column)
+    related = _related(finding, lines, report, uri)
+    span = (shown.line, shown.column, shown.end_line, shown.end_column)
+    if shown.elsewhere and shown.related:
+        # a value the launch gives, shown in the ds_config at its "auto", the launch's flag or key beside it
+        here = shown.related[0]
+        span = (here.line, here.column, here.end_line, here.end_column)
+        related.insert(0, _launch_related(finding, shown, lang))
+    start = lsp_position(lines, span[0], span[1])
+    end = lsp_position(lines, span[2], span[3])
     message = visible("\n".join([shown.message, *shown.help]), lines=True)  # a key or value of the file, shown
     return lsp.Diagnostic(
         range=lsp.Range(start, end),
@@ -252,9 +273,24 @@ def _diagnostic(
         code=shown.code,
         code_description=lsp.CodeDescription(href=page_url(f"rules/{shown.code}/", lang)),
         source="dsref",
-        related_information=_related(finding, lines, report, uri) or None,
+        related_information=related or None,
         data={"code": shown.code, "where": shown.where},
     )
+
+
+def _launch_related(finding: Finding, shown: Rendered, lang: Lang) -> lsp.DiagnosticRelatedInformation:
+    """Where the launch gives a value Trainer fills into the ``"auto"`` a finding is about."""
+    assert finding.filled is not None and finding.filled.at is not None
+    at = finding.filled.at
+    line = LineIndex(at.source)  # the launch's line: its columns as the editor counts them
+    start, end = lsp_position(line, 1, at.col).character, lsp_position(line, 1, at.end_col).character
+    place = lsp.Range(lsp.Position(at.line - 1, start), lsp.Position(at.line - 1, end))
+    message = visible(REPORT_TEXTS.text("filled_there", lang, written=at.written))
+    return lsp.DiagnosticRelatedInformation(lsp.Location(_uri_of(at.path), place), message)
+
+
+def _uri_of(path: str) -> str:
+    return Path(os.path.abspath(path)).as_uri()
 
 
 def _related(

@@ -345,7 +345,9 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
     phrases={
         "world_size": "the number of processes (give --world-size, or the launcher's --num_gpus, --nproc_per_node "
         "or --num_processes)",
-        "steps": "the number of training steps (without --max_steps it depends on the size of the data set)",
+        "steps": "the number of training steps (the launch gives no max_steps, so Trainer counts them from "
+        "num_train_epochs and the size of the data set, which dsref does not know; give --max_steps, or max_steps: "
+        "in a YAML launch)",
         "hidden_size": "the model's hidden size (name a local model directory that holds its config.json)",
         "variable": "what the launch leaves to the run ({names}: a shell variable dsref cannot resolve, or "
         'axolotl\'s "auto")',
