@@ -35,7 +35,7 @@ def filled_of(fill: Fill, launch: Launch) -> Filled | None:
     at = None
     if written is not None:
         line, col, end = written.span()
-        text = launch.line_text(line)
+        text = launch.line_text(line, written.file)
         if text is not None:
-            at = LaunchPlace(launch.path, line, col, end, text, text[col - 1 : end - 1])
+            at = LaunchPlace(written.file or launch.path, line, col, end, text, text[col - 1 : end - 1])
     return Filled(fill.value, at, defaults)

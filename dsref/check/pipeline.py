@@ -267,14 +267,19 @@ def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
 def launch_filling(loaded: LoadedConfig, settings: CheckSettings) -> Filling | None:
     """How Trainer fills the file under the launch given (:func:`launched`); None without a launch that gives
     training arguments, or for a file not read as Hugging Face's."""
-    if settings.launch is None or loaded.profile != "hf" or settings.launch.form == "accelerate":
+    launch = settings.launch
+    if launch is None or loaded.profile != "hf" or launch.form == "accelerate":
         return None  # an Accelerate config alone does not say what the script fills: its "auto" stay
     from ..launch.trainer import trainer_fill
     from .validate.checktree import check_tree
 
-    return trainer_fill(
-        loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
-    )
+    data = loaded.data
+    if launch.built is not None and launch.built.config is None:
+        # the file an Accelerate config names, as its DeepSpeedPlugin hands it to Trainer
+        from ..launch.accelerate import as_the_plugin_reads
+
+        data = as_the_plugin_reads(data, launch.built.mixed_precision)
+    return trainer_fill(data, launch, settings.world_size, check_tree(), settings.hugging_face.transformers)
 
 
 def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> FileReport:

@@ -26,6 +26,8 @@ class Given:
     """Where the flag or key that gives the value starts (``--per_device_train_batch_size``,
     ``micro_batch_size:``), 1-based; 0 where the value stands alone (a bare switch is its own flag)."""
     key_col: int = 1
+    file: str = ""
+    """The file that writes it, where it is not the launch's own (the Accelerate config ``--config_file`` names)."""
 
     def span(self) -> tuple[int, int, int]:
         """The line, first column and column after the end of the flag (or key) with its value, as the launch
@@ -64,6 +66,12 @@ class Built:
     """Keys the tool does not read (``value`` is the key)."""
     refused: tuple[Given, ...] = ()
     """Keys the tool refuses beside the file the launch names (``value`` is the key)."""
+    path: str = ""
+    """The file it is built from (the Accelerate config), whose text :attr:`places` point into."""
+    text: str = ""
+    mixed_precision: str = "no"
+    """The precision the plugin sets (``set_mixed_precision``): the training arguments' ``--fp16``/``--bf16``, else
+    ``accelerate launch --mixed_precision``, else the config's ``mixed_precision``."""
 
 
 @record
@@ -104,10 +112,18 @@ class Launch:
     text: str = ""
     """The launch's text as read (a command given after ``--``: the command, quoted as the shell would), whose
     lines a finding on a value the launch gives shows."""
+    accelerate_config: Given | None = None
+    """``accelerate launch --config_file`` as written: the Accelerate config the command runs with (its
+    ``distributed_type: DEEPSPEED`` section builds or names the ds_config, read by
+    :func:`~dsref.launch.read.with_files` into :attr:`built`)."""
+    mixed_precision: Given | None = None
+    """``accelerate launch --mixed_precision`` as written (it overrides the Accelerate config's)."""
 
-    def line_text(self, line: int) -> str | None:
-        """The launch's ``line`` (1-based) as written; None past its end."""
-        lines = self.text.split("\n")
+    def line_text(self, line: int, file: str = "") -> str | None:
+        """The launch's ``line`` (1-based) as written (of ``file``: the Accelerate config it runs with); None past
+        its end."""
+        text = self.built.text if file and self.built is not None and file == self.built.path else self.text
+        lines = text.split("\n")
         return lines[line - 1].removesuffix("\r") if 0 < line <= len(lines) else None
 
     @property

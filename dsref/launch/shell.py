@@ -214,6 +214,14 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
     nodes = processes_per_node = processes = None
     hostfile = None
 
+    def given(name: str) -> Given | None:
+        token = options.get(name)
+        if token is None or not token.known:
+            return None
+        return Given(token.text, token.line, token.col, token.written, flags[name].line, flags[name].col)
+
+    accelerate_config = mixed_precision = None
+
     def count(*names: str) -> Given | None:
         name = next((n for n in names if n in options), None)
         return None if name is None else _count(options[name], flags[name])
@@ -228,6 +236,7 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         processes_per_node = count("--nproc_per_node", "--nproc-per-node")
     elif launcher == "accelerate":
         processes = count("--num_processes")
+        accelerate_config, mixed_precision = given("--config_file"), given("--mixed_precision")
     else:
         processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
     model = next((facts[n] for n in MODEL_NAMES if n in facts), None)
@@ -246,6 +255,8 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         sequence_length=length,
         gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),
         hostfile=hostfile,
+        accelerate_config=accelerate_config,
+        mixed_precision=mixed_precision,
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from .arguments import CHECKPOINTING_NAMES, MODEL_NAMES, SEQUENCE_NAMES, TRAINING_ARGUMENTS, convert, switch
 from .model import Form, Given, Launch, LaunchError
 
-__all__ = ["read_yaml"]
+__all__ = ["read_accelerate_text", "read_yaml"]
 
 _AXOLOTL_NAMES = {
     "micro_batch_size": "per_device_train_batch_size",
@@ -79,8 +79,8 @@ def read_yaml(text: str, path: str) -> Launch:
     deepspeed = entries.get("deepspeed")
     ds_config = None
     if deepspeed is not None and isinstance(deepspeed[0], str):
-        ds_config = Given(*deepspeed)
-    facts = {key: Given(*entry) for key, entry in entries.items()}
+        ds_config = Given(*deepspeed[:4])
+    facts = {key: Given(*entry[:4]) for key, entry in entries.items()}
     model = next((facts[n] for n in MODEL_NAMES if n in facts and isinstance(facts[n].value, str)), None)
     length = next((facts[n] for n in SEQUENCE_NAMES if n in facts and type(facts[n].value) is int), None)
     return Launch(
@@ -102,3 +102,21 @@ def read_yaml(text: str, path: str) -> Launch:
 def text_of(text: str, node: Any) -> str:
     """The text of a one-line YAML scalar ``node`` as ``text`` writes it (quotes included)."""
     return str(text[node.start_mark.index : node.end_mark.index])
+
+
+def read_accelerate_text(text: str, path: str, precision: str | None = None) -> Launch:
+    """The Accelerate config in ``text`` (the file ``path``), as :func:`~.accelerate.read_accelerate` reads it, with
+    the training process's ``precision``; :class:`LaunchError` for a YAML that is no Accelerate config."""
+    try:
+        import yaml
+    except ImportError:
+        raise LaunchError("yaml_missing", path) from None
+    from .accelerate import read_accelerate
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None
+    if not isinstance(root, yaml.MappingNode):
+        raise LaunchError("unknown_yaml", path)
+    return replace(read_accelerate(root, path, text, precision), text=text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -159,12 +159,23 @@ def analyse_launch(
     lines = LineIndex(shown)
     report = FileReport(path, None, None)
     analysis = Analysis(uri, text, lang, "hf", report, lines, launch=opened.named)
-    analysis.diagnostics.extend(_said(said, lines, lang) for said in opened.said)
+    named = opened.launch.accelerate_config if opened.launch is not None else None
+    for said in opened.said:
+        if said.file and named is not None:  # said of the Accelerate config the command names: at its name
+            said = replace(said, line=named.line, col=named.key_col or named.col)
+        analysis.diagnostics.append(_said(said, lines, lang))
     if opened.launch is None:
         return analysis
     checked_for = CheckSettings(settings.profile, settings.world_size, target, hugging_face)
     checked_for = checked_for.launched_by(opened.launch)
-    if opened.built is not None:
+    built = opened.built
+    if built is not None and built.path and os.path.abspath(built.path) != os.path.abspath(path):
+        # the ds_config the Accelerate config named by the command builds: its findings at that name
+        analysis.report = check_built(built.text, built.path, built, checked_for)
+        analysis.diagnostics.extend(
+            _named_diagnostics(analysis.report, opened.launch, lines, lang, target, built.path)
+        )
+    elif opened.built is not None:
         analysis.report = check_built(shown, path, opened.built, checked_for)
         for finding, drawn in zip(analysis.report.findings, rendered(analysis.report, lang, target), strict=True):
             analysis.diagnostics.append(_diagnostic(finding, drawn, lines, analysis.report, uri, lang))
@@ -196,18 +207,15 @@ def _named_diagnostics(
     out = []
     for shown in rendered(report, lang, target):
         here = where
-        if shown.elsewhere and shown.related:
-            # a value this launch gives: at its flag or key, the ds_config's "auto" beside it
-            here = lsp.Range(
-                lsp_position(lines, shown.line, shown.column), lsp_position(lines, shown.end_line, shown.end_column)
-            )
-            auto = shown.related[0]
-            shown.line, shown.column, shown.end_line, shown.end_column = (
-                auto.line,
-                auto.column,
-                auto.end_line,
-                auto.end_column,
-            )
+        if shown.elsewhere and shown.own is not None:
+            at = report.findings[len(out)].filled
+            if at is not None and at.at is not None and os.path.abspath(at.at.path) == os.path.abspath(launch.path):
+                # a value this launch gives: at its flag or key, the ds_config's "auto" beside it
+                here = lsp.Range(
+                    lsp_position(lines, shown.line, shown.column),
+                    lsp_position(lines, shown.end_line, shown.end_column),
+                )
+            shown.line, shown.column, shown.end_line, shown.end_column = shown.own
         place = lsp.Range(
             lsp_position(config_lines, shown.line, shown.column),
             lsp_position(config_lines, shown.end_line, shown.end_column),
@@ -258,10 +266,9 @@ def _diagnostic(
 ) -> lsp.Diagnostic:
     related = _related(finding, lines, report, uri)
     span = (shown.line, shown.column, shown.end_line, shown.end_column)
-    if shown.elsewhere and shown.related:
+    if shown.elsewhere and shown.own is not None:
         # a value the launch gives, shown in the ds_config at its "auto", the launch's flag or key beside it
-        here = shown.related[0]
-        span = (here.line, here.column, here.end_line, here.end_column)
+        span = shown.own
         related.insert(0, _launch_related(finding, shown, lang))
     start = lsp_position(lines, span[0], span[1])
     end = lsp_position(lines, span[2], span[3])

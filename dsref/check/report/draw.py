@@ -74,6 +74,9 @@ S = messages(
     filled_from_defaults='the launch gives this value: Trainer fills the "auto" at {place} with {value}, with the '
     "default of {names}",
     filled_default='Trainer fills this "auto" with {value} from the default of {names}: the launch does not give it',
+    filled_unwritten='the launch gives this value: Trainer fills {option} with {value}',
+    filled_unwritten_defaults="the launch gives this value: Trainer fills {option} with {value}, with the default "
+    "of {names}",
     filled_here='Trainer fills this "auto" from the launch',
     filled_there="the launch gives the value here: {written}",
 )
@@ -104,6 +107,8 @@ class Rendered:
     """Other places the finding is about, in this file or another (the ``"auto"`` a launch's value fills)."""
     elsewhere: bool = False
     """The finding is placed in another file than the report's (the launch that gives the value): JSON names it."""
+    own: tuple[int, int, int, int] | None = None
+    """For a finding placed :attr:`elsewhere`: its line, column, end line and end column in the report's file."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -239,7 +244,8 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         lang,
     )
     if finding.filled is not None:
-        auto = loaded.locate(finding.location, "value") if finding.location else None
+        written = finding.location and loaded.positions.written(tuple(finding.location)) is not None
+        auto = loaded.locate(finding.location, "value") if written else None  # none: the tool's own "auto"
         _at_the_launch(shown, finding.filled, lang, auto)
     return shown
 
@@ -257,15 +263,16 @@ def _at_the_launch(shown: Rendered, filled: Filled, lang: Lang, auto: Span | Non
         if filled.defaults:
             shown.help.insert(0, S.text("filled_default", lang, value=value, names=names))
         return
-    line, col, end_line, end_col = (
-        (auto.line, auto.col, auto.end_line, auto.end_col)
-        if auto is not None
-        else (shown.line, shown.column, shown.end_line, shown.end_column)
-    )
-    place = f"{shown.path}:{line}:{col}"
-    key = "filled_from_defaults" if filled.defaults else "filled_from"
-    shown.help.insert(0, S.text(key, lang, place=visible(place), value=value, names=names))
-    shown.related.append(Related(shown.path, line, col, end_line, end_col, S.text("filled_here", lang)))
+    if auto is not None:
+        place = f"{shown.path}:{auto.line}:{auto.col}"
+        key = "filled_from_defaults" if filled.defaults else "filled_from"
+        shown.help.insert(0, S.text(key, lang, place=visible(place), value=value, names=names))
+        here = S.text("filled_here", lang)
+        shown.related.append(Related(shown.path, auto.line, auto.col, auto.end_line, auto.end_col, here))
+    else:  # an "auto" the tool writes itself (Accelerate's plugin): in no file
+        key = "filled_unwritten_defaults" if filled.defaults else "filled_unwritten"
+        shown.help.insert(0, S.text(key, lang, option=shown.where, value=value, names=names))
+    shown.own = (shown.line, shown.column, shown.end_line, shown.end_column)
     shown.path, shown.line, shown.column = display_path(at.path), at.line, at.col
     shown.end_line, shown.end_column, shown.source = at.line, at.end_col, at.source
     shown.elsewhere = True

@@ -218,8 +218,9 @@ def _flags(compared: str, value: Any) -> str | None:
     ),
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
-    if ctx.profile != "hf" or ctx.settings.launch is not None:
-        return  # with the launch given, DS589 says where it does not match
+    launch = ctx.settings.launch
+    if ctx.profile != "hf" or (launch is not None and launch.form != "accelerate"):
+        return  # with the launch given, DS589 says where it does not match (an Accelerate config gives no command)
     flags: list[str] = []
     total = None
     count = 0
