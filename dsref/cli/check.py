@@ -235,6 +235,7 @@ class _Built:
 def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
     """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
     its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+    from ..check.pipeline import display_path
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
     from ..launch.opened import open_launch
     from ..launch.read import MESSAGES
@@ -249,7 +250,7 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
     text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
     opened = open_launch(path, text)
     for said in opened.said:
-        shown = visible(said.file, name=True) if said.file else visible(path, name=True)
+        shown = visible(display_path(said.file) if said.file else path, name=True)
         where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"
         say(f"dsref: {where}: " + said.text(lang))
     if opened.launch is None:

@@ -50,10 +50,13 @@ REFUSED_WITH_FILE = (
 ``mixed_precision``): the file decides them."""
 
 
-def read_accelerate(root: Any, path: str, text: str = "", precision: str | None = None) -> Launch:
+def read_accelerate(
+    root: Any, path: str, text: str = "", precision: str | None = None, *, other_kinds: bool = False
+) -> Launch:
     """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
     (``num_processes``, every machine's together), the file it names or the config it builds (:class:`Built`).
-    ``precision``: the mixed precision the training process sets instead of the config's (``--bf16``)."""
+    ``precision``: the mixed precision the training process sets instead of the config's (``--bf16``).
+    ``other_kinds``: a config that runs no DeepSpeed gives its world size alone (else :class:`LaunchError`)."""
     import yaml
 
     constructor = yaml.SafeLoader("")
@@ -62,7 +65,8 @@ def read_accelerate(root: Any, path: str, text: str = "", precision: str | None 
         if isinstance(key_node, yaml.ScalarNode):
             top[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node, deep=True))
     kind = top.get("distributed_type")
-    if kind is None or str(kind[2]).upper() != "DEEPSPEED":
+    deepspeed = kind is not None and str(kind[2]).upper() == "DEEPSPEED"
+    if not deepspeed and not other_kinds:
         raise LaunchError("accelerate_not_deepspeed", path, _line(kind[1]) if kind else 0, kind=kind[2] if kind else "")
     section: dict[str, tuple[Any, Any, Any]] = {}
     section_node = top.get("deepspeed_config")
@@ -73,7 +77,9 @@ def read_accelerate(root: Any, path: str, text: str = "", precision: str | None 
 
     def given(entry: tuple[Any, Any, Any], value: Any = None) -> Given:
         key, node = entry[0], entry[1]
-        written = str(text[node.start_mark.index : node.end_mark.index]) if node.start_mark.line == node.end_mark.line else ""
+        written = (
+            str(text[node.start_mark.index : node.end_mark.index]) if node.start_mark.line == node.end_mark.line else ""
+        )
         return Given(
             entry[2] if value is None else value,
             _line(node),
@@ -88,6 +94,8 @@ def read_accelerate(root: Any, path: str, text: str = "", precision: str | None 
         processes = given(top["num_processes"])
     if "num_machines" in top and type(top["num_machines"][2]) is int:
         machines = given(top["num_machines"])
+    if not deepspeed:  # the world size alone (the script is handed --deepspeed itself)
+        return Launch(path, "accelerate", None, None, {}, nodes=machines, processes=processes)
     ignored = tuple(given(entry, key) for key, entry in section.items() if key not in ACCELERATE_KEYS)
     file_entry = section.get("deepspeed_config_file")
     ds_config = None

@@ -44,6 +44,7 @@ MESSAGES = messages(
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
     accelerate_config_missing="the Accelerate config named here is not there: {written} (looked for {tried})",
+    accelerate_unreadable="the Accelerate config named here cannot be read: {detail}",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
     '"auto"): the checks that need them are left out',
 )
@@ -108,7 +109,7 @@ def with_accelerate_config(launch: Launch) -> Launch:
         with open(path, encoding="utf-8") as handle:
             text = handle.read(1 << 20)
     except (OSError, ValueError) as exc:
-        raise LaunchError("unreadable", launch.path, named.line, reason=str(exc)) from None
+        raise LaunchError("accelerate_unreadable", launch.path, named.line, detail=str(exc)) from None
     given = {n: g.value for n, g in launch.arguments.items()}
     precision = (
         "fp16"
@@ -122,10 +123,8 @@ def with_accelerate_config(launch: Launch) -> Launch:
     from .yaml_files import read_accelerate_text
 
     try:
-        accelerate = read_accelerate_text(text, path, precision)
+        accelerate = read_accelerate_text(text, path, precision, other_kinds=launch.ds_config is not None)
     except LaunchError as exc:
-        if launch.ds_config is not None:
-            return launch  # the script's --deepspeed decides; the config runs no DeepSpeed of its own
         raise LaunchError(exc.reason, launch.path, named.line, **exc.details) from None
     processes = launch.processes
     if processes is None and accelerate.processes is not None:

@@ -161,23 +161,23 @@ def trainer_holds(
         if "warmup_steps" in launch.unknown:
             return Unknown("variable", ("warmup_steps",))
         warmup = trainer_value("warmup_steps", given)
-        names: tuple[str, ...] = ("warmup_steps",)
+        made_of: tuple[str, ...] = ("warmup_steps",)
         if warmup >= 1:
             steps = int(warmup)
         else:
             total = training_steps(launch)
             if total is None:
                 return Unknown("steps")
-            steps, names = math.ceil(total * warmup), ("warmup_steps", "max_steps")
-        return Holds(max(1, steps) if warmup_at_least_one else steps, where(*names), sources(*names))
+            steps, made_of = math.ceil(total * warmup), ("warmup_steps", "max_steps")
+        return Holds(max(1, steps) if warmup_at_least_one else steps, where(*made_of), sources(*made_of))
     if compared == "adam_beta1+adam_beta2":
         value = [trainer_value("adam_beta1", given), trainer_value("adam_beta2", given)]
         return Holds(value, where("adam_beta1", "adam_beta2"), sources("adam_beta1", "adam_beta2"))
     if "|" in compared:
         switches = compared.split("|")
-        value = any(trainer_value(name, given) for name in switches)
+        on = any(trainer_value(name, given) for name in switches)
         written = tuple(name for name in switches if name in launch.arguments)  # --bf16 alone decides bf16
-        return Holds(value, where(*switches), sources(*(written or switches)))
+        return Holds(on, where(*switches), sources(*(written or switches)))
     if compared not in TRAINING_ARGUMENTS:
         return Unknown("variable", (compared,))
     return Holds(trainer_value(compared, given), where(compared), sources(compared))

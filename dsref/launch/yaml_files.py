@@ -104,7 +104,7 @@ def text_of(text: str, node: Any) -> str:
     return str(text[node.start_mark.index : node.end_mark.index])
 
 
-def read_accelerate_text(text: str, path: str, precision: str | None = None) -> Launch:
+def read_accelerate_text(text: str, path: str, precision: str | None = None, *, other_kinds: bool = False) -> Launch:
     """The Accelerate config in ``text`` (the file ``path``), as :func:`~.accelerate.read_accelerate` reads it, with
     the training process's ``precision``; :class:`LaunchError` for a YAML that is no Accelerate config."""
     try:
@@ -119,4 +119,4 @@ def read_accelerate_text(text: str, path: str, precision: str | None = None) -> 
         raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None
     if not isinstance(root, yaml.MappingNode):
         raise LaunchError("unknown_yaml", path)
-    return replace(read_accelerate(root, path, text, precision), text=text)
+    return replace(read_accelerate(root, path, text, precision, other_kinds=other_kinds), text=text)

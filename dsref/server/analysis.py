@@ -26,8 +26,8 @@ from ..check.pipeline import FileReport, check_built, check_file, check_text
 from ..check.positions import LineIndex
 from ..check.read import config_file
 from ..check.read.loader import MAX_BYTES
-from ..check.report.draw import S as REPORT_TEXTS
 from ..check.report.draw import Rendered, rendered
+from ..check.report.draw import S as REPORT_TEXTS
 from ..check.settings import CheckSettings
 from ..launch.model import Launch
 from ..launch.opened import Opened, Said, open_launch
@@ -172,9 +172,7 @@ def analyse_launch(
     if built is not None and built.path and os.path.abspath(built.path) != os.path.abspath(path):
         # the ds_config the Accelerate config named by the command builds: its findings at that name
         analysis.report = check_built(built.text, built.path, built, checked_for)
-        analysis.diagnostics.extend(
-            _named_diagnostics(analysis.report, opened.launch, lines, lang, target, built.path)
-        )
+        analysis.diagnostics.extend(_named_diagnostics(analysis.report, opened.launch, lines, lang, target, built.path))
     elif opened.built is not None:
         analysis.report = check_built(shown, path, opened.built, checked_for)
         for finding, drawn in zip(analysis.report.findings, rendered(analysis.report, lang, target), strict=True):
@@ -204,7 +202,7 @@ def _named_diagnostics(
     where = lsp.Range(lsp_position(lines, line, col), lsp_position(lines, line, col + len(written)))
     config_lines = LineIndex(_config_text(report))
     config_uri = Path(config).as_uri()
-    out = []
+    out: list[lsp.Diagnostic] = []
     for shown in rendered(report, lang, target):
         here = where
         if shown.elsewhere and shown.own is not None:

@@ -17,8 +17,8 @@ from ...text.punctuation import either, listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from ..edits import Fix
 from ..findings import Filled, Finding, Kind, Severity
-from ..positions import Span
 from ..pipeline import FileReport
+from ..positions import Span
 from ..rules import get_rule
 from .messages import help_lines, message
 from .target import Release, statement
@@ -74,7 +74,7 @@ S = messages(
     filled_from_defaults='the launch gives this value: Trainer fills the "auto" at {place} with {value}, with the '
     "default of {names}",
     filled_default='Trainer fills this "auto" with {value} from the default of {names}: the launch does not give it',
-    filled_unwritten='the launch gives this value: Trainer fills {option} with {value}',
+    filled_unwritten="the launch gives this value: Trainer fills {option} with {value}",
     filled_unwritten_defaults="the launch gives this value: Trainer fills {option} with {value}, with the default "
     "of {names}",
     filled_here='Trainer fills this "auto" from the launch',

@@ -17,6 +17,7 @@ from dsref.launch.opened import open_launch
 from dsref.launch.read import read_launch
 from dsref.server.analysis import analyse, analyse_launch
 from dsref.server.settings import Settings
+from dsref.text.i18n import Lang
 from tests.cli import run_dsref
 
 AUTO = {
@@ -156,3 +157,22 @@ def test_the_language_server_shows_the_launch_beside_the_auto(tmp_path: Path) ->
     here = [d for d in launch.diagnostics if d.code == "DS203"]
     assert {d.range.start.line for d in here} == {3}  # at the key, not at the deepspeed: line
     assert all(d.related_information and d.related_information[0].location.range.start.line in (1, 2) for d in here)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ("num_train_epochs", "--max_steps", "max_steps: in a YAML")),
+        ("zh", ("num_train_epochs", "--max_steps", "数据集大小")),
+    ],
+)
+def test_steps_from_epochs_are_unknown_and_the_note_names_max_steps(lang: Lang, words: tuple[str, ...]) -> None:
+    config = {"scheduler": {"type": "WarmupDecayLR", "params": {"total_num_steps": "auto", "warmup_num_steps": 5}}}
+    launch = read_launch("run.sh", "python train.py --deepspeed ds.json --num_train_epochs 3\n")
+    report = check_text(json.dumps(config), "ds.json", CheckSettings("hf").launched_by(launch))
+    [note] = [r for r in rendered(report, lang) if r.code == "DS613"]
+    assert all(word in note.message for word in words), note.message
+    assert "scheduler.params.total_num_steps" in note.message
+    given = read_launch("run.sh", "python train.py --deepspeed ds.json --num_train_epochs 3 --max_steps 40\n")
+    filled = check_text(json.dumps(config), "ds.json", CheckSettings("hf").launched_by(given))
+    assert "DS613" not in {f.code for f in filled.findings}  # --max_steps decides it
