@@ -44,7 +44,8 @@ MESSAGES = messages(
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
     accelerate_config_missing="the Accelerate config named here is not there: {written} (looked for {tried})",
-    accelerate_unreadable="the Accelerate config named here cannot be read: {detail}",
+    accelerate_unreadable="the Accelerate config named here cannot be read (it is no readable UTF-8 text file): "
+    "{written}",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
     '"auto"): the checks that need them are left out',
 )
@@ -108,8 +109,8 @@ def with_accelerate_config(launch: Launch) -> Launch:
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read(1 << 20)
-    except (OSError, ValueError) as exc:
-        raise LaunchError("accelerate_unreadable", launch.path, named.line, detail=str(exc)) from None
+    except (OSError, ValueError):
+        raise LaunchError("accelerate_unreadable", launch.path, named.line, written=written) from None
     given = {n: g.value for n, g in launch.arguments.items()}
     precision = (
         "fp16"
