@@ -125,3 +125,19 @@ def test_an_accelerate_config_alone_lists_the_flags_the_command_must_give() -> N
     [contract] = [f for f in report.findings if f.code == "DS612"]
     assert "--gradient_accumulation_steps 4" in contract.args["flags"] and "--bf16" in contract.args["flags"]
     assert "DS589" not in {f.code for f in report.findings}  # no command: nothing to compare with
+
+
+def test_the_language_server_shows_the_accelerate_configs_findings_at_config_file(project: Path) -> None:
+    from dsref.server.analysis import analyse_launch
+    from dsref.server.settings import Settings
+
+    text = "accelerate launch --config_file configs/acc.yaml train.py \\\n  --gradient_accumulation_steps 2 --bf16\n"
+    Path("run.sh").write_text(text)
+    analysis = analyse_launch((project / "run.sh").as_uri(), text, Settings(), "en")
+    assert analysis is not None
+    [mismatch] = [d for d in analysis.diagnostics if d.code == "DS589"]
+    assert (mismatch.range.start.line, mismatch.range.start.character) == (0, 32)  # the config's name
+    assert mismatch.message.startswith("configs/acc.yaml:3:3: ")
+    assert mismatch.related_information is not None
+    place = mismatch.related_information[0].location
+    assert place.uri == (project / "configs" / "acc.yaml").as_uri() and place.range.start.line == 2
