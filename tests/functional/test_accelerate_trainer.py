@@ -113,9 +113,43 @@ def _theirs(
     return config, sorted(refused)
 
 
+LAUNCHER_FLAGS = [
+    # accelerate launch's own --mixed_precision wins over the config's, and the script's --bf16 over both
+    ("--mixed_precision fp16", {"zero_stage": 2}, "bf16", "--per_device_train_batch_size 2", None),
+    ("--mixed_precision fp16", {"zero_stage": 2}, "bf16", "--fp16", None),
+    ("--mixed_precision no", {"zero_stage": 2}, "bf16", "--bf16", None),
+]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("section", "precision", "arguments", "file"), CASES)
 def test_dsref_fills_and_refuses_as_trainer_under_accelerate(
+    section: dict[str, Any] | str,
+    precision: str,
+    arguments: str,
+    file: dict[str, Any] | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _compare("", section, precision, arguments, file, tmp_path, monkeypatch)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("flags", "section", "precision", "arguments", "file"), LAUNCHER_FLAGS)
+def test_accelerate_launchs_own_mixed_precision_is_the_one_trainer_sees(
+    flags: str,
+    section: dict[str, Any] | str,
+    precision: str,
+    arguments: str,
+    file: dict[str, Any] | None,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _compare(flags, section, precision, arguments, file, tmp_path, monkeypatch)
+
+
+def _compare(
+    flags: str,
     section: dict[str, Any] | str,
     precision: str,
     arguments: str,
@@ -127,7 +161,7 @@ def test_dsref_fills_and_refuses_as_trainer_under_accelerate(
     Path("acc.yaml").write_text(_accelerate_config(section, precision))
     if file is not None:
         Path(FILE).write_text(json.dumps(file, indent=2))
-    Path("run.sh").write_text(f"accelerate launch --config_file acc.yaml train.py {arguments}\n")
+    Path("run.sh").write_text(f"accelerate launch --config_file acc.yaml {flags} train.py {arguments}\n")
     launch = read_launch("run.sh", Path("run.sh").read_text())
     assert launch.built is not None and launch.world_size == 1
     settings = CheckSettings(None).launched_by(launch)
@@ -142,7 +176,8 @@ def test_dsref_fills_and_refuses_as_trainer_under_accelerate(
     filled = trainer_fill(handed, launch, launch.world_size, option_tree())
     mismatches = sorted(f.option or "" for f in report.findings if f.code == "DS589")
 
-    theirs, refused = _theirs(section, precision, arguments.split(), tmp_path / "out", monkeypatch)
+    launched_with = flags.split()[1] if flags.startswith("--mixed_precision") else precision  # prepare_..._env
+    theirs, refused = _theirs(section, launched_with, arguments.split(), tmp_path / "out", monkeypatch)
     assert filled.config == theirs
     print("REFUSED", refused, mismatches)
     assert mismatches == refused
