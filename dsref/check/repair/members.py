@@ -116,6 +116,8 @@ def comma_in(text: str, start: int, end: int) -> int | None:
                 return None
             i = close + 2
             continue
+        if not ch.isspace():
+            return None  # a value or a key: the comma, if any, is not this member's
         i += 1
     return None
 

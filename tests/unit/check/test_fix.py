@@ -116,6 +116,12 @@ def test_safe_fixes_edit_only_what_they_must(before: str, after: str) -> None:
             "{\n  train_batch_size: 8\n  zero_optimization: {stage: 2}\n}\n",
             {},
         ),
+        # DS003 in Hjson, no comma after the first: the members between the two stay, with their commas
+        (
+            "{\n  steps_per_print: 10\n  train_batch_size: 8,\n  steps_per_print: 100\n}\n",
+            "{\n  train_batch_size: 8,\n  steps_per_print: 100\n}\n",
+            {},
+        ),
         # DS101: one confident spelling
         (
             '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "reduce_bucket_sise": 5e8}\n}\n',
