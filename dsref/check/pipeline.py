@@ -25,7 +25,7 @@ from .read.config_file import SNIFF_CHARS, looks_like_config
 from .read.loader import LoadedConfig, LoadError, LoadErrorKind, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
-from .rules import RuleFailure, run_rules
+from .rules import RuleFailure, get_rule, run_rules
 from .settings import DEFAULT_SETTINGS, CheckSettings
 from .validate.validation import validate
 
@@ -169,8 +169,11 @@ def _report(loaded: LoadedConfig | LoadError, path: str, settings: CheckSettings
 def _refused(error: LoadError, path: str, settings: CheckSettings) -> FileReport:
     """The report of a file its reader refuses: the load error first, then, when the other reader reads the text,
     what the file holds as that reader reads it, judged as the refusing reader would once it could read it (the
-    rest of the file is not hidden behind its first syntax error). Those findings carry no fix: none can be made
-    while the reader refuses the file."""
+    rest of the file is not hidden behind its first syntax error). Those findings carry no fix, none can be proven
+    while the reader refuses the file, but for a key written twice: removing the first is what the load error's own
+    fix (the file rewritten as strict JSON, which would drop it silently) waits for, and it is proven on the other
+    reader's reading (:func:`~dsref.check.fix.proof.judge`). What a launch must give (DS612) is not said of a file no
+    launch can start with."""
     report = FileReport(path, None, error, [load_error_finding(error)])
     text = refused_text(error)
     if text is None or error.kind is not LoadErrorKind.syntax:
@@ -181,7 +184,11 @@ def _refused(error: LoadError, path: str, settings: CheckSettings) -> FileReport
         return report
     # the data as the other reader has it, judged for the reader the file is for
     seen = check_loaded(replace(read, profile=error.profile), path, settings.read_as(error.profile))
-    report.findings.extend(replace(f, repair=None, fix=None, seen_by=other) for f in seen.findings)
+    report.findings.extend(
+        replace(f, seen_by=other) if f.kind is Kind.duplicate_key else replace(f, repair=None, fix=None, seen_by=other)
+        for f in seen.findings
+        if not _about_launch(f)
+    )
     report.other_reading = read
     report.rule_failures = seen.rule_failures
     return report
@@ -201,7 +208,7 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             location=duplicate.location,
             applicability=Applicability.unsafe,
             title="remove_duplicate",
-            args={"key": str(duplicate.location[-1]), "line": duplicate.first.line},
+            args={"key": str(duplicate.location[-1]), "line": duplicate.first.line, "later": duplicate.later.line},
         )
         findings.append(
             Finding(
@@ -234,6 +241,8 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
     if isinstance(data, dict):
         result = run_rules(data, settings)
         ruled, failures = result.findings, result.failures
+        if not loaded.accepted_by_reader:  # DeepSpeed refuses a key written twice: no launch starts with the file
+            ruled = [f for f in ruled if not _about_launch(f)]
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}
         findings = [
@@ -254,6 +263,13 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
+
+
+def _about_launch(finding: Finding) -> bool:
+    """Whether ``finding`` says what the launch must give or leaves open (:attr:`~dsref.check.rules.Rule.about_launch`):
+    nothing to say of a file its reader refuses."""
+    found = get_rule(finding.rule) if finding.rule is not None else None
+    return found is not None and found.about_launch
 
 
 def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:

@@ -333,6 +333,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         Original,
         counted,
         fix_text,
+        more_fixes_follow,
         read_original,
         refusal_text,
         unified_diff,
@@ -361,13 +362,13 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     failing = False
     cleaned: set[str] = set()
 
-    def keep(report: FileReport) -> None:
+    def keep(report: FileReport, more_fixes: bool = False) -> None:
         nonlocal status, failing
         if report.error is not None:
             status = 2
         failing = failing or not report.ok
         if not args.diff:
-            pieces.append(draw(report, args.format, lang, color=color, target=target))
+            pieces.append(draw(report, args.format, lang, color=color, target=target, more_fixes=more_fixes))
 
     def settle(entry: _Entry) -> None:
         """What one file's fix comes to, said and counted in the order the files were given."""
@@ -392,7 +393,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                 keep(entry.before)
                 status = 2
                 return
-        keep(entry.report)
+        keep(entry.report, entry.more_fixes)
         if entry.fixed is not None:
             fixed += entry.fixed
             changed += 1
@@ -430,6 +431,8 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                     # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
                     sys.stdout.write(result.text)
                 entry = _Entry(shown, lines, result.after, result.before)
+                if not args.diff:  # what remains listed (unsafe fixes, without --unsafe-fixes) may open the way to more
+                    entry.more_fixes = more_fixes_follow(result.after, settings)
                 if result.changed:  # else the same text; fixes --fix refused are no longer offered
                     entry.fixed = len(result.fixed)
                     if args.diff:
@@ -467,6 +470,8 @@ class _Entry:
     diff: str | None = None
     started: Started | None = None
     fixed: int | None = None
+    more_fixes: bool = False
+    """Making the fixes :attr:`report` still lists makes others possible."""
 
     @property
     def ready(self) -> bool:

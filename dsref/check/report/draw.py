@@ -64,6 +64,7 @@ S = messages(
     fixable_unsafe_one="1 more with --unsafe-fixes",
     fixable_only_unsafe="{n} fixable with --fix --unsafe-fixes",
     fixable_only_unsafe_one="1 fixable with --fix --unsafe-fixes",
+    more_fixes="more fixes may follow once these are applied",
     seen_by_deepspeed="as Hjson (the deepspeed launcher's reader) reads the file: {message}",
     seen_by_hf="as json.load (Hugging Face's reader) reads the file: {message}",
     rules_failed="{n} rules stopped with an exception, so their findings are missing: {codes} (dsref check --debug "
@@ -406,7 +407,14 @@ def summary(reports: list[FileReport], lang: Lang) -> str:
 def _summary(tally: Tally, lang: Lang) -> str:
     counts = {"files": tally.files, "errors": tally.errors, "warnings": tally.warnings, "infos": tally.infos}
     parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
-    return S.text("summary", lang, **parts) + _fixable(tally, lang) + _failed(tally, lang)
+    return S.text("summary", lang, **parts) + _fixable(tally, lang) + _more_fixes(tally, lang) + _failed(tally, lang)
+
+
+def _more_fixes(tally: Tally, lang: Lang) -> str:
+    """``; more fixes may follow once these are applied`` when making the fixes listed makes others possible."""
+    if not tally.more_fixes:
+        return ""
+    return ("；" if lang == "zh" else "; ") + S.text("more_fixes", lang)
 
 
 def _failed(tally: Tally, lang: Lang) -> str:
@@ -444,9 +452,13 @@ def render_json(
     return assemble(pieces, "json", lang, target=target, checked_for=checked_for)
 
 
-def _json_file(report: FileReport, lang: Lang, target: str, counts: tuple[int, int, int]) -> dict[str, Any]:
-    """One file's object of the JSON report; ``counts``: its errors, warnings and notes (:meth:`FileReport.counts`)."""
+def _json_file(
+    report: FileReport, lang: Lang, target: str, counts: tuple[int, int, int], more_fixes: bool = False
+) -> dict[str, Any]:
+    """One file's object of the JSON report; ``counts``: its errors, warnings and notes (:meth:`FileReport.counts`);
+    ``more_fixes``: making its fixes makes others possible (said only then: other files' objects stay as they were)."""
     errors, warnings, infos = counts
+    more = {"more_fixes_follow": True} if more_fixes else {}
     return {
         "file": report.path,
         "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
@@ -455,6 +467,7 @@ def _json_file(report: FileReport, lang: Lang, target: str, counts: tuple[int, i
         "warnings": warnings,
         "infos": infos,
         "findings": [r.to_json() for r in rendered(report, lang, target)],
+        **more,
     }
 
 
@@ -564,13 +577,24 @@ class Piece:
     """The reader the file was read as (None: it could not be read)."""
     failed_rules: tuple[str, ...] = ()
     """The codes of the rules that stopped with an exception on the file (:attr:`FileReport.rule_failures`)."""
+    more_fixes: bool = False
+    """Making the fixes listed makes others possible (:func:`dsref.check.fix.fixer.more_fixes_follow`)."""
 
 
-def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
-    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
+def draw(
+    report: FileReport,
+    fmt: str,
+    lang: Lang,
+    *,
+    color: bool = False,
+    target: str = "0.19.8",
+    more_fixes: bool = False,
+) -> Piece:
+    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report.
+    ``more_fixes``: making the fixes it lists makes others possible (the caller has run the passes to know)."""
     counts = report.counts()
     if fmt == "json":
-        text = _json_visible(json_lines(_json_file(report, lang, target, counts), 2, _FILE_INDENT))
+        text = _json_visible(json_lines(_json_file(report, lang, target, counts, more_fixes), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
@@ -580,7 +604,7 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     reading = report.loaded.profile if report.loaded is not None else report.error.profile if report.error else None
     ok = report.error is None and counts[0] == 0  # FileReport.ok, without counting again
     failed = tuple(failure.code for failure in report.rule_failures)
-    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading, failed)
+    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading, failed, more_fixes)
 
 
 _FILE_INDENT = "    "
@@ -633,6 +657,8 @@ class Tally:
     ok: bool = True
     failed_rules: set[str] = field(default_factory=set)
     """The codes of the rules that stopped with an exception on any file."""
+    more_fixes: bool = False
+    """Making the fixes listed in some file makes others possible there."""
 
     def add(self, piece: Piece) -> None:
         self.files += 1
@@ -644,6 +670,7 @@ class Tally:
         self.unreadable = self.unreadable or piece.unreadable
         self.ok = self.ok and piece.ok
         self.failed_rules.update(piece.failed_rules)
+        self.more_fixes = self.more_fixes or piece.more_fixes
 
 
 class Writer:
@@ -709,6 +736,8 @@ class Writer:
             }
             if tally.failed_rules:  # present only when a rule failed (a clean run's report stays as it was)
                 totals["rules_failed"] = sorted(tally.failed_rules)
+            if tally.more_fixes:  # present only when true, likewise
+                totals["more_fixes_follow"] = True
             end = "\n  ]" if tally.files else "]"
             self.out.write(f'{end},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n')
         return tally

@@ -195,7 +195,8 @@ def _flags(compared: str, value: Any) -> str | None:
         "the optimizer's learning rate, betas, epsilon and weight decay, the scheduler's peak learning rate and "
         "step counts, gradient clipping and fp16/bf16 must be given the same on the command line. This note lists "
         'the arguments that make the launch match. Writing "auto" instead of a value removes it from the '
-        "contract: Trainer then fills it."
+        "contract: Trainer then fills it. The note is not shown for a file Hugging Face's reader refuses (not "
+        "strict JSON): no launch starts with it."
     ),
     example=Example(
         """
@@ -216,6 +217,7 @@ def _flags(compared: str, value: Any) -> str | None:
         """,
         hf=True,
     ),
+    about_launch=True,
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
@@ -361,6 +363,7 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
         'Where the launch does not say what a value is made of, dsref does not guess: the value stays "auto", '
         "the checks that need it leave it out, and this note says what would decide it."
     ),
+    about_launch=True,
 )
 def launch_leaves_unknown(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
