@@ -186,8 +186,8 @@ def pure_wheel(pin: SdistPin, sdist: bytes) -> bytes:
     if info + "METADATA" not in members or not any(n.endswith("__init__.py") for n in members):
         raise SystemExit(f"playground: {pin.filename} has no PKG-INFO or no package at {pin.package}")
     members[info + "WHEEL"] = (
-        "Wheel-Version: 1.0\nGenerator: dsref scripts/playground.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
-    ).encode()
+        b"Wheel-Version: 1.0\nGenerator: dsref scripts/playground.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
     record = [
         f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode().rstrip('=')},{len(data)}"
         for name, data in sorted(members.items())
