@@ -20,7 +20,7 @@ from ..tree.profiles import Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .playground import NO_HF, utf8
 
-__all__ = ["LAUNCH_NAMES", "LaunchKind", "check_launch_document", "launch_kind"]
+__all__ = ["LAUNCH_NAMES", "ON_DEMAND", "LaunchKind", "check_launch_document", "launch_kind", "launch_packages"]
 
 LaunchKind = Literal["", "shell", "yaml"]
 """How a pasted launch is read: none (the pane is empty), as a shell script, or as a YAML file."""
@@ -48,6 +48,20 @@ def launch_kind(text: str) -> LaunchKind:
             continue
         return "yaml" if _YAML_KEY.match(stripped) else "shell"
     return "shell"  # comments alone: the shell reader says that nothing here starts training
+
+
+ON_DEMAND: dict[LaunchKind, tuple[str, ...]] = {"yaml": ("pyyaml",)}
+"""The packages the page loads before checking a launch of each kind (PyYAML, dsref's ``launch`` extra, reads a YAML
+launch), by their name in the page's Pyodide lock file; none are loaded at start."""
+
+
+def launch_packages(text: str) -> list[str]:
+    """The packages the page must have loaded before checking the launch ``text``.
+
+    >>> launch_packages("stage: sft\\n"), launch_packages("deepspeed train.py --deepspeed ds.json")
+    (['pyyaml'], [])
+    """
+    return list(ON_DEMAND.get(launch_kind(text), ()))
 
 
 def check_launch_document(
