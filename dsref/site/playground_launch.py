@@ -90,6 +90,7 @@ def check_launch_document(
     from ..check.fix.offered import offered
     from ..check.pipeline import check_built, check_bytes
     from ..check.report.draw import CheckedFor, Writer, draw
+    from ..check.read.loader import MAX_BYTES
     from ..check.report.target import UncoveredRelease, release_to_check
     from ..launch.opened import open_launch
 
@@ -97,6 +98,8 @@ def check_launch_document(
         release = release_to_check(deepspeed_version, None)
     except UncoveredRelease as exc:
         return json.dumps({"refused": exc.text(lang)}, ensure_ascii=False)
+    # as dsref check reads a launch file: its first MAX_BYTES, what is not UTF-8 replaced
+    launch = utf8(launch)[:MAX_BYTES].decode("utf-8", errors="replace")
     path = LAUNCH_NAMES[launch_kind(launch) or "shell"]
     opened = open_launch(path, launch, config_given=True)
     lines = launch.splitlines()
