@@ -12,13 +12,17 @@ from __future__ import annotations
 import io
 import json
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..check.settings import CheckSettings
 from ..text.i18n import Lang
-from ..tree.profiles import Profile
+from ..tree.profiles import HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
 from .playground import NO_HF, utf8
+
+if TYPE_CHECKING:
+    from ..check.pipeline import FileReport
+    from ..launch.opened import Opened, Said
 
 __all__ = ["LAUNCH_NAMES", "ON_DEMAND", "LaunchKind", "check_launch_document", "launch_kind", "launch_packages"]
 
@@ -89,8 +93,8 @@ def check_launch_document(
     page checks the config alone then (:func:`dsref.site.playground.check_document`)."""
     from ..check.fix.offered import offered
     from ..check.pipeline import check_built, check_bytes
-    from ..check.report.draw import CheckedFor, Writer, draw
     from ..check.read.loader import MAX_BYTES
+    from ..check.report.draw import CheckedFor, Writer, draw
     from ..check.report.target import UncoveredRelease, release_to_check
     from ..launch.opened import open_launch
 
@@ -140,7 +144,7 @@ def check_launch_document(
     return json.dumps(answer, ensure_ascii=False)
 
 
-def _said_json(said: Any, lines: list[str], lang: Lang) -> dict[str, Any]:
+def _said_json(said: Said, lines: list[str], lang: Lang) -> dict[str, Any]:
     """What dsref says of the launch, where: its line (1 for the whole file) from its column to the line's end."""
     line = said.line or 1
     end = len(lines[line - 1]) + 1 if 0 < line <= len(lines) else 1
@@ -155,7 +159,7 @@ def _said_json(said: Any, lines: list[str], lang: Lang) -> dict[str, Any]:
     }
 
 
-def _marks(report: Any, settings: CheckSettings, lines: list[str]) -> list[dict[str, Any]]:
+def _marks(report: FileReport, settings: CheckSettings, lines: list[str]) -> list[dict[str, Any]]:
     """For each finding of the config at an option Trainer compares with an argument the launch gives, the places
     in the launch that give it (``finding``: the finding's index in the report)."""
     from ..check.validate.checktree import check_tree
@@ -167,7 +171,7 @@ def _marks(report: Any, settings: CheckSettings, lines: list[str]) -> list[dict[
     tree = check_tree()
     marks = []
     for index, finding in enumerate(report.findings):
-        opt = tree.get(finding.option) if finding.option in tree else None
+        opt = tree.get(finding.option) if finding.option is not None and finding.option in tree else None
         hf = opt.meta.hf_auto if opt is not None else None
         if hf is None or not hf.compared:
             continue
@@ -185,11 +189,12 @@ def _marks(report: Any, settings: CheckSettings, lines: list[str]) -> list[dict[
     return marks
 
 
-def _effective(report: Any, opened: Any, settings: CheckSettings) -> Any:
+def _effective(report: FileReport, opened: Opened, settings: CheckSettings) -> Any:
     """What ``dsref check LAUNCH --show-effective`` prints for the file checked (None where it could not be read)."""
     from ..check.pipeline import launched
     from ..check.report.show_effective import effective_document
 
+    hugging_face: HfReleases | None
     if opened.built is not None:
         config = opened.built.config
         hugging_face = settings.hugging_face
