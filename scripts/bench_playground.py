@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                 row = (raw / 2**20, packed / 2**20, state["instant"]["at"] / 1000, state["exactAt"] / 1000)
                 rows.append((*row, statistics.median(warm), launch_first, launch_next))
                 print(
-                    f"run {run + 1}: {row[0]:.1f} MB fetched ({row[1]:.1f} MB gzipped), schema diagnostics at "
+                    f"run {run + 1}: {row[0]:.2f} MB fetched ({row[1]:.2f} MB gzipped), schema diagnostics at "
                     f"{row[2]:.2f} s, first exact result at {row[3]:.1f} s, warm check {rows[-1][4]:.0f} ms "
                     f"(median of {len(warm)}), first YAML launch {launch_first:.0f} ms (PyYAML loaded), "
                     f"next {launch_next:.0f} ms"
@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
         medians = [statistics.median(column) for column in zip(*rows, strict=True)]
         print(
-            f"median of {len(rows)} cold loads ({args.lang}): {medians[0]:.1f} MB ({medians[1]:.1f} MB gzipped), "
+            f"median of {len(rows)} cold loads ({args.lang}): {medians[0]:.2f} MB ({medians[1]:.2f} MB gzipped), "
             f"schema diagnostics {medians[2]:.2f} s, first exact result {medians[3]:.1f} s, "
             f"warm check {medians[4]:.0f} ms, first YAML launch {medians[5]:.0f} ms, next {medians[6]:.0f} ms"
         )
