@@ -369,7 +369,7 @@ function stop(text, reason, restartIt) {
 }
 
 // What the checker is asked about: the config, and the launch beside it when there is one (a stop is on both)
-function asked_key(text, launch) {
+function askedKey(text, launch) {
   return launch ? text + "\u0000" + launch : text;
 }
 
@@ -378,7 +378,7 @@ function ask(kind, text, extra = {}) {
   asked += 1;
   const id = asked;
   return new Promise((resolve, reject) => {
-    const key = asked_key(text, extra.launch);
+    const key = askedKey(text, extra.launch);
     const timer = setTimeout(() => {
       if (waiting.has(id)) stop(key, say("too_slow", { seconds: data.check_seconds }), true);
     }, data.check_seconds * 1000);
@@ -677,10 +677,6 @@ function diagnostic(doc, f, at = f, prefix = "") {
   };
 }
 
-function launchFile() {
-  return state.launch?.launch_file ?? null;
-}
-
 // The answer for the config `text` (and the `launch` beside it, "" for none): a report of dsref check, or, with a
 // launch, what dsref check LAUNCH says (its report, what it says of the launch, the filled config)
 function show(answer, text, launch) {
@@ -694,7 +690,9 @@ function show(answer, text, launch) {
   state.checkedText = text;
   state.checkedLaunch = launch;
   effective.hidden = !(withLaunch && answer.effective);
-  if (withLaunch && answer.effective) effective.querySelector("pre").textContent = JSON.stringify(answer.effective, null, 2);
+  if (withLaunch && answer.effective) {
+    effective.querySelector("pre").textContent = JSON.stringify(answer.effective, null, 2);
+  }
   if (answer.refused) {
     // a release dsref does not cover: what the command line says, and no findings for a release not checked
     view.dispatch(setDiagnostics(view.state, []));
@@ -716,7 +714,8 @@ function show(answer, text, launch) {
   if (inLaunch) launchMarks.push(...shown.map((f) => diagnostic(launchDoc, f)));
   for (const mark of withLaunch ? answer.marks : []) {
     const f = found[mark.finding];
-    if (mark.finding < shown.length) launchMarks.push(diagnostic(launchDoc, f, mark, `${configFile}:${f.line}:${f.column}: `));
+    if (mark.finding >= shown.length) continue;
+    launchMarks.push(diagnostic(launchDoc, f, mark, `${configFile}:${f.line}:${f.column}: `));
   }
   launchView.dispatch(setDiagnostics(launchView.state, launchMarks));
   const where = withLaunch ? (inLaunch ? answer.launch_file : configFile) : null;
@@ -752,7 +751,7 @@ async function changed() {
     instant();
     return;
   }
-  if (asked_key(text, launch) === stoppedOn) return; // the reader's next change is checked
+  if (askedKey(text, launch) === stoppedOn) return; // the reader's next change is checked
   try {
     const asked = performance.now();
     const answer = await ask("check", text, launch ? { launch } : {});
