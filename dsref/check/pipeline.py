@@ -31,6 +31,7 @@ from .validate.validation import validate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..launch.trainer import Filling
     from ..tree.profiles import Profile
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "display_path",
     "expand",
     "expand_paths",
+    "launch_filling",
     "launched",
     "load_error_finding",
     "refused_text",
@@ -225,7 +227,8 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    data = launched(loaded, settings)
+    filling = launch_filling(loaded, settings)
+    data = loaded.data if filling is None else filling.config
     findings.extend(validate(data, settings))
     failures: tuple[RuleFailure, ...] = ()
     if isinstance(data, dict):
@@ -244,6 +247,10 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
                 Finding(Kind.rule_failed, Severity.info, (), None, {"rule": f.code, "name": f.name, "error": f.error})
                 for f in failures
             )
+    if filling is not None and filling.filled and settings.launch is not None:
+        from .filled import with_fills
+
+        findings = with_fills(findings, filling, settings.launch)
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
@@ -253,15 +260,26 @@ def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
     """The config as the run will see it: with the launch given (``dsref check LAUNCH``), a file read as Hugging
     Face's has each ``"auto"`` Trainer fills filled from the launch, as the installed transformers fills it; else the
     file as read. The keys stay where the file writes them, so findings point at its lines."""
-    if settings.launch is None or loaded.profile != "hf" or settings.launch.form == "accelerate":
-        return loaded.data  # an Accelerate config does not say what the script fills: its "auto" stay
+    filling = launch_filling(loaded, settings)
+    return loaded.data if filling is None else filling.config
+
+
+def launch_filling(loaded: LoadedConfig, settings: CheckSettings) -> Filling | None:
+    """How Trainer fills the file under the launch given (:func:`launched`); None without a launch that gives
+    training arguments, or for a file not read as Hugging Face's."""
+    launch = settings.launch
+    if launch is None or loaded.profile != "hf" or launch.form == "accelerate":
+        return None  # an Accelerate config alone does not say what the script fills: its "auto" stay
     from ..launch.trainer import trainer_fill
     from .validate.checktree import check_tree
 
-    filling = trainer_fill(
-        loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
-    )
-    return filling.config
+    data = loaded.data
+    if launch.built is not None and launch.built.config is None:
+        # the file an Accelerate config names, as its DeepSpeedPlugin hands it to Trainer
+        from ..launch.accelerate import as_the_plugin_reads
+
+        data = as_the_plugin_reads(data, launch.built.mixed_precision)
+    return trainer_fill(data, launch, settings.world_size, check_tree(), settings.hugging_face.transformers)
 
 
 def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> FileReport:
@@ -283,7 +301,7 @@ def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> 
     report.findings = [
         replace(f, repair=None, fix=None)
         for f in report.findings
-        if f.severity is Severity.error or tuple(f.location) in built.places
+        if f.severity is Severity.error or tuple(f.location) in built.places or f.filled is not None
     ]
     return report
 

@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         if isinstance(with_launch, _Built):
-            built.append((path, with_launch.text, with_launch.built, with_launch.settings))
+            built.append((with_launch.built.path or path, with_launch.text, with_launch.built, with_launch.settings))
             continue
         if with_launch.refused:
             status = max(status, 1)
@@ -235,6 +235,7 @@ class _Built:
 def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
     """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
     its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+    from ..check.pipeline import display_path
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
     from ..launch.opened import open_launch
     from ..launch.read import MESSAGES
@@ -249,13 +250,14 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
     text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
     opened = open_launch(path, text)
     for said in opened.said:
+        shown = visible(display_path(said.file) if said.file else path, name=True)
         where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"
         say(f"dsref: {where}: " + said.text(lang))
     if opened.launch is None:
         return None
     checked = settings.launched_by(opened.launch)
     if opened.built is not None:
-        return _Built(text, opened.built, checked)
+        return _Built(opened.built.text or text, opened.built, checked)
     if opened.named is None:
         return None
     return _Named([opened.named], checked, opened.refused)
@@ -309,12 +311,13 @@ def _show_effective(
         report.path = display_path(path)
         reports.append(report)
         document = effective_document(
-            config.config,
+            launched(report.loaded, settings) if report.loaded is not None else config.config,
             world_size=settings.world_size,
             deepspeed_version=settings.deepspeed_version,
             hugging_face=settings.hugging_face,
         )
-        documents.append({"file": report.path, "launch": report.path, **document})
+        launch = display_path(settings.launch.path) if settings.launch is not None else report.path
+        documents.append({"file": report.path, "launch": launch, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
     sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")

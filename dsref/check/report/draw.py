@@ -16,14 +16,16 @@ from ...text.i18n import Lang, messages, option_text
 from ...text.punctuation import either, listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from ..edits import Fix
-from ..findings import Finding, Kind, Severity
+from ..findings import Filled, Finding, Kind, Severity
 from ..pipeline import FileReport
+from ..positions import Span
 from ..rules import get_rule
 from .messages import help_lines, message
 from .target import Release, statement
 
 __all__ = [
     "Piece",
+    "Related",
     "Rendered",
     "Tally",
     "Writer",
@@ -68,6 +70,15 @@ S = messages(
     "shows the exception; please report it)",
     rules_failed_one="1 rule stopped with an exception, so its findings are missing: {codes} (dsref check --debug "
     "shows the exception; please report it)",
+    filled_from='the launch gives this value: Trainer fills the "auto" at {place} with {value}',
+    filled_from_defaults='the launch gives this value: Trainer fills the "auto" at {place} with {value}, with the '
+    "default of {names}",
+    filled_default='Trainer fills this "auto" with {value} from the default of {names}: the launch does not give it',
+    filled_unwritten="the launch gives this value: Trainer fills {option} with {value}",
+    filled_unwritten_defaults="the launch gives this value: Trainer fills {option} with {value}, with the default "
+    "of {names}",
+    filled_here='Trainer fills this "auto" from the launch',
+    filled_there="the launch gives the value here: {written}",
 )
 
 
@@ -92,6 +103,12 @@ class Rendered:
     """The reader's own words for a file it could not read (``json.load``'s "Expecting value"), in JSON output only."""
     seen_by: Profile | None = None
     """The other reader, for a finding about what it reads in a file the chosen reader refuses."""
+    related: list[Related] = field(default_factory=list)
+    """Other places the finding is about, in this file or another (the ``"auto"`` a launch's value fills)."""
+    elsewhere: bool = False
+    """The finding is placed in another file than the report's (the launch that gives the value): JSON names it."""
+    own: tuple[int, int, int, int] | None = None
+    """For a finding placed :attr:`elsewhere`: its line, column, end line and end column in the report's file."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +126,30 @@ class Rendered:
             "fix": None if self.fix is None else self.fix.to_json(self.lang),
             **({"detail": self.detail} if self.detail is not None else {}),
             **({"seen_by": self.seen_by} if self.seen_by is not None else {}),
+            **({"file": self.path} if self.elsewhere else {}),
+            **({"related": [r.to_json() for r in self.related]} if self.related else {}),
+        }
+
+
+@record
+class Related:
+    """Another place a finding is about: a file, a span in it, and what is there."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
         }
 
 
@@ -185,7 +226,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
                 helps.insert(0, note)
     line = span.line if span else 1
     source = loaded.source_lines[line - 1] if span and 0 < line <= len(loaded.source_lines) else None
-    return Rendered(
+    shown = Rendered(
         report.path,
         line,
         span.col if span else 1,
@@ -202,6 +243,39 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         finding.fix,
         lang,
     )
+    if finding.filled is not None:
+        written = finding.location and loaded.positions.written(tuple(finding.location)) is not None
+        auto = loaded.locate(finding.location, "value") if written else None  # none: the tool's own "auto"
+        _at_the_launch(shown, finding.filled, lang, auto)
+    return shown
+
+
+def _at_the_launch(shown: Rendered, filled: Filled, lang: Lang, auto: Span | None) -> None:
+    """A finding on an ``"auto"`` Trainer fills from the launch, moved to the launch's flag or key that gives the
+    value, with the ``"auto"`` as its related place; where TrainingArguments' defaults give it, left at the
+    ``"auto"`` with a line that says so."""
+    from ..pipeline import display_path
+
+    value = visible(repr(filled.value))
+    names = listed(filled.defaults, lang)
+    at = filled.at
+    if at is None:
+        if filled.defaults:
+            shown.help.insert(0, S.text("filled_default", lang, value=value, names=names))
+        return
+    if auto is not None:
+        place = f"{shown.path}:{auto.line}:{auto.col}"
+        key = "filled_from_defaults" if filled.defaults else "filled_from"
+        shown.help.insert(0, S.text(key, lang, place=visible(place), value=value, names=names))
+        here = S.text("filled_here", lang)
+        shown.related.append(Related(shown.path, auto.line, auto.col, auto.end_line, auto.end_col, here))
+    else:  # an "auto" the tool writes itself (Accelerate's plugin): in no file
+        key = "filled_unwritten_defaults" if filled.defaults else "filled_unwritten"
+        shown.help.insert(0, S.text(key, lang, option=shown.where, value=value, names=names))
+    shown.own = (shown.line, shown.column, shown.end_line, shown.end_column)
+    shown.path, shown.line, shown.column = display_path(at.path), at.line, at.col
+    shown.end_line, shown.end_column, shown.source = at.line, at.end_col, at.source
+    shown.elsewhere = True
 
 
 _VALUE_KINDS = frozenset(
@@ -231,8 +305,9 @@ def render_text(
 def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
     lines: list[str] = []
     # Whatever came from the file or its name is passed through visible(): see dsref.text.escape.
-    path = visible(report.path, name=True)
+    own = visible(report.path, name=True)
     for r in rendered(report, lang, target):
+        path = visible(r.path, name=True) if r.elsewhere else own
         label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
         lines.append(f"{_colour(f'{path}:{r.line}:{r.column}:', '1', color)} {label} {visible(r.message)}")
         if r.source is not None:

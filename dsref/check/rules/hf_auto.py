@@ -218,8 +218,9 @@ def _flags(compared: str, value: Any) -> str | None:
     ),
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
-    if ctx.profile != "hf" or ctx.settings.launch is not None:
-        return  # with the launch given, DS589 says where it does not match
+    launch = ctx.settings.launch
+    if ctx.profile != "hf" or (launch is not None and launch.form != "accelerate"):
+        return  # with the launch given, DS589 says where it does not match (an Accelerate config gives no command)
     flags: list[str] = []
     total = None
     count = 0
@@ -345,7 +346,9 @@ def _clamps_warmup(ctx: Context, hf: Any) -> bool:
     phrases={
         "world_size": "the number of processes (give --world-size, or the launcher's --num_gpus, --nproc_per_node "
         "or --num_processes)",
-        "steps": "the number of training steps (without --max_steps it depends on the size of the data set)",
+        "steps": "the number of training steps (the launch gives no max_steps, so Trainer counts them from "
+        "num_train_epochs and the size of the data set, which dsref does not know; give --max_steps, or max_steps: "
+        "in a YAML launch)",
         "hidden_size": "the model's hidden size (name a local model directory that holds its config.json)",
         "variable": "what the launch leaves to the run ({names}: a shell variable dsref cannot resolve, or "
         'axolotl\'s "auto")',
