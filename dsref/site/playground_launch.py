@@ -85,7 +85,8 @@ def check_launch_document(
     - ``report``: the JSON report, of the config (``pane`` ``"config"``) or of the ds_config the launch builds
       itself, on the launch's lines (``"launch"``); None when there is nothing to check;
     - ``marks``: for each finding of the config about a value the launch gives (``DS589``: Trainer compares them),
-      the places in the launch that give it;
+      the places in the launch that give it (a finding on an ``"auto"`` the launch fills is placed in the launch
+      by ``dsref check`` itself: its ``file`` and ``related``);
     - ``effective``: what ``--show-effective`` prints (the config filled as Trainer fills it under the launch);
     - ``form``, ``named`` (the ds_config's path as the launch writes it), ``builds``, ``world_size``.
 
@@ -145,10 +146,12 @@ def check_launch_document(
 
 
 def _said_json(said: Said, lines: list[str], lang: Lang) -> dict[str, Any]:
-    """What dsref says of the launch, where: its line (1 for the whole file) from its column to the line's end."""
+    """What dsref says of the launch, where: its line (1 for the whole file) from its column to the line's end; in
+    another file (``file``) where it is about one the launch names."""
     line = said.line or 1
     end = len(lines[line - 1]) + 1 if 0 < line <= len(lines) else 1
     return {
+        "file": said.file or None,  # another file the launch names (its Accelerate config), whose lines these are
         "reason": said.reason,
         "severity": said.severity,
         "line": line,
@@ -171,6 +174,8 @@ def _marks(report: FileReport, settings: CheckSettings, lines: list[str]) -> lis
     tree = check_tree()
     marks = []
     for index, finding in enumerate(report.findings):
+        if finding.filled is not None and finding.filled.at is not None:
+            continue  # placed in the launch already, the "auto" beside it (dsref.check.filled)
         opt = tree.get(finding.option) if finding.option is not None and finding.option in tree else None
         hf = opt.meta.hf_auto if opt is not None else None
         if hf is None or not hf.compared:

@@ -705,23 +705,35 @@ function show(answer, text, launch) {
   // at most data.shown are drawn, in the editors and in the list; the rest are counted
   const shown = found.slice(0, data.shown);
   const said = withLaunch ? answer.said : [];
-  const inLaunch = withLaunch && answer.pane === "launch";
   const configFile = withLaunch ? answer.named : null;
+  // in the launch: the findings of the ds_config it builds (an Accelerate config), and those dsref check places at
+  // the launch's flag or key (an "auto" the launch fills: its "auto" is their related place in the config)
+  const inLaunch = (f) => withLaunch && (answer.pane === "launch" || f.file === answer.launch_file);
   const doc = view.state.doc;
   const launchDoc = launchView.state.doc;
-  view.dispatch(setDiagnostics(view.state, inLaunch ? [] : shown.map((f) => diagnostic(doc, f))));
-  const launchMarks = said.map((f) => diagnostic(launchDoc, f));
-  if (inLaunch) launchMarks.push(...shown.map((f) => diagnostic(launchDoc, f)));
+  const configMarks = [];
+  const launchMarks = said.filter((f) => !f.file).map((f) => diagnostic(launchDoc, f));
+  for (const f of shown) {
+    if (!inLaunch(f)) {
+      if (!f.file) configMarks.push(diagnostic(doc, f)); // f.file: another file the launch names, not in the page
+      continue;
+    }
+    launchMarks.push(diagnostic(launchDoc, f));
+    for (const place of f.related ?? []) {
+      if (place.file === configFile) configMarks.push(diagnostic(doc, f, place, `${f.file}:${f.line}:${f.column}: `));
+    }
+  }
   for (const mark of withLaunch ? answer.marks : []) {
     const f = found[mark.finding];
     if (mark.finding >= shown.length) continue;
     launchMarks.push(diagnostic(launchDoc, f, mark, `${configFile}:${f.line}:${f.column}: `));
   }
+  view.dispatch(setDiagnostics(view.state, configMarks));
   launchView.dispatch(setDiagnostics(launchView.state, launchMarks));
-  const where = withLaunch ? (inLaunch ? answer.launch_file : configFile) : null;
+  const where = (f) => (withLaunch ? (f.file ?? (answer.pane === "launch" ? answer.launch_file : configFile)) : null);
   list.replaceChildren(
-    ...said.map((f) => finding(f, answer.launch_file)),
-    ...shown.map((f) => finding(f, where)),
+    ...said.map((f) => finding(f, f.file ?? answer.launch_file)),
+    ...shown.map((f) => finding(f, where(f))),
   );
   if (found.length > shown.length) {
     more.textContent = say("more_findings", { hidden: found.length - shown.length, shown: shown.length });

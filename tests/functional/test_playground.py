@@ -715,7 +715,9 @@ num_processes: 8
 """
 
 
-def _launch_cli(launch: str, config_at: str | None, lang: str, scratch: Path) -> tuple[Any, str]:
+def _launch_cli(
+    launch: str, config_at: str | None, lang: str, scratch: Path, config: str = LAUNCH_CONFIG
+) -> tuple[Any, str]:
     """``dsref check --format json LAUNCH`` on the base install and PyYAML (the page's, with the YAML reader it loads
     for a YAML launch), in a folder holding the launch and the config where the launch names it."""
     from dsref.site.playground_launch import LAUNCH_NAMES, launch_kind
@@ -726,7 +728,7 @@ def _launch_cli(launch: str, config_at: str | None, lang: str, scratch: Path) ->
     (folder / name).write_text(launch, encoding="utf-8")
     if config_at is not None:
         (folder / config_at).parent.mkdir(parents=True, exist_ok=True)
-        (folder / config_at).write_text(LAUNCH_CONFIG, encoding="utf-8")
+        (folder / config_at).write_text(config, encoding="utf-8")
     yaml = scratch / "yaml-only"
     if not yaml.exists():
         yaml.mkdir()
@@ -795,7 +797,20 @@ def test_a_pasted_launch_is_checked_as_dsref_check_launch(served: str, browser: 
     assert effective["config"]["optimizer"]["params"]["lr"] == 2e-5 and page.locator("#dsref-pg-effective").is_visible()
     assert not any("pyyaml" in url for url in fetched)  # the first answers and a shell launch need no YAML reader
 
+    # A value the launch fills into an "auto": the finding at the launch's flag, the "auto" marked in the config too
+    auto = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": {"enabled": "auto"}\n}\n'
+    zero = "deepspeed --num_gpus 2 train.py --deepspeed ds_config.json \\\n  --per_device_train_batch_size 0 --bf16\n"
+    shown = checked(auto, zero)
+    report, _ = _launch_cli(zero, "ds_config.json", lang, tmp_path, config=auto)
+    assert shown["report"]["files"] == report["files"]
+    placed = [f for f in report["files"][0]["findings"] if f.get("file") == "launch.sh"]
+    assert placed and all(f["line"] == 2 and f["related"][0]["line"] == 2 for f in placed)
+    assert 2 in _marked_lines(page, "#dsref-pg-launch", placed[0]["severity"])
+    assert 2 in _marked_lines(page, "#dsref-pg-editor", placed[0]["severity"])
+    assert page.locator("#dsref-pg-findings .dsref-pg-where", has_text="launch.sh:2:").count() == len(placed)
+
     # The share link carries the launch, and opens it again
+    checked(LAUNCH_CONFIG, SHELL_LAUNCH)
     page.click("#dsref-pg-share")
     assert page.evaluate("() => location.hash") == config_fragment(LAUNCH_CONFIG, launch=SHELL_LAUNCH)
 

@@ -69,14 +69,14 @@ def no_libraries(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _cli(launch: str, config_at: str | None, *args: str) -> tuple[Any, list[str]]:
+def _cli(launch: str, config_at: str | None, *args: str, config: str = CONFIG) -> tuple[Any, list[str]]:
     """``dsref check --format json ARGS launch.sh`` (or ``launch.yaml``) on the two files: its report, and what it
     says on standard error, line by line."""
     name = LAUNCH_NAMES[launch_kind(launch) or "shell"]
     Path(name).write_text(launch, encoding="utf-8")
     if config_at is not None:
         Path(config_at).parent.mkdir(parents=True, exist_ok=True)
-        Path(config_at).write_text(CONFIG, encoding="utf-8")
+        Path(config_at).write_text(config, encoding="utf-8")
     done = run_dsref("check", "--format", "json", "--deepspeed-version", "0.19.8", *args, name)
     assert done.returncode in (0, 1, 2), done.stderr  # 2: nothing to check
     report = json.loads(done.stdout) if done.returncode != 2 else None
@@ -84,7 +84,7 @@ def _cli(launch: str, config_at: str | None, *args: str) -> tuple[Any, list[str]
 
 
 def _said_as_the_cli_says_it(answer: dict[str, Any]) -> list[str]:
-    return [f"{answer['launch_file']}:{s['line']}:{s['column']}: {s['message']}" for s in answer["said"]]
+    return [f"{s['file'] or answer['launch_file']}:{s['line']}:{s['column']}: {s['message']}" for s in answer["said"]]
 
 
 def test_the_kind_of_a_pasted_launch_is_told_from_its_first_line() -> None:
@@ -118,6 +118,20 @@ def test_a_shell_launch_with_the_pasted_config_is_checked_as_dsref_check_launch(
     shown = run_dsref("check", "--show-effective", "--deepspeed-version", "0.19.8", "launch.sh")
     assert answer["effective"] == json.loads(shown.stdout)
     assert answer["effective"]["config"]["optimizer"]["params"]["lr"] == 2e-5  # filled from --learning_rate
+
+
+def test_a_finding_on_an_auto_the_launch_fills_is_placed_in_the_launch(no_libraries: Path) -> None:
+    config = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": {"enabled": "auto"}\n}\n'
+    launch = "deepspeed --num_gpus 2 train.py --deepspeed ds_config.json --per_device_train_batch_size 0 --bf16\n"
+    answer = json.loads(check_launch_document(launch, config, "en"))
+    report, _ = _cli(launch, "ds_config.json", config=config)
+    assert answer["report"] == report
+    findings = report["files"][0]["findings"]
+    (zero,) = [f for f in findings if f["option"] == "train_micro_batch_size_per_gpu" and f.get("file")]
+    assert zero["file"] == "launch.sh" and launch[zero["column"] - 1 : zero["end_column"] - 1].endswith(" 0")
+    assert [(r["file"], r["line"]) for r in zero["related"]] == [("ds_config.json", 2)]  # the "auto" beside it
+    assert all(findings[m["finding"]] is not zero and not findings[m["finding"]].get("file") for m in answer["marks"])
+    assert answer["effective"]["config"]["train_micro_batch_size_per_gpu"] == 0
 
 
 def test_a_llama_factory_yaml_names_its_ds_config_as_written(no_libraries: Path) -> None:
