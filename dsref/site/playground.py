@@ -102,6 +102,8 @@ PLAYGROUND = messages(
     launch_builds="It builds its ds_config itself (deepspeed_config): the config in the editor is not read.",
     launch_unread="Nothing was checked: see what is said of the launch.",
     effective_title="The config as the run sees it (dsref check LAUNCH --show-effective)",
+    launch_one_file="This page holds one launch and one config: paste the Accelerate config the command names into "
+    "the launch editor instead (the ds_config that config names goes in the config editor).",
 )
 """What the playground page says, in both languages (its prose is the page's Markdown in ``docs/``)."""
 

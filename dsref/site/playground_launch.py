@@ -18,7 +18,7 @@ from ..check.settings import CheckSettings
 from ..text.i18n import Lang
 from ..tree.profiles import HfReleases, Profile
 from ..tree.versions import DEEPSPEED_VERSION
-from .playground import NO_HF, utf8
+from .playground import NO_HF, PLAYGROUND, utf8
 
 if TYPE_CHECKING:
     from ..check.pipeline import FileReport
@@ -145,6 +145,11 @@ def check_launch_document(
     return json.dumps(answer, ensure_ascii=False)
 
 
+_OTHER_FILES = frozenset({"accelerate_config_missing"})
+"""What is said of a file the launch names beside its ds_config (``accelerate launch --config_file``), which the page,
+holding one launch and one config, cannot be given: said as ``dsref check`` says it, with how to paste it instead."""
+
+
 def _said_json(said: Said, lines: list[str], lang: Lang) -> dict[str, Any]:
     """What dsref says of the launch, where: its line (1 for the whole file) from its column to the line's end; in
     another file (``file``) where it is about one the launch names."""
@@ -159,6 +164,7 @@ def _said_json(said: Said, lines: list[str], lang: Lang) -> dict[str, Any]:
         "end_line": line,
         "end_column": max(end, said.col or 1),
         "message": said.text(lang),
+        "help": [PLAYGROUND.text("launch_one_file", lang)] if said.reason in _OTHER_FILES else [],
     }
 
 

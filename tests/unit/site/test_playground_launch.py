@@ -171,6 +171,22 @@ def test_what_is_no_launch_is_said_and_nothing_is_checked(no_libraries: Path) ->
     assert [s["reason"] for s in broken["said"]] == ["bad_yaml"] and broken["report"] is None
 
 
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_an_accelerate_config_the_command_names_is_asked_for_in_the_launch_editor(
+    no_libraries: Path, lang: str
+) -> None:
+    from dsref.site.playground import PLAYGROUND
+
+    command = "accelerate launch --config_file configs/zero3.yaml train.py --deepspeed ds.json --bf16\n"
+    answer = json.loads(check_launch_document(command, CONFIG, lang))  # type: ignore[arg-type]
+    _, said = _cli(command, "ds.json", "--lang", lang)
+    assert [s["message"] for s in answer["said"]] == [line.split(": ", 1)[1] for line in said]
+    assert answer["report"] is None
+    (missing,) = answer["said"]
+    assert missing["reason"] == "accelerate_config_missing"
+    assert missing["help"] == [PLAYGROUND.text("launch_one_file", lang)]  # type: ignore[arg-type]
+
+
 def test_a_release_dsref_refuses_is_said_as_for_the_config_alone() -> None:
     assert set(json.loads(check_launch_document(SHELL, CONFIG, "en", deepspeed_version="0.9.0"))) == {"refused"}
 
