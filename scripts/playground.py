@@ -3,8 +3,9 @@
     python scripts/playground.py                # into build/playground/; the next site build ships them
     python scripts/playground.py --check        # only check that the pins fit together (downloads what is missing)
 
-Steps: download Pyodide's runtime (npm) and the pinned wheels (PyPI) into .cache/playground/, each checked against
-its pinned hash; check the rule written beside the pins (Pyodide, pydantic and pydantic-core move together, and
+Steps: download Pyodide's runtime (npm), the pinned wheels and sdists (PyPI) into .cache/playground/, each checked
+against its pinned hash, and pack each sdist's pure-Python package as a wheel (PyYAML, loaded only for a YAML launch);
+check the rule written beside the pins (Pyodide, pydantic and pydantic-core move together, and
 every wheel's requirements are pinned); build dsref's wheel from this checkout; write the Pyodide lock file that
 names exactly these wheels; bundle the editor (CodeMirror 6, playground/package-lock.json) with esbuild. Nothing is
 fetched at run time from anywhere but the site itself. Prints what it did and how long each step took.
@@ -65,6 +66,26 @@ class WheelPin:
 
 
 @dataclass(frozen=True)
+class SdistPin:
+    """A pure-Python package taken from its pinned sdist (``package``: its folder inside the sdist's top folder),
+    packed as a ``py3-none-any`` wheel."""
+
+    name: str
+    version: str
+    url: str
+    sha256: str
+    package: str
+
+    @property
+    def filename(self) -> str:
+        return self.url.rsplit("/", 1)[1]
+
+    @property
+    def wheel_name(self) -> str:
+        return f"{canonicalize_name(self.name).replace('-', '_')}-{self.version}-py3-none-any.whl"
+
+
+@dataclass(frozen=True)
 class PyodidePin:
     version: str
     url: str
@@ -75,6 +96,7 @@ class PyodidePin:
 class Pins:
     pyodide: PyodidePin
     wheels: tuple[WheelPin, ...]
+    sdists: tuple[SdistPin, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,7 +130,8 @@ class WheelInfo:
 
 def read_pins(path: Path = PINS) -> Pins:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
-    return Pins(PyodidePin(**data["pyodide"]), tuple(WheelPin(**wheel) for wheel in data["wheel"]))
+    wheels = tuple(WheelPin(**wheel) for wheel in data["wheel"])
+    return Pins(PyodidePin(**data["pyodide"]), wheels, tuple(SdistPin(**sdist) for sdist in data.get("sdist", [])))
 
 
 def _download(url: str, target: Path, matches: Matcher) -> Path:
@@ -132,6 +155,49 @@ def integrity_matches(expected: str) -> Matcher:
     """npm's Subresource Integrity string (``sha512-<base64>``)."""
     algorithm, _, digest = expected.partition("-")
     return lambda data: base64.b64encode(hashlib.new(algorithm, data).digest()).decode() == digest
+
+
+_EPOCH = (1980, 1, 1, 0, 0, 0)
+"""Every member's time in a packed wheel: the same sdist packs to the same bytes."""
+
+
+def pure_wheel(pin: SdistPin, sdist: bytes) -> bytes:
+    """The wheel of ``pin``'s pure-Python package: its modules from the sdist, its PKG-INFO as the wheel's METADATA
+    (the same core metadata), its licence, a WHEEL file for ``py3-none-any`` and the RECORD of them all."""
+    top = f"{pin.filename.removesuffix('.tar.gz')}/"
+    info = f"{pin.wheel_name.split('-py3-')[0]}.dist-info/"
+    inside = pin.package.strip("/") + "/"
+    parent = inside.rstrip("/").rpartition("/")[0]  # what the wheel drops: "lib" of "lib/yaml"
+    members: dict[str, bytes] = {}
+    with tarfile.open(fileobj=io.BytesIO(sdist), mode="r:gz") as tar:
+        for member in tar.getmembers():
+            name = member.name
+            if not member.isfile() or not name.startswith(top):
+                continue
+            handle = tar.extractfile(member)
+            assert handle is not None
+            relative = name.removeprefix(top)
+            if relative.startswith(inside) and relative.endswith(".py"):
+                members[relative.removeprefix(parent + "/") if parent else relative] = handle.read()
+            elif relative == "PKG-INFO":
+                members[info + "METADATA"] = handle.read()
+            elif relative == "LICENSE":
+                members[info + "LICENSE"] = handle.read()
+    if info + "METADATA" not in members or not any(n.endswith("__init__.py") for n in members):
+        raise SystemExit(f"playground: {pin.filename} has no PKG-INFO or no package at {pin.package}")
+    members[info + "WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: dsref scripts/playground.py\nRoot-Is-Purelib: true\nTag: py3-none-any\n"
+    )
+    record = [
+        f"{name},sha256={base64.urlsafe_b64encode(hashlib.sha256(data).digest()).decode().rstrip('=')},{len(data)}"
+        for name, data in sorted(members.items())
+    ]
+    members[info + "RECORD"] = ("\n".join([*record, f"{info}RECORD,,"]) + "\n").encode()
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as wheel:
+        for name, data in sorted(members.items()):
+            wheel.writestr(zipfile.ZipInfo(name, _EPOCH), data, zipfile.ZIP_DEFLATED)
+    return out.getvalue()
 
 
 def runtime_of(lock: dict[str, object]) -> Runtime:
@@ -201,6 +267,15 @@ def _dsref_requires() -> list[Requirement]:
     return [Requirement(text) for text in project["dependencies"]]
 
 
+ON_DEMAND_EXTRAS = ("launch",)
+"""dsref's extras whose packages the page ships and loads when first needed (a YAML launch needs PyYAML)."""
+
+
+def _dsref_extra_requires() -> list[Requirement]:
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    return [Requirement(text) for extra in ON_DEMAND_EXTRAS for text in extras[extra]]
+
+
 def _timed(label: str, start: float) -> None:
     print(f"  {label}: {time.perf_counter() - start:.1f} s")
 
@@ -213,6 +288,13 @@ def fetch_all(pins: Pins) -> tuple[Path, list[tuple[WheelInfo, Path]]]:
     for pin in pins.wheels:
         path = _download(pin.url, CACHE / pin.filename, sha256_matches(pin.sha256))
         wheels.append((wheel_info(pin, path.read_bytes()), path))
+    for sdist in pins.sdists:
+        source = _download(sdist.url, CACHE / sdist.filename, sha256_matches(sdist.sha256))
+        packed = pure_wheel(sdist, source.read_bytes())
+        path = CACHE / sdist.wheel_name
+        path.write_bytes(packed)
+        pin = WheelPin(sdist.name, sdist.version, path.as_uri(), hashlib.sha256(packed).hexdigest())
+        wheels.append((wheel_info(pin, packed), path))
     return tarball, wheels
 
 
@@ -235,7 +317,7 @@ def check(pins: Pins) -> tuple[Runtime, dict[str, bytes], list[tuple[WheelInfo, 
     tarball, wheels = fetch_all(pins)
     members = _runtime_members(tarball)
     runtime = runtime_of(json.loads(members["pyodide-lock.json"]))
-    problems = fit_problems(runtime, [info for info, _ in wheels], _dsref_requires())
+    problems = fit_problems(runtime, [info for info, _ in wheels], _dsref_requires() + _dsref_extra_requires())
     if problems:
         raise SystemExit("playground: the pins do not fit together:\n  " + "\n  ".join(problems))
     return runtime, members, wheels

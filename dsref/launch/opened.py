@@ -13,6 +13,7 @@ False
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Literal
 
 from ..records import record
@@ -72,14 +73,18 @@ class Opened:
         return any(s.reason == "accelerate_refused" for s in self.said)
 
 
-def open_launch(path: str, text: str) -> Opened:
+def open_launch(path: str, text: str, *, config_given: bool = False) -> Opened:
     """Read the launch file ``path`` whose text is ``text``, find the ds_config it names or builds, and collect
-    what is said of it, in the order ``dsref check`` says it."""
+    what is said of it, in the order ``dsref check`` says it. ``config_given``: the ds_config is given beside the
+    launch (the playground's pasted config), so whatever path the launch names is that config, named as written,
+    and never looked for."""
     try:
         launch = read_launch(path, text)
     except LaunchError as exc:
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         return Opened(path, None, (Said(exc.reason, args, exc.line, stops=True),))
+    if config_given and launch.ds_config is not None:
+        launch = replace(launch, ds_config_path=str(launch.ds_config.value))
     said: list[Said] = []
     if launch.built is not None:
         from .accelerate import ACCELERATE_KEYS

@@ -85,6 +85,25 @@ PLAYGROUND = messages(
     "errors its findings list first.",
     fit_model_unreadable="The model's config.json: {reason}",
     fit_config_unreadable="The config in the editor: {reason}",
+    config_title="The ds_config",
+    launch_title="The launch (optional)",
+    launch_placeholder="Paste how the run is started: a deepspeed, torchrun or accelerate launch command line or "
+    "script, a LLaMA-Factory or axolotl YAML, or an Accelerate config. Left empty, the config is checked alone.",
+    launch_maps="Whatever path the launch names for its ds_config (--deepspeed, deepspeed:, deepspeed_config_file:) "
+    "stands for the config in the editor; an Accelerate config that writes its deepspeed_config inline needs none.",
+    launch_read="Launch read as {form}, {processes}.",
+    launch_form_shell="a command line",
+    launch_form_llamafactory="a LLaMA-Factory YAML",
+    launch_form_axolotl="an axolotl YAML",
+    launch_form_accelerate="an Accelerate config",
+    launch_processes="{count} processes",
+    launch_processes_unknown="the number of processes not given",
+    launch_named="The ds_config it names ({written}) is the config in the editor.",
+    launch_builds="It builds its ds_config itself (deepspeed_config): the config in the editor is not read.",
+    launch_unread="Nothing was checked: see what is said of the launch.",
+    effective_title="The config as the run sees it (dsref check LAUNCH --show-effective)",
+    launch_one_file="This page holds one launch and one config: paste the Accelerate config the command names into "
+    "the launch editor instead (the ds_config that config names goes in the config editor).",
 )
 """What the playground page says, in both languages (its prose is the page's Markdown in ``docs/``)."""
 
@@ -363,9 +382,17 @@ def page_html(lang: Lang, app: str, schemas: str, rules: str = "../rules/") -> s
             f'<button type="button" id="dsref-pg-fix-unsafe">{html.escape(texts["fix_unsafe"])}</button>',
             f'<button type="button" id="dsref-pg-share">{html.escape(texts["share"])}</button>',
             "</div>",
-            '<div id="dsref-pg-editor"></div>',
+            '<div class="dsref-pg-panes">',
+            f'<div><p class="dsref-pg-pane-title">{html.escape(texts["config_title"])}</p>',
+            '<div id="dsref-pg-editor"></div></div>',
+            f'<div><p class="dsref-pg-pane-title">{html.escape(texts["launch_title"])}</p>',
+            '<div id="dsref-pg-launch"></div>',
+            f'<p class="dsref-pg-pane-note">{html.escape(texts["launch_maps"])}</p></div>',
+            "</div>",
             f'<p id="dsref-pg-status" role="status">{html.escape(texts["not_built"])}</p>',
             '<ul id="dsref-pg-findings"></ul>',
+            f'<details id="dsref-pg-effective" hidden><summary>{html.escape(texts["effective_title"])}</summary>'
+            "<pre></pre></details>",
             *fit,
             "</div>",
             f'<script type="application/json" id="dsref-pg-data">{data}</script>',
@@ -383,20 +410,37 @@ _JSON_BLOCK = re.compile(
 """A built ```json example, with the ``dsref-check`` comment that says how the site checks it, when it has one."""
 
 
+def _base64url(text: str) -> str:
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
 def config_fragment(
-    text: str, *, world_size: int | None = None, profile: Profile | None = None, release: str | None = None
+    text: str,
+    *,
+    world_size: int | None = None,
+    profile: Profile | None = None,
+    release: str | None = None,
+    launch: str | None = None,
 ) -> str:
     """The URL fragment that opens ``text`` in the playground (what its share link writes): base64url of the UTF-8
-    bytes, without padding, then the settings the page should check it with, where they are not its defaults.
+    bytes, without padding, then the settings the page should check it with, where they are not its defaults, and
+    the launch pasted beside it (base64url too), where there is one.
 
     >>> config_fragment('{"fp16": {"enabled": true}}')
     '#config=eyJmcDE2IjogeyJlbmFibGVkIjogdHJ1ZX19'
     >>> config_fragment("{}", world_size=8, profile="hf", release="0.14.5")
     '#config=e30&world=8&reading=hf&release=0.14.5'
+    >>> config_fragment("{}", launch="deepspeed t.py --deepspeed ds.json")
+    '#config=e30&launch=ZGVlcHNwZWVkIHQucHkgLS1kZWVwc3BlZWQgZHMuanNvbg'
     """
-    fragment = "#config=" + base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
-    settings = {"world": world_size, "reading": profile, "release": release}
-    return fragment + "".join(f"&{name}={value}" for name, value in settings.items() if value is not None)
+    settings = {
+        "world": world_size,
+        "reading": profile,
+        "release": release,
+        "launch": _base64url(launch) if launch else None,
+    }
+    tail = "".join(f"&{name}={value}" for name, value in settings.items() if value is not None)
+    return "#config=" + _base64url(text) + tail
 
 
 def with_try_links(page: str, lang: Lang, playground: str) -> str:

@@ -2,7 +2,10 @@
 // generated JSON Schema (Ajv, its messages in the page's language), and completion of keys from that schema, with
 // its descriptions in the page's language. As soon as the worker has started (worker.js: Pyodide running dsref),
 // dsref's exact findings, fixes, texts and completion replace them. The page's own texts come from dsref's catalogs,
-// in the page's language (dsref/site/playground.py writes them into the page).
+// in the page's language (dsref/site/playground.py writes them into the page). Beside the config, a second editor
+// takes the launch (a command line or script, a LLaMA-Factory or axolotl YAML, an Accelerate config): while it holds
+// one, the check is dsref check LAUNCH's (dsref/site/playground_launch.py), each finding marked in the editor that
+// holds the value; while it is empty, the page is what it is without it.
 import { json, jsonLanguage, jsonParseLinter } from "@codemirror/lang-json";
 import { syntaxTree } from "@codemirror/language";
 import { lintGutter, setDiagnostics } from "@codemirror/lint";
@@ -10,7 +13,7 @@ import Ajv from "ajv";
 import localizeEn from "ajv-i18n/localize/en";
 import localizeZh from "ajv-i18n/localize/zh";
 import { Compartment } from "@codemirror/state";
-import { hoverTooltip } from "@codemirror/view";
+import { hoverTooltip, placeholder } from "@codemirror/view";
 import { EditorView, basicSetup } from "codemirror";
 
 const SAMPLE = `{
@@ -36,6 +39,7 @@ const list = document.getElementById("dsref-pg-findings");
 const profile = document.getElementById("dsref-pg-profile");
 const release = document.getElementById("dsref-pg-release");
 const world = document.getElementById("dsref-pg-world");
+const effective = document.getElementById("dsref-pg-effective");
 const more = document.createElement("p");
 more.id = "dsref-pg-more";
 list.after(more);
@@ -73,34 +77,40 @@ function changesOf(doc, edits) {
 
 // -- the editor ------------------------------------------------------------------------------------------------
 // A share link (or a "Try it" link of the site, dsref/site/playground.py: config_fragment) carries the text, then
-// the settings it is checked with where they are not the page's defaults: &world=8&reading=hf&release=0.14.5
-function fromFragment() {
-  const match = /^#config=([A-Za-z0-9_-]*)((?:&\w+=[\w.]*)*)$/.exec(location.hash);
-  if (!match) return null;
-  const settings = Object.fromEntries(match[2].split("&").slice(1).map((pair) => pair.split("=")));
-  if (/^[1-9]\d*$/.test(settings.world ?? "")) world.value = settings.world;
-  if (["deepspeed", "hf"].includes(settings.reading)) profile.value = settings.reading;
-  if (settings.release) release.value = settings.release;
+// the settings it is checked with where they are not the page's defaults: &world=8&reading=hf&release=0.14.5,
+// and the launch pasted beside it: &launch=<base64url>
+function fromBase64url(value) {
   try {
-    const bytes = Uint8Array.from(atob(match[1].replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+    const bytes = Uint8Array.from(atob(value.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     return null;
   }
 }
 
-function toFragment(text) {
+function toBase64url(text) {
   const bytes = new TextEncoder().encode(text);
   let binary = "";
   for (const b of bytes) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromFragment() {
+  const match = /^#config=([A-Za-z0-9_-]*)((?:&\w+=[\w.-]*)*)$/.exec(location.hash);
+  if (!match) return { config: null, launch: "" };
+  const settings = Object.fromEntries(match[2].split("&").slice(1).map((pair) => pair.split("=")));
+  if (/^[1-9]\d*$/.test(settings.world ?? "")) world.value = settings.world;
+  if (["deepspeed", "hf"].includes(settings.reading)) profile.value = settings.reading;
+  if (settings.release) release.value = settings.release;
+  return { config: fromBase64url(match[1]), launch: (settings.launch && fromBase64url(settings.launch)) || "" };
+}
+
+function toFragment(text, launch) {
   const settings = { world: worldSize(), reading: profile.value || undefined };
   if (release.value !== release.defaultValue) settings.release = release.value;
+  if (launch.trim()) settings.launch = toBase64url(launch);
   const tail = Object.entries(settings).filter(([, value]) => value !== undefined);
-  return (
-    "#config=" +
-    btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") +
-    tail.map(([name, value]) => `&${name}=${value}`).join("")
-  );
+  return "#config=" + toBase64url(text) + tail.map(([name, value]) => `&${name}=${value}`).join("");
 }
 
 // The world size --world-size is given, or undefined (not given: the batch arithmetic that needs it is not done)
@@ -114,8 +124,9 @@ const narrow = window.matchMedia("(max-width: 600px)");
 const wrapped = () => (narrow.matches ? EditorView.lineWrapping : []);
 
 let timer = null;
+const shared = fromFragment();
 const view = new EditorView({
-  doc: fromFragment() ?? SAMPLE,
+  doc: shared.config ?? SAMPLE,
   parent: document.getElementById("dsref-pg-editor"),
   extensions: [
     basicSetup,
@@ -137,7 +148,39 @@ const view = new EditorView({
   ],
 });
 
-narrow.addEventListener("change", () => view.dispatch({ effects: wrapping.reconfigure(wrapped()) }));
+// The launch: plain text (a shell line or script, or YAML), checked with the config whenever either changes
+const launchWrapping = new Compartment();
+const launchView = new EditorView({
+  doc: shared.launch,
+  parent: document.getElementById("dsref-pg-launch"),
+  extensions: [
+    basicSetup,
+    lintGutter(),
+    placeholder(T.launch_placeholder),
+    launchWrapping.of(wrapped()),
+    EditorView.theme({
+      "&": { border: "1px solid var(--md-default-fg-color--lightest, #ccc)", fontSize: "0.8rem" },
+      ".cm-scroller": { overflow: "auto" },
+    }),
+    EditorView.updateListener.of((update) => {
+      if (update.docChanged) {
+        clearTimeout(timer);
+        timer = setTimeout(changed, 200);
+      }
+    }),
+  ],
+});
+
+// The launch pasted, or "" where the pane holds nothing but blanks (then the config is checked alone)
+function launchText() {
+  const text = launchView.state.doc.toString();
+  return text.trim() ? text : "";
+}
+
+narrow.addEventListener("change", () => {
+  view.dispatch({ effects: wrapping.reconfigure(wrapped()) });
+  launchView.dispatch({ effects: launchWrapping.reconfigure(wrapped()) });
+});
 
 // -- hover: the option under the pointer, as the language server explains it -------------------------------------------
 // The keys from the top of the file down to the key at pos (or to the key whose value holds pos); null elsewhere.
@@ -235,11 +278,13 @@ let worker = null;
 let ready = false;
 let version = "";
 let asked = 0;
-let stoppedOn = null; // the text the checker last stopped on: not sent again until it changes
+let stoppedOn = null; // the text (and launch) the checker last stopped on: not sent again until either changes
 const waiting = new Map();
 const state = {
   report: null,
   checkedText: null,
+  checkedLaunch: null,
+  launch: null,
   ready: false,
   fixes: 0,
   instant: null,
@@ -251,8 +296,10 @@ const state = {
 };
 window.dsrefPlayground = {
   view,
+  launchView,
   state,
   setText,
+  setLaunch,
   fixAll,
   estimateFit,
   get worker() {
@@ -305,8 +352,12 @@ function stop(text, reason, restartIt) {
   stoppedOn = text;
   state.stopped = { text, reason: String(reason) };
   state.report = null;
+  state.launch = null;
   state.checkedText = null;
+  state.checkedLaunch = null;
   view.dispatch(setDiagnostics(view.state, []));
+  launchView.dispatch(setDiagnostics(launchView.state, []));
+  effective.hidden = true;
   list.replaceChildren();
   more.textContent = "";
   const line = String(reason || "").trim().split("\n").pop();
@@ -317,19 +368,25 @@ function stop(text, reason, restartIt) {
   }
 }
 
+// What the checker is asked about: the config, and the launch beside it when there is one (a stop is on both)
+function askedKey(text, launch) {
+  return launch ? text + "\u0000" + launch : text;
+}
+
 // A question to the worker; one that gets no answer in data.check_seconds stops it (Python cannot be interrupted).
 function ask(kind, text, extra = {}) {
   asked += 1;
   const id = asked;
   return new Promise((resolve, reject) => {
+    const key = askedKey(text, extra.launch);
     const timer = setTimeout(() => {
-      if (waiting.has(id)) stop(text, say("too_slow", { seconds: data.check_seconds }), true);
+      if (waiting.has(id)) stop(key, say("too_slow", { seconds: data.check_seconds }), true);
     }, data.check_seconds * 1000);
     const done = (settle) => (value) => {
       clearTimeout(timer);
       settle(value);
     };
-    waiting.set(id, [done(resolve), done(reject), text]);
+    waiting.set(id, [done(resolve), done(reject), key]);
     worker.postMessage({
       id,
       kind,
@@ -562,9 +619,11 @@ function applyFix(fix) {
 
 const ICONS = { error: "\u2716", warning: "\u26a0", info: "\u2139" }; // ✖ ⚠ ℹ beside the word, never alone
 
-function finding(f) {
+// One finding in the list; `file`: the name of the editor it is in, shown before its line while a launch is pasted
+// (null: the config alone, as without a launch). What is said of the launch has no rule, so no code and no link.
+function finding(f, file = null) {
   const item = document.createElement("li");
-  item.dataset.code = f.code;
+  item.dataset.code = f.code ?? f.reason;
   item.className = "dsref-pg-" + f.severity;
   const icon = document.createElement("span");
   icon.className = "dsref-pg-icon";
@@ -573,18 +632,22 @@ function finding(f) {
   const severity = document.createElement("strong");
   severity.className = "dsref-pg-severity";
   severity.textContent = data.severities[f.severity];
-  const code = document.createElement("a");
-  code.href = new URL(`${data.rules}${f.code}/`, location.href).href;
-  code.title = say("rule_link", { code: f.code });
-  code.innerHTML = "<code></code>";
-  code.firstChild.textContent = f.code;
   const where = document.createElement("code");
   where.className = "dsref-pg-where";
-  where.textContent = `${f.line}:${f.column}`;
+  where.textContent = file === null ? `${f.line}:${f.column}` : `${file}:${f.line}:${f.column}`;
   const message = document.createElement("span");
   message.className = "dsref-pg-message";
   message.textContent = f.message;
-  item.append(icon, " ", severity, " ", code, " ", where, " ", message);
+  if (f.code) {
+    const code = document.createElement("a");
+    code.href = new URL(`${data.rules}${f.code}/`, location.href).href;
+    code.title = say("rule_link", { code: f.code });
+    code.innerHTML = "<code></code>";
+    code.firstChild.textContent = f.code;
+    item.append(icon, " ", severity, " ", code, " ", where, " ", message);
+  } else {
+    item.append(icon, " ", severity, " ", where, " ", message);
+  }
   if (f.fix) {
     const button = document.createElement("button");
     button.type = "button";
@@ -592,7 +655,7 @@ function finding(f) {
     button.onclick = () => applyFix(f.fix);
     item.append(" ", button);
   }
-  for (const help of f.help) {
+  for (const help of f.help ?? []) {
     const line = document.createElement("div");
     line.className = "dsref-pg-help";
     line.textContent = help;
@@ -601,56 +664,112 @@ function finding(f) {
   return item;
 }
 
-function show(report, text) {
-  if (view.state.doc.toString() !== text) return; // an answer about an older text
+// A finding as the editor whose `doc` holds it marks it; `prefix`: where it is when that is the other editor
+function diagnostic(doc, f, at = f, prefix = "") {
+  const fix = f.fix && at === f ? f.fix : null;
+  return {
+    from: offset(doc, at.line, at.column),
+    to: offset(doc, at.end_line, at.end_column),
+    severity: SEVERITY[f.severity],
+    source: f.code ? `${data.severities[f.severity]} ${f.code}` : data.severities[f.severity],
+    message: [prefix + f.message, ...(f.help ?? [])].join("\n"),
+    actions: fix ? [{ name: say("fix_one", { title: fix.title }), apply: () => applyFix(fix) }] : [],
+  };
+}
+
+// The answer for the config `text` (and the `launch` beside it, "" for none): a report of dsref check, or, with a
+// launch, what dsref check LAUNCH says (its report, what it says of the launch, the filled config)
+function show(answer, text, launch) {
+  if (view.state.doc.toString() !== text || launchText() !== launch) return; // an answer about older texts
   state.stopped = null;
   more.textContent = "";
-  if (report.refused) {
+  const withLaunch = Boolean(launch) && !answer.refused;
+  const report = withLaunch ? answer.report : answer;
+  state.report = report;
+  state.launch = withLaunch ? answer : null;
+  state.checkedText = text;
+  state.checkedLaunch = launch;
+  effective.hidden = !(withLaunch && answer.effective);
+  if (withLaunch && answer.effective) {
+    effective.querySelector("pre").textContent = JSON.stringify(answer.effective, null, 2);
+  }
+  if (answer.refused) {
     // a release dsref does not cover: what the command line says, and no findings for a release not checked
-    state.report = report;
-    state.checkedText = text;
     view.dispatch(setDiagnostics(view.state, []));
+    launchView.dispatch(setDiagnostics(launchView.state, []));
     list.replaceChildren();
-    status.textContent = report.refused;
+    status.textContent = answer.refused;
     return;
   }
-  const file = report.files[0];
-  state.report = report;
-  state.checkedText = text;
+  const found = report ? report.files[0].findings : [];
+  // at most data.shown are drawn, in the editors and in the list; the rest are counted
+  const shown = found.slice(0, data.shown);
+  const said = withLaunch ? answer.said : [];
+  const configFile = withLaunch ? answer.named : null;
+  // in the launch: the findings of the ds_config it builds (an Accelerate config), and those dsref check places at
+  // the launch's flag or key (an "auto" the launch fills: its "auto" is their related place in the config)
+  const inLaunch = (f) => withLaunch && (answer.pane === "launch" || f.file === answer.launch_file);
   const doc = view.state.doc;
-  // at most data.shown are drawn, in the editor and in the list; the rest are counted
-  const shown = file.findings.slice(0, data.shown);
-  const diagnostics = shown.map((f) => ({
-    from: offset(doc, f.line, f.column),
-    to: offset(doc, f.end_line, f.end_column),
-    severity: SEVERITY[f.severity],
-    source: `${data.severities[f.severity]} ${f.code}`,
-    message: [f.message, ...f.help].join("\n"),
-    actions: f.fix ? [{ name: say("fix_one", { title: f.fix.title }), apply: () => applyFix(f.fix) }] : [],
-  }));
-  view.dispatch(setDiagnostics(view.state, diagnostics));
-  list.replaceChildren(...shown.map(finding));
-  if (file.findings.length > shown.length) {
-    more.textContent = say("more_findings", { hidden: file.findings.length - shown.length, shown: shown.length });
+  const launchDoc = launchView.state.doc;
+  const configMarks = [];
+  const launchMarks = said.filter((f) => !f.file).map((f) => diagnostic(launchDoc, f));
+  for (const f of shown) {
+    if (!inLaunch(f)) {
+      if (!f.file) configMarks.push(diagnostic(doc, f)); // f.file: another file the launch names, not in the page
+      continue;
+    }
+    launchMarks.push(diagnostic(launchDoc, f));
+    for (const place of f.related ?? []) {
+      if (place.file === configFile) configMarks.push(diagnostic(doc, f, place, `${f.file}:${f.line}:${f.column}: `));
+    }
   }
-  const counts = say("findings", { errors: file.errors, warnings: file.warnings, infos: file.infos });
-  const checked = say("checked_for", { release: report.checked_for?.deepspeed ?? release.value });
-  status.textContent = [say("ready", { version }), checked, file.findings.length ? counts : T.no_findings].join(" ");
+  for (const mark of withLaunch ? answer.marks : []) {
+    const f = found[mark.finding];
+    if (mark.finding >= shown.length) continue;
+    launchMarks.push(diagnostic(launchDoc, f, mark, `${configFile}:${f.line}:${f.column}: `));
+  }
+  view.dispatch(setDiagnostics(view.state, configMarks));
+  launchView.dispatch(setDiagnostics(launchView.state, launchMarks));
+  const where = (f) => (withLaunch ? (f.file ?? (answer.pane === "launch" ? answer.launch_file : configFile)) : null);
+  list.replaceChildren(
+    ...said.map((f) => finding(f, f.file ?? answer.launch_file)),
+    ...shown.map((f) => finding(f, where(f))),
+  );
+  if (found.length > shown.length) {
+    more.textContent = say("more_findings", { hidden: found.length - shown.length, shown: shown.length });
+  }
+  const parts = [say("ready", { version })];
+  if (report) parts.push(say("checked_for", { release: report.checked_for?.deepspeed ?? release.value }));
+  if (withLaunch && answer.form) {
+    const processes =
+      answer.world_size == null ? T.launch_processes_unknown : say("launch_processes", { count: answer.world_size });
+    parts.push(say("launch_read", { form: T["launch_form_" + answer.form], processes }));
+    if (answer.named) parts.push(say("launch_named", { written: answer.named }));
+    if (answer.builds) parts.push(T.launch_builds);
+  }
+  if (!report) parts.push(T.launch_unread);
+  else {
+    const file = report.files[0];
+    const counts = say("findings", { errors: file.errors, warnings: file.warnings, infos: file.infos });
+    parts.push(found.length ? counts : T.no_findings);
+  }
+  status.textContent = parts.join(" ");
 }
 
 async function changed() {
   const text = view.state.doc.toString();
+  const launch = launchText();
   if (!ready) {
     instant();
     return;
   }
-  if (text === stoppedOn) return; // the reader's next change is checked
+  if (askedKey(text, launch) === stoppedOn) return; // the reader's next change is checked
   try {
     const asked = performance.now();
-    const report = await ask("check", text);
+    const answer = await ask("check", text, launch ? { launch } : {});
     state.checkMs.push(performance.now() - asked);
     state.exactAt ??= performance.now();
-    show(report, text);
+    show(answer, text, launch);
   } catch {
     /* stopped: said by stop(), and the next text is checked once it has started again */
   }
@@ -658,6 +777,10 @@ async function changed() {
 
 function setText(text) {
   view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+}
+
+function setLaunch(text) {
+  launchView.dispatch({ changes: { from: 0, to: launchView.state.doc.length, insert: text } });
 }
 
 async function fixAll(unsafe) {
@@ -682,7 +805,7 @@ async function fixAll(unsafe) {
 document.getElementById("dsref-pg-fix").onclick = () => fixAll(false);
 document.getElementById("dsref-pg-fix-unsafe").onclick = () => fixAll(true);
 document.getElementById("dsref-pg-share").onclick = async () => {
-  const fragment = toFragment(view.state.doc.toString());
+  const fragment = toFragment(view.state.doc.toString(), launchView.state.doc.toString());
   history.replaceState(null, "", fragment);
   try {
     await navigator.clipboard.writeText(location.href);

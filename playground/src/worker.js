@@ -1,6 +1,8 @@
 // The playground's checker: Pyodide in a Web Worker, so that the page never waits for Python. It loads dsref's
 // wheel and the pinned wheels named by py/pyodide-lock.json (written by scripts/playground.py), all from the site
-// itself, then answers each message with what dsref.site.playground's functions return for the editor's text.
+// itself, then answers each message with what dsref.site.playground's functions return for the editor's text (and
+// dsref.site.playground_launch's for a pasted launch: PyYAML, shipped beside the wheels, is loaded only when a launch
+// first needs it, so that the first answer never waits for it).
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const base = new URL(".", import.meta.url);
@@ -16,6 +18,7 @@ async function start() {
   await pyodide.loadPackage(["dsref"], { messageCallback: () => {}, errorCallback: () => {} });
   pyodide.runPython(
     "from dsref.site.playground import check_document, completions, estimate_document, fix_document, hover_markdown\n" +
+      "from dsref.site.playground_launch import check_launch_document, launch_packages\n" +
       "from dsref.tree.versions import DSREF_VERSION",
   );
   const version = pyodide.globals.get("DSREF_VERSION");
@@ -28,8 +31,21 @@ const ready = start().catch((error) => {
   throw error;
 });
 
+// The packages a launch needs that are not loaded yet (PyYAML for a YAML launch), loaded from the site itself
+async function loadFor(pyodide, launch) {
+  const needed = pyodide.globals.get("launch_packages");
+  let names;
+  try {
+    names = needed(launch).toJs();
+  } finally {
+    needed.destroy();
+  }
+  const missing = names.filter((name) => !(name in pyodide.loadedPackages));
+  if (missing.length) await pyodide.loadPackage(missing, { messageCallback: () => {}, errorCallback: () => {} });
+}
+
 self.onmessage = async (event) => {
-  const { id, kind, text, lang, profile, release, unsafe, world_size } = event.data;
+  const { id, kind, text, lang, profile, release, unsafe, world_size, launch } = event.data;
   let pyodide;
   try {
     pyodide = await ready;
@@ -37,7 +53,7 @@ self.onmessage = async (event) => {
     return;
   }
   const name = {
-    check: "check_document",
+    check: launch ? "check_launch_document" : "check_document",
     complete: "completions",
     estimate: "estimate_document",
     fix: "fix_document",
@@ -58,7 +74,12 @@ self.onmessage = async (event) => {
       // undefined is None, null is not
       const options = { profile: profile || undefined, deepspeed_version: release, world_size };
       if (kind === "fix") options.unsafe = Boolean(unsafe);
-      result = JSON.parse(fn.callKwargs(text, lang, options));
+      if (kind === "check" && launch) {
+        await loadFor(pyodide, launch);
+        result = JSON.parse(fn.callKwargs(launch, text, lang, options));
+      } else {
+        result = JSON.parse(fn.callKwargs(text, lang, options));
+      }
     }
     self.postMessage({ id, kind, ok: true, result });
   } catch (error) {

@@ -673,3 +673,194 @@ def test_the_schema_preview_claims_nothing_the_exact_check_will_not(served: str,
     page.wait_for_function(wraps, timeout=5_000)
     assert not page.evaluate("() => window.dsrefPlayground.state.ready")
     context.close()
+
+
+# -- the launch pasted beside the config ----------------------------------------------------------------------------
+
+LAUNCH_CONFIG = """{
+  "train_micro_batch_size_per_gpu": 2,
+  "gradient_accumulation_steps": "auto",
+  "bf16": {"enabled": true},
+  "optimizer": {"type": "AdamW", "params": {"lr": "auto"}},
+  "zero_optimization": {"stage": 3}
+}
+"""
+
+SHELL_LAUNCH = """#!/bin/bash
+deepspeed --num_gpus 8 train.py \\
+  --deepspeed ds_config.json \\
+  --per_device_train_batch_size 4 \\
+  --bf16 --learning_rate 2e-5
+"""
+"""Mismatches the config: Trainer compares its micro batch 2 with --per_device_train_batch_size 4 (line 4)."""
+
+LLAMA_FACTORY_LAUNCH = """### model
+model_name_or_path: meta-llama/Meta-Llama-3-8B-Instruct
+stage: sft
+deepspeed: examples/deepspeed/ds_z3_config.json
+per_device_train_batch_size: 2
+learning_rate: 1.0e-4
+bf16: false
+"""
+
+ACCELERATE_LAUNCH = """compute_environment: LOCAL_MACHINE
+distributed_type: DEEPSPEED
+deepspeed_config:
+  gradient_accumulation_steps: 4
+  offload_optimizer_device: disk
+  zero_stage: 2
+mixed_precision: bf16
+num_machines: 1
+num_processes: 8
+"""
+
+
+def _launch_cli(
+    launch: str, config_at: str | None, lang: str, scratch: Path, config: str = LAUNCH_CONFIG
+) -> tuple[Any, str]:
+    """``dsref check --format json LAUNCH`` on the base install and PyYAML (the page's, with the YAML reader it loads
+    for a YAML launch), in a folder holding the launch and the config where the launch names it."""
+    from dsref.site.playground_launch import LAUNCH_NAMES, launch_kind
+
+    folder = scratch / f"launch-{len(list(scratch.glob('launch-*')))}"
+    folder.mkdir()
+    name = LAUNCH_NAMES[launch_kind(launch) or "shell"]
+    (folder / name).write_text(launch, encoding="utf-8")
+    if config_at is not None:
+        (folder / config_at).parent.mkdir(parents=True, exist_ok=True)
+        (folder / config_at).write_text(config, encoding="utf-8")
+    yaml = scratch / "yaml-only"
+    if not yaml.exists():
+        yaml.mkdir()
+        (yaml / "yaml").symlink_to(Path(importlib.import_module("yaml").__file__ or "").parent)
+    env = {"PYTHONPATH": f"{_base_path(str(scratch))}:{yaml}", "PATH": "/usr/bin:/bin", "HOME": str(scratch)}
+    args = ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", lang, name]
+    proc = subprocess.run(
+        [sys.executable, "-S", "-m", "dsref", *args], capture_output=True, text=True, env=env, cwd=folder
+    )
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout), proc.stderr
+
+
+_BOTH_CHECKED = (
+    "([text, launch]) => window.dsrefPlayground.state.checkedText === text && "
+    "window.dsrefPlayground.state.checkedLaunch === launch"
+)
+
+
+def _marked_lines(page: Any, editor: str, severity: str) -> list[int]:
+    """The lines (1-based) of ``editor`` that hold a mark of ``severity`` (what CodeMirror's lint draws)."""
+    return page.evaluate(  # type: ignore[no-any-return]
+        """([editor, severity]) => [...document.querySelectorAll(`${editor} .cm-line`)]
+            .map((line, index) => (line.querySelector(`.cm-lintRange-${severity}`) ? index + 1 : 0))
+            .filter(Boolean)""",
+        [editor, severity],
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_pasted_launch_is_checked_as_dsref_check_launch(served: str, browser: Any, lang: str, tmp_path: Path) -> None:
+    """A launch pasted beside the config gets dsref check LAUNCH's report, its findings marked in the editor that
+    holds the value (a mismatch in both); PyYAML is fetched only once a YAML launch is pasted; the share link carries
+    the launch; an emptied launch pane gives the config alone's answer again; no launch stops the checker."""
+    context = browser.new_context()
+    fetched: list[str] = []
+
+    def local_only(route: Any) -> None:
+        fetched.append(route.request.url)
+        route.continue_() if route.request.url.startswith(served) else route.abort()
+
+    context.route("**/*", local_only)
+    page = context.new_page()
+    page.goto(served + ("playground/" if lang == "en" else "zh/playground/"))
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+    pg = "window.dsrefPlayground"
+
+    def checked(config: str, launch: str) -> Any:
+        page.evaluate(f"([config, launch]) => {{ {pg}.setText(config); {pg}.setLaunch(launch); }}", [config, launch])
+        page.wait_for_function(_BOTH_CHECKED, arg=[config, launch], timeout=60_000)
+        return page.evaluate(f"() => ({{ report: {pg}.state.report, launch: {pg}.state.launch }})")
+
+    # A shell launch that mismatches: DS589 on the config's line and on the launch's
+    shown = checked(LAUNCH_CONFIG, SHELL_LAUNCH)
+    report, stderr = _launch_cli(SHELL_LAUNCH, "ds_config.json", lang, tmp_path)
+    assert shown["report"]["files"] == report["files"] and stderr == ""
+    assert [f["code"] for f in report["files"][0]["findings"]].count("DS589") == 1
+    assert _marked_lines(page, "#dsref-pg-editor", "error") == [2]
+    assert _marked_lines(page, "#dsref-pg-launch", "error") == [4]  # --per_device_train_batch_size 4
+    status = page.locator("#dsref-pg-status").text_content() or ""
+    assert PLAYGROUND.text("launch_named", lang, written="ds_config.json") in status  # type: ignore[arg-type]
+    assert PLAYGROUND.text("launch_processes", lang, count=8) in status  # type: ignore[arg-type]
+    assert page.locator("#dsref-pg-findings li[data-code=DS589] .dsref-pg-where").text_content() == "ds_config.json:2:3"
+    effective = json.loads(page.locator("#dsref-pg-effective pre").text_content() or "")
+    assert effective["config"]["optimizer"]["params"]["lr"] == 2e-5 and page.locator("#dsref-pg-effective").is_visible()
+    assert not any("pyyaml" in url for url in fetched)  # the first answers and a shell launch need no YAML reader
+
+    # A value the launch fills into an "auto": the finding at the launch's flag, the "auto" marked in the config too
+    auto = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "bf16": {"enabled": "auto"}\n}\n'
+    zero = "deepspeed --num_gpus 2 train.py --deepspeed ds_config.json \\\n  --per_device_train_batch_size 0 --bf16\n"
+    shown = checked(auto, zero)
+    report, _ = _launch_cli(zero, "ds_config.json", lang, tmp_path, config=auto)
+    assert shown["report"]["files"] == report["files"]
+    placed = [f for f in report["files"][0]["findings"] if f.get("file") == "launch.sh"]
+    assert placed and all(f["line"] == 2 and f["related"][0]["line"] == 2 for f in placed)
+    assert 2 in _marked_lines(page, "#dsref-pg-launch", placed[0]["severity"])
+    assert 2 in _marked_lines(page, "#dsref-pg-editor", placed[0]["severity"])
+    assert page.locator("#dsref-pg-findings .dsref-pg-where", has_text="launch.sh:2:").count() == len(placed)
+
+    # The share link carries the launch, and opens it again
+    checked(LAUNCH_CONFIG, SHELL_LAUNCH)
+    page.click("#dsref-pg-share")
+    assert page.evaluate("() => location.hash") == config_fragment(LAUNCH_CONFIG, launch=SHELL_LAUNCH)
+
+    # A LLaMA-Factory YAML: PyYAML is fetched now, and the path it names stands for the config
+    shown = checked(LAUNCH_CONFIG, LLAMA_FACTORY_LAUNCH)
+    report, _ = _launch_cli(LLAMA_FACTORY_LAUNCH, "examples/deepspeed/ds_z3_config.json", lang, tmp_path)
+    assert shown["report"]["files"] == report["files"]
+    assert shown["launch"]["named"] == "examples/deepspeed/ds_z3_config.json"
+    assert _marked_lines(page, "#dsref-pg-launch", "error") == [7]  # bf16: false against the config's true
+    assert any("pyyaml" in url for url in fetched)
+
+    # An Accelerate config with its deepspeed_config inline: findings on its own lines; the config pane is not read
+    shown = checked("{ this is not read }", ACCELERATE_LAUNCH)
+    report, _ = _launch_cli(ACCELERATE_LAUNCH, None, lang, tmp_path)
+    assert shown["report"]["files"] == report["files"] and shown["launch"]["builds"]
+    assert 5 in _marked_lines(page, "#dsref-pg-launch", "error")  # offload_optimizer_device: disk
+    assert _marked_lines(page, "#dsref-pg-editor", "error") == []
+    assert PLAYGROUND.text("launch_builds", lang) in (page.locator("#dsref-pg-status").text_content() or "")  # type: ignore[arg-type]
+
+    # A launch its reader cannot read stops nothing: the next one is checked
+    for hostile in ("a: " + "[" * 5_000 + "]" * 5_000 + "\n", "deepspeed " + "$(" * 3_000 + "\n"):
+        page.evaluate("(launch) => window.dsrefPlayground.setLaunch(launch)", hostile)
+        page.wait_for_function(
+            "(launch) => window.dsrefPlayground.state.checkedLaunch === launch || window.dsrefPlayground.state.stopped",
+            arg=hostile,
+            timeout=60_000,
+        )
+    shown = checked(LAUNCH_CONFIG, SHELL_LAUNCH)
+    assert [f["code"] for f in shown["report"]["files"][0]["findings"]].count("DS589") == 1
+
+    # Emptied, the launch pane leaves the page as it is without one: dsref check - on the config alone
+    shown = checked(LAUNCH_CONFIG, "")
+    assert shown["launch"] is None and not page.locator("#dsref-pg-effective").is_visible()
+    alone = ["check", "--format", "json", "--deepspeed-version", "0.19.8", "--lang", lang, "-"]
+    assert shown["report"] == json.loads(_cli(alone, LAUNCH_CONFIG, tmp_path))
+    assert _marked_lines(page, "#dsref-pg-launch", "error") == []
+
+    # A share link with a launch opens both; on a phone the two editors are one above the other, their lines wrapped
+    page.close()
+    page = context.new_page()
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(served + "playground/" + config_fragment(LAUNCH_CONFIG, launch=SHELL_LAUNCH))
+    page.wait_for_function("() => window.dsrefPlayground && window.dsrefPlayground.state.ready", timeout=120_000)
+    page.wait_for_function(_BOTH_CHECKED, arg=[LAUNCH_CONFIG, SHELL_LAUNCH], timeout=60_000)
+    assert page.evaluate("() => window.dsrefPlayground.launchView.state.doc.toString()") == SHELL_LAUNCH
+    config_box = page.locator("#dsref-pg-editor").bounding_box()
+    launch_box = page.locator("#dsref-pg-launch").bounding_box()
+    assert launch_box["y"] >= config_box["y"] + config_box["height"] and launch_box["width"] <= 390
+    assert page.evaluate(
+        "() => document.querySelector('#dsref-pg-launch .cm-content').classList.contains('cm-lineWrapping')"
+    )
+    assert [url for url in fetched if not url.startswith(served)] == []
+    context.close()
