@@ -38,6 +38,8 @@ MESSAGES = messages(
     accelerate_refused="Accelerate refuses {key} beside deepspeed_config_file (DeepSpeedPlugin: the file decides "
     "it): remove it from the Accelerate config, and write it in the ds_config",
     bad_yaml="the YAML does not parse: {detail}",
+    yaml_too_deep="the YAML nests its values too deeply to be read (a launch file nests a few levels); check that "
+    "this is the launch file meant",
     yaml_missing="reading a YAML launch needs dsref's `launch` extra (PyYAML): `python -m pip install 'dsref[launch]'`",
     bad_value="{name} is given as {value}, which the training arguments do not take",
     unreadable="the launch file cannot be read: {reason}",

@@ -24,6 +24,13 @@ _AXOLOTL_NAMES = {
 def read_yaml(text: str, path: str) -> Launch:
     """The launch in a LLaMA-Factory or axolotl YAML file; :class:`LaunchError` for any other YAML."""
     try:
+        return _read_yaml(text, path)
+    except RecursionError:  # PyYAML composes and builds nested values by recursion
+        raise LaunchError("yaml_too_deep", path) from None
+
+
+def _read_yaml(text: str, path: str) -> Launch:
+    try:
         import yaml
     except ImportError:
         raise LaunchError("yaml_missing", path) from None
@@ -115,8 +122,10 @@ def read_accelerate_text(text: str, path: str, precision: str | None = None, *, 
 
     try:
         root = yaml.compose(text, Loader=yaml.SafeLoader)
+        if not isinstance(root, yaml.MappingNode):
+            raise LaunchError("unknown_yaml", path)
+        return replace(read_accelerate(root, path, text, precision, other_kinds=other_kinds), text=text)
     except yaml.YAMLError as exc:
         raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None
-    if not isinstance(root, yaml.MappingNode):
-        raise LaunchError("unknown_yaml", path)
-    return replace(read_accelerate(root, path, text, precision, other_kinds=other_kinds), text=text)
+    except RecursionError:
+        raise LaunchError("yaml_too_deep", path) from None

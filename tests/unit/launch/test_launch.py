@@ -148,6 +148,10 @@ def test_llamafactory_and_axolotl_yaml(tmp_path: Path) -> None:
         ("compute_environment: LOCAL_MACHINE\ndistributed_type: MULTI_GPU\n", "accelerate_not_deepspeed"),
         ("name: my-service\nreplicas: 3\n", "unknown_yaml"),
         ("key: [unclosed\n", "bad_yaml"),
+        # deeper than Python's recursion limit lets PyYAML compose or build
+        ("stage: sft\nkey: " + "[" * 5000 + "]" * 5000 + "\n", "yaml_too_deep"),
+        ("distributed_type: DEEPSPEED\ndeepspeed_config: " + "[" * 5000 + "]" * 5000 + "\n", "yaml_too_deep"),
+        ("stage: sft\nkey: " + "[" * 900 + "]" * 900 + "\n", "yaml_too_deep"),
     ],
 )
 def test_a_yaml_dsref_does_not_read_says_which_forms_it_reads(text: str, reason: str) -> None:
