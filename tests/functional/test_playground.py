@@ -450,6 +450,24 @@ def test_schema_findings_come_at_once_while_python_starts(served: str, browser: 
     context.close()
 
 
+COMPLETION_KEYS_IGNORED_MS = 150
+"""Longer than CodeMirror's ``interactionDelay`` (75 ms): the keys that move through or accept a completion list do
+nothing for that long after the list opens or its options change, as they would for a user's hand."""
+
+
+def _select_completion(page: Any, label: str) -> None:
+    """Moves the open completion list's selection to ``label``: one key at a time, each once the list has held
+    still past CodeMirror's interaction delay (the list may still be refining for the last character typed)."""
+    selected = page.locator(".cm-tooltip-autocomplete li[aria-selected] .cm-completionLabel")
+    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel")
+    for _ in range(2 * labels.count() + 10):
+        page.wait_for_timeout(COMPLETION_KEYS_IGNORED_MS)
+        if selected.count() and selected.first.text_content() == label:
+            return
+        page.keyboard.press("ArrowDown")
+    raise AssertionError(f"{label!r} never became the selected completion: {labels.all_text_contents()}")
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_schema_completion_comes_at_once_while_python_starts(served: str, browser: Any, lang: str) -> None:
@@ -477,15 +495,14 @@ def test_schema_completion_comes_at_once_while_python_starts(served: str, browse
     page.evaluate("(at) => window.dsrefPlayground.view.dispatch({selection: {anchor: at}})", at)
     page.keyboard.type('"st')
     page.locator(".cm-tooltip-autocomplete .cm-completionLabel", has_text="stage").first.wait_for(timeout=20_000)
-    labels = page.locator(".cm-tooltip-autocomplete .cm-completionLabel").all_text_contents()
-    for _ in range(labels.index("stage")):
-        page.keyboard.press("ArrowDown")
+    _select_completion(page, "stage")
     name = f"ds_config{'.zh' if lang == 'zh' else ''}.schema.json"
     schema = json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
     (section,) = [b for b in schema["properties"]["zero_optimization"]["anyOf"] if "properties" in b]
     info = page.locator(".cm-completionInfo")
     info.wait_for(timeout=10_000)
     assert info.text_content() == section["properties"]["stage"]["description"]
+    page.wait_for_timeout(COMPLETION_KEYS_IGNORED_MS)
     page.keyboard.press("Enter")
     assert page.evaluate("() => window.dsrefPlayground.view.state.doc.toString()").count('"stage"') == 1
     assert not page.evaluate("() => window.dsrefPlayground.state.ready")
