@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 from ..records import record
-from ..schema import UNSET, HfAuto, HfChange
+from ..schema import UNSET, HfAuto, HfChange, WarmupRatio
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import fill_at, release_number
 from .arguments import TRAINING_ARGUMENTS, trainer_value
@@ -32,7 +32,6 @@ __all__ = [
     "Need",
     "Unfillable",
     "Unknown",
-    "WarmupRatio",
     "as_written",
     "trainer_fill",
     "trainer_holds",
@@ -40,7 +39,6 @@ __all__ = [
 ]
 
 Need = Literal["world_size", "steps", "hidden_size", "variable"]
-WarmupRatio = Literal["when_no_steps", "replaces_steps"]
 """What the launch leaves unsaid that a value needs: the number of processes, of training steps, the model's hidden
 size, or an argument set through a shell variable."""
 

@@ -70,6 +70,10 @@ Unit = Literal[
 
 HfFiller = Literal["transformers", "accelerate"]
 
+WarmupRatio = Literal["when_no_steps", "replaces_steps"]
+"""How a release of transformers reads ``TrainingArguments.warmup_ratio`` for the warm-up steps
+(:attr:`HfChange.warmup_ratio`)."""
+
 
 @record(slots=True)
 class HfChange:
@@ -87,7 +91,7 @@ class HfChange:
     compared: str = ""
     """The name those earlier releases' mismatch error gives the argument a written value is compared with, where it
     is not :attr:`HfAuto.compared` (``fp16|fp16_full_eval+fp16_backend(amp)`` before transformers 5)."""
-    warmup_ratio: Literal["when_no_steps", "replaces_steps"] | None = None
+    warmup_ratio: WarmupRatio | None = None
     """How those earlier releases read ``TrainingArguments.warmup_ratio`` for the warm-up steps: ``when_no_steps``,
     ``ceil(num_training_steps * warmup_ratio)`` where ``warmup_steps`` is 0 (transformers 4); ``replaces_steps``, a
     given ``warmup_ratio`` taken as ``warmup_steps`` (5.0 to 5.14, where it was deprecated); None: not at all."""
