@@ -247,7 +247,7 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
         say(f"dsref: {shown}: " + MESSAGES.text("unreadable", lang, reason=read.text(lang)))
         return None
     text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
-    opened = open_launch(path, text)
+    opened = open_launch(path, text, settings.hugging_face.accelerate)
     for said in opened.said:
         where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"
         say(f"dsref: {where}: " + said.text(lang))

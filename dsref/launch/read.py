@@ -51,13 +51,14 @@ def is_launch_file(path: str) -> bool:
     return path.lower().endswith(LAUNCH_SUFFIXES)
 
 
-def read_launch(path: str, text: str) -> Launch:
+def read_launch(path: str, text: str, accelerate: str | None = None) -> Launch:
     """The launch in ``text`` (read from ``path``), with its ds_config found; :class:`~.model.LaunchError` when it
-    cannot be read as one."""
+    cannot be read as one. ``accelerate``: the release of Accelerate whose plugin builds an Accelerate config's
+    ds_config (None: the newest dsref knows)."""
     if path.lower().endswith((".yaml", ".yml")):
         from .yaml_files import read_yaml
 
-        launch = read_yaml(text, path)
+        launch = read_yaml(text, path, accelerate)
     else:
         from .shell import read_shell
 

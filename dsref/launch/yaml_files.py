@@ -21,8 +21,9 @@ _AXOLOTL_NAMES = {
 """axolotl's keys that are another ``TrainingArguments`` name (the rest it passes on under the same name)."""
 
 
-def read_yaml(text: str, path: str) -> Launch:
-    """The launch in a LLaMA-Factory or axolotl YAML file; :class:`LaunchError` for any other YAML."""
+def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
+    """The launch in a LLaMA-Factory or axolotl YAML file, or an Accelerate config (the ds_config it builds as
+    Accelerate ``accelerate`` builds it; None: the newest dsref knows); :class:`LaunchError` for any other YAML."""
     try:
         import yaml
     except ImportError:
@@ -51,7 +52,7 @@ def read_yaml(text: str, path: str) -> Launch:
     if "distributed_type" in entries or "deepspeed_config" in entries:
         from .accelerate import read_accelerate
 
-        return read_accelerate(root, path)
+        return read_accelerate(root, path, accelerate)
     form: Form
     if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
         form = "axolotl"
