@@ -49,11 +49,15 @@ deselect=(
   --deselect tests/unit/test_imports.py
   --deselect tests/unit/test_layers.py::test_every_contract_is_kept
 )
-DSREF_TEST_ENV=lowest "$lowest_venv/bin/python" -m pytest -m "not slow" -p no:cacheprovider "${deselect[@]}" "$@"
+DSREF_TEST_ENV=lowest "$lowest_venv/bin/python" -m pytest -m "not slow" -p no:cacheprovider \
+  -n "${DSREF_TEST_WORKERS:-auto}" --dist loadfile "${deselect[@]}" "$@"
 
 mkdir -p "$out"
-python scripts/corpus_output.py --corpus "$corpus" >"$out/locked.txt"
+# both readings at once (one per core)
+python scripts/corpus_output.py --corpus "$corpus" >"$out/locked.txt" &
+locked=$!
 "$lowest_venv/bin/python" scripts/corpus_output.py --corpus "$corpus" >"$out/lowest.txt"
+wait "$locked"
 if ! cmp -s "$out/locked.txt" "$out/lowest.txt"; then
   echo "scripts/lowest_pydantic.sh: dsref check says otherwise with $spec:" >&2
   diff "$out/locked.txt" "$out/lowest.txt" | head -40 >&2

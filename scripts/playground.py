@@ -259,16 +259,32 @@ def build_requirements_missing() -> list[str]:
     return missing
 
 
+PACKAGE_SOURCE = ("pyproject.toml", "README.md", "LICENSE", "dsref")
+"""What setuptools reads to build dsref's wheel (pyproject.toml names the readme and the package)."""
+
+
 def build_dsref_wheel(into: Path) -> Path:
     """dsref's wheel, built from this checkout (what ``pip install .`` would install): with this interpreter's
-    setuptools where it has what the build needs (no download), else in pip's isolated build environment."""
+    setuptools where it has what the build needs (no download), else in pip's isolated build environment.
+
+    setuptools builds in the source folder's ``build/`` and ``*.egg-info``: the build runs on a copy of the
+    package's sources, so that no file a build once left there (a module since removed) reaches the wheel, and two
+    builds at once (the tests run on several workers) never share a folder."""
     isolation = [] if build_requirements_missing() else ["--no-build-isolation"]
     with tempfile.TemporaryDirectory() as scratch:
+        source = Path(scratch) / "source"
+        for name in PACKAGE_SOURCE:
+            if (ROOT / name).is_dir():
+                shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            else:
+                source.mkdir(exist_ok=True)
+                shutil.copyfile(ROOT / name, source / name)
+        wheels = Path(scratch) / "wheels"
         subprocess.run(
-            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *isolation, "-w", scratch, str(ROOT)],
+            [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", *isolation, "-w", str(wheels), str(source)],
             check=True,
         )
-        (built,) = Path(scratch).glob("dsref-*.whl")
+        (built,) = wheels.glob("dsref-*.whl")
         target = into / built.name
         shutil.copyfile(built, target)
     return target

@@ -51,7 +51,9 @@ fi
 bash scripts/install_test_deps.sh
 
 export DSREF_TEST_ENV="$mode"  # tests/functional/test_environment.py compares the installed packages with the lock when locked
-python -m pytest "$@"
+# every core (pytest-xdist); a test file's tests stay on one worker, so its module fixtures (the site build, the
+# wheel, the served playground) are built once. DSREF_TEST_WORKERS=0 runs them in this process, one after another.
+python -m pytest -n "${DSREF_TEST_WORKERS:-auto}" --dist loadfile "$@"
 # the fast tier again on the lowest pydantic pyproject.toml admits, and the same check output over the corpus
 # (about 2 minutes more on 2 cores; DSREF_SKIP_LOWEST=1 leaves it out while iterating locally)
 if [ "${DSREF_SKIP_LOWEST:-}" != 1 ]; then

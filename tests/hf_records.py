@@ -117,5 +117,5 @@ def dsref_accelerate(case: dict[str, Any], release: str | None) -> dict[str, Any
             "num_processes": 2,
         }
     )
-    launch = read_accelerate(yaml.compose(text), "accelerate.yaml", release)
+    launch = read_accelerate(yaml.compose(text), "accelerate.yaml", text, release=release)
     return None if launch.built is None else launch.built.config

@@ -61,7 +61,7 @@ def check_and_draw(
     if workers <= 1:
         yield from map(one, paths)
         return
-    from .fix import offered  # noqa: F401  (imported once here, before forking, for the files that offer fixes)
+    from .fix import fixer, offered  # noqa: F401  (imported once here, before forking, for the files that offer fixes)
     from .rules import all_rules
     from .validate.checktree import check_tree
 
@@ -196,12 +196,15 @@ def _check_and_draw(
         report = check_bytes(stdin, path, settings)
     else:
         report = check_file(path, settings)
+    more = False
     if any(f.fix is not None for f in report.findings):
-        from .fix.offered import offered  # only here: most files offer no fix, and start-up stays light
+        from .fix.fixer import more_fixes_follow  # only here: most files offer no fix, and start-up stays light
+        from .fix.offered import offered
 
         report = offered(report, settings)  # the fixes listed are those --fix applies
+        more = more_fixes_follow(report, settings)  # and whether making them makes others possible
     report.path = display_path(path)
-    return draw(report, fmt, lang, color=color, target=settings.deepspeed_version)
+    return draw(report, fmt, lang, color=color, target=settings.deepspeed_version, more_fixes=more)
 
 
 def _can_fork() -> bool:

@@ -29,7 +29,8 @@ TITLES = messages(
     remove_deprecated='remove "{key}" (its value is the default)',
     move='move "{key}" into {target}',
     move_top='move "{key}" out of {section} to the top level',
-    remove_duplicate='remove the first "{key}" (line {line}); the later value stays, as json.load keeps it',
+    remove_duplicate='remove the first "{key}" (line {line}) and keep the later one (line {later}), the value '
+    "json.load keeps",
     remove_auto='remove "{key}": DeepSpeed drops "auto" here and uses the default',
     replace_auto='write the default {new} instead of "auto"',
     remove_ignored='remove "{key}": DeepSpeed ignores it at ZeRO stage {stage}',

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from .edits import Fix
     from .repairs import Repair
 
-__all__ = ["Example", "Finding", "Kind", "Location", "Severity", "format_location"]
+__all__ = ["Example", "Filled", "Finding", "Kind", "LaunchPlace", "Location", "Severity", "format_location"]
 
 
 @record
@@ -125,6 +125,29 @@ _PROFILE_SEVERITY: dict[Kind, Mapping[str, Severity]] = {
 
 
 @record
+class LaunchPlace:
+    """Where a launch file writes a value (1-based line, columns; ``end_col`` after its end), with that line and the
+    flag or key as written there (``--per_device_train_batch_size 0``)."""
+
+    path: str
+    line: int
+    col: int
+    end_col: int
+    source: str
+    written: str
+
+
+@record
+class Filled:
+    """A finding about a value the file leaves ``"auto"`` and Trainer fills from the launch: the value, where the
+    launch gives it (None: nowhere, TrainingArguments' defaults give it), and the arguments whose default it used."""
+
+    value: Any
+    at: LaunchPlace | None = None
+    defaults: tuple[str, ...] = ()
+
+
+@record
 class Finding:
     """One thing wrong with, or worth saying about, a config."""
 
@@ -149,6 +172,9 @@ class Finding:
     seen_by: Profile | None = None
     """For a file the chosen reader refuses: the other reader, whose reading of the file this finding is about
     (``"deepspeed"``: Hjson; ``"hf"``: ``json.load``); None for a finding of the file as its own reader reads it."""
+    filled: Filled | None = None
+    """For a finding on an ``"auto"`` Trainer fills from the launch (``dsref check LAUNCH``): with what, and where
+    the launch gives it. Shown at the launch's line, the ``"auto"`` beside it."""
 
     @property
     def code(self) -> str:

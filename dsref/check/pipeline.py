@@ -25,12 +25,13 @@ from .read.config_file import SNIFF_CHARS, looks_like_config
 from .read.loader import LoadedConfig, LoadError, LoadErrorKind, load, load_bytes, load_text
 from .repair.repairing import located, strict_json_fix, with_fixes
 from .repairs import RemoveDuplicate, StrictJson
-from .rules import RuleFailure, run_rules
+from .rules import RuleFailure, get_rule, run_rules
 from .settings import DEFAULT_SETTINGS, CheckSettings
 from .validate.validation import validate
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from ..launch.trainer import Filling
     from ..tree.profiles import Profile
 
 __all__ = [
@@ -46,6 +47,7 @@ __all__ = [
     "display_path",
     "expand",
     "expand_paths",
+    "launch_filling",
     "launched",
     "load_error_finding",
     "refused_text",
@@ -167,8 +169,11 @@ def _report(loaded: LoadedConfig | LoadError, path: str, settings: CheckSettings
 def _refused(error: LoadError, path: str, settings: CheckSettings) -> FileReport:
     """The report of a file its reader refuses: the load error first, then, when the other reader reads the text,
     what the file holds as that reader reads it, judged as the refusing reader would once it could read it (the
-    rest of the file is not hidden behind its first syntax error). Those findings carry no fix: none can be made
-    while the reader refuses the file."""
+    rest of the file is not hidden behind its first syntax error). Those findings carry no fix, none can be proven
+    while the reader refuses the file, but for a key written twice: removing the first is what the load error's own
+    fix (the file rewritten as strict JSON, which would drop it silently) waits for, and it is proven on the other
+    reader's reading (:func:`~dsref.check.fix.proof.judge`). What a launch must give (DS612) is not said of a file no
+    launch can start with."""
     report = FileReport(path, None, error, [load_error_finding(error)])
     text = refused_text(error)
     if text is None or error.kind is not LoadErrorKind.syntax:
@@ -179,7 +184,11 @@ def _refused(error: LoadError, path: str, settings: CheckSettings) -> FileReport
         return report
     # the data as the other reader has it, judged for the reader the file is for
     seen = check_loaded(replace(read, profile=error.profile), path, settings.read_as(error.profile))
-    report.findings.extend(replace(f, repair=None, fix=None, seen_by=other) for f in seen.findings)
+    report.findings.extend(
+        replace(f, seen_by=other) if f.kind is Kind.duplicate_key else replace(f, repair=None, fix=None, seen_by=other)
+        for f in seen.findings
+        if not _about_launch(f)
+    )
     report.other_reading = read
     report.rule_failures = seen.rule_failures
     return report
@@ -199,7 +208,7 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             location=duplicate.location,
             applicability=Applicability.unsafe,
             title="remove_duplicate",
-            args={"key": str(duplicate.location[-1]), "line": duplicate.first.line},
+            args={"key": str(duplicate.location[-1]), "line": duplicate.first.line, "later": duplicate.later.line},
         )
         findings.append(
             Finding(
@@ -225,12 +234,15 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
             # (safe: DeepSpeed reads the same); anything more Hjson (comments, unquoted keys) is --profile hf's
             strict = StrictJson(location=(), applicability=Applicability.safe, title="trailing_commas", rewrite=False)
             findings.append(Finding(Kind.not_strict_json, Severity.info, (), None, args, repair=strict))
-    data = launched(loaded, settings)
+    filling = launch_filling(loaded, settings)
+    data = loaded.data if filling is None else filling.config
     findings.extend(validate(data, settings))
     failures: tuple[RuleFailure, ...] = ()
     if isinstance(data, dict):
         result = run_rules(data, settings)
         ruled, failures = result.findings, result.failures
+        if not loaded.accepted_by_reader:  # DeepSpeed refuses a key written twice: no launch starts with the file
+            ruled = [f for f in ruled if not _about_launch(f)]
         # A rule that says what DeepSpeed does with a key it passes on unchecked replaces the schema's note on it.
         said = {f.location for f in ruled if f.severity is not Severity.info}
         findings = [
@@ -244,24 +256,46 @@ def check_loaded(loaded: LoadedConfig, path: str, settings: CheckSettings = DEFA
                 Finding(Kind.rule_failed, Severity.info, (), None, {"rule": f.code, "name": f.name, "error": f.error})
                 for f in failures
             )
+    if filling is not None and filling.filled and settings.launch is not None:
+        from .filled import with_fills
+
+        findings = with_fills(findings, filling, settings.launch)
     # File-level notes share line 0: the rules (e.g. "this looks like a Hugging Face config") come first.
     findings.sort(key=lambda f: (_line(loaded, f), _order(f.severity), f.rule is None))
     return FileReport(path, loaded, None, with_fixes(findings, loaded), failures)
+
+
+def _about_launch(finding: Finding) -> bool:
+    """Whether ``finding`` says what the launch must give or leaves open (:attr:`~dsref.check.rules.Rule.about_launch`):
+    nothing to say of a file its reader refuses."""
+    found = get_rule(finding.rule) if finding.rule is not None else None
+    return found is not None and found.about_launch
 
 
 def launched(loaded: LoadedConfig, settings: CheckSettings) -> Any:
     """The config as the run will see it: with the launch given (``dsref check LAUNCH``), a file read as Hugging
     Face's has each ``"auto"`` Trainer fills filled from the launch, as the installed transformers fills it; else the
     file as read. The keys stay where the file writes them, so findings point at its lines."""
-    if settings.launch is None or loaded.profile != "hf" or settings.launch.form == "accelerate":
-        return loaded.data  # an Accelerate config does not say what the script fills: its "auto" stay
+    filling = launch_filling(loaded, settings)
+    return loaded.data if filling is None else filling.config
+
+
+def launch_filling(loaded: LoadedConfig, settings: CheckSettings) -> Filling | None:
+    """How Trainer fills the file under the launch given (:func:`launched`); None without a launch that gives
+    training arguments, or for a file not read as Hugging Face's."""
+    launch = settings.launch
+    if launch is None or loaded.profile != "hf" or launch.form == "accelerate":
+        return None  # an Accelerate config alone does not say what the script fills: its "auto" stay
     from ..launch.trainer import trainer_fill
     from .validate.checktree import check_tree
 
-    filling = trainer_fill(
-        loaded.data, settings.launch, settings.world_size, check_tree(), settings.hugging_face.transformers
-    )
-    return filling.config
+    data = loaded.data
+    if launch.built is not None and launch.built.config is None:
+        # the file an Accelerate config names, as its DeepSpeedPlugin hands it to Trainer
+        from ..launch.accelerate import as_the_plugin_reads
+
+        data = as_the_plugin_reads(data, launch.built.mixed_precision)
+    return trainer_fill(data, launch, settings.world_size, check_tree(), settings.hugging_face.transformers)
 
 
 def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> FileReport:
@@ -283,7 +317,7 @@ def check_built(text: str, path: str, built: Built, settings: CheckSettings) -> 
     report.findings = [
         replace(f, repair=None, fix=None)
         for f in report.findings
-        if f.severity is Severity.error or tuple(f.location) in built.places
+        if f.severity is Severity.error or tuple(f.location) in built.places or f.filled is not None
     ]
     return report
 

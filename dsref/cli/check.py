@@ -154,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
             status = 2
             continue
         if isinstance(with_launch, _Built):
-            built.append((path, with_launch.text, with_launch.built, with_launch.settings))
+            built.append((with_launch.built.path or path, with_launch.text, with_launch.built, with_launch.settings))
             continue
         if with_launch.refused:
             status = max(status, 1)
@@ -203,7 +203,7 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
     from .texts import say
 
     try:
-        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE))
+        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE), settings.hugging_face.accelerate)
     except LaunchError as exc:
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text(exc.reason, lang, **args))
@@ -235,6 +235,7 @@ class _Built:
 def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named | _Built | None:
     """The ds_config a launch file names or builds, and the settings it is checked with (the launch, the world size
     its launcher starts, Hugging Face's reading); None, said on standard error, when there is none to check."""
+    from ..check.pipeline import display_path
     from ..check.read.loader import MAX_BYTES, LoadError, read_file
     from ..launch.opened import open_launch
     from ..launch.read import MESSAGES
@@ -249,13 +250,14 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
     text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
     opened = open_launch(path, text, settings.hugging_face.accelerate)
     for said in opened.said:
+        shown = visible(display_path(said.file) if said.file else path, name=True)
         where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"
         say(f"dsref: {where}: " + said.text(lang))
     if opened.launch is None:
         return None
     checked = settings.launched_by(opened.launch)
     if opened.built is not None:
-        return _Built(text, opened.built, checked)
+        return _Built(opened.built.text or text, opened.built, checked)
     if opened.named is None:
         return None
     return _Named([opened.named], checked, opened.refused)
@@ -309,12 +311,13 @@ def _show_effective(
         report.path = display_path(path)
         reports.append(report)
         document = effective_document(
-            config.config,
+            launched(report.loaded, settings) if report.loaded is not None else config.config,
             world_size=settings.world_size,
             deepspeed_version=settings.deepspeed_version,
             hugging_face=settings.hugging_face,
         )
-        documents.append({"file": report.path, "launch": report.path, **document})
+        launch = display_path(settings.launch.path) if settings.launch is not None else report.path
+        documents.append({"file": report.path, "launch": launch, **document})
     text = json.dumps(documents if len(documents) != 1 else documents[0], ensure_ascii=False, indent=2)
     sys.stdout.write(json_visible(text))
     sys.stdout.write("\n")
@@ -330,6 +333,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
         Original,
         counted,
         fix_text,
+        more_fixes_follow,
         read_original,
         refusal_text,
         unified_diff,
@@ -358,13 +362,13 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
     failing = False
     cleaned: set[str] = set()
 
-    def keep(report: FileReport) -> None:
+    def keep(report: FileReport, more_fixes: bool = False) -> None:
         nonlocal status, failing
         if report.error is not None:
             status = 2
         failing = failing or not report.ok
         if not args.diff:
-            pieces.append(draw(report, args.format, lang, color=color, target=target))
+            pieces.append(draw(report, args.format, lang, color=color, target=target, more_fixes=more_fixes))
 
     def settle(entry: _Entry) -> None:
         """What one file's fix comes to, said and counted in the order the files were given."""
@@ -389,7 +393,7 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                 keep(entry.before)
                 status = 2
                 return
-        keep(entry.report)
+        keep(entry.report, entry.more_fixes)
         if entry.fixed is not None:
             fixed += entry.fixed
             changed += 1
@@ -427,6 +431,8 @@ def _fix(args: argparse.Namespace, lang: Lang, release: Release, settings: Check
                     # the fixed file itself, where `- --fix > fixed.json` sends it: as it is
                     sys.stdout.write(result.text)
                 entry = _Entry(shown, lines, result.after, result.before)
+                if not args.diff:  # what remains listed (unsafe fixes, without --unsafe-fixes) may open the way to more
+                    entry.more_fixes = more_fixes_follow(result.after, settings)
                 if result.changed:  # else the same text; fixes --fix refused are no longer offered
                     entry.fixed = len(result.fixed)
                     if args.diff:
@@ -464,6 +470,8 @@ class _Entry:
     diff: str | None = None
     started: Started | None = None
     fixed: int | None = None
+    more_fixes: bool = False
+    """Making the fixes :attr:`report` still lists makes others possible."""
 
     @property
     def ready(self) -> bool:

@@ -18,7 +18,15 @@ from ..records import record
 from ..tree.profiles import release_number
 from .model import Built, Given, Launch, LaunchError, Place
 
-__all__ = ["ACCELERATE_KEYS", "PLUGIN_CHANGES", "REFUSED_WITH_FILE", "PluginChange", "read_accelerate"]
+__all__ = [
+    "ACCELERATE_KEYS",
+    "PLUGIN_CHANGES",
+    "REFUSED_WITH_FILE",
+    "PluginChange",
+    "as_the_plugin_reads",
+    "read_accelerate",
+    "set_mixed_precision",
+]
 
 
 @record
@@ -74,10 +82,20 @@ REFUSED_WITH_FILE = (
 ``mixed_precision``): the file decides them."""
 
 
-def read_accelerate(root: Any, path: str, release: str | None = None) -> Launch:
+def read_accelerate(
+    root: Any,
+    path: str,
+    text: str = "",
+    precision: str | None = None,
+    *,
+    other_kinds: bool = False,
+    release: str | None = None,
+) -> Launch:
     """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
     (``num_processes``, every machine's together), the file it names or the config Accelerate ``release`` builds
-    (:class:`Built`; None: the newest dsref knows)."""
+    (:class:`Built`; None: the newest dsref knows). ``precision``: the mixed precision the training process sets
+    instead of the config's (``--bf16``). ``other_kinds``: a config that runs no DeepSpeed gives its world size alone
+    (else :class:`LaunchError`)."""
     import yaml
 
     constructor = yaml.SafeLoader("")
@@ -86,7 +104,8 @@ def read_accelerate(root: Any, path: str, release: str | None = None) -> Launch:
         if isinstance(key_node, yaml.ScalarNode):
             top[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node, deep=True))
     kind = top.get("distributed_type")
-    if kind is None or str(kind[2]).upper() != "DEEPSPEED":
+    deepspeed = kind is not None and str(kind[2]).upper() == "DEEPSPEED"
+    if not deepspeed and not other_kinds:
         raise LaunchError("accelerate_not_deepspeed", path, _line(kind[1]) if kind else 0, kind=kind[2] if kind else "")
     section: dict[str, tuple[Any, Any, Any]] = {}
     section_node = top.get("deepspeed_config")
@@ -96,26 +115,42 @@ def read_accelerate(root: Any, path: str, release: str | None = None) -> Launch:
                 section[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node))
 
     def given(entry: tuple[Any, Any, Any], value: Any = None) -> Given:
-        return Given(entry[2] if value is None else value, _line(entry[1]), entry[1].start_mark.column + 1)
+        key, node = entry[0], entry[1]
+        written = (
+            str(text[node.start_mark.index : node.end_mark.index]) if node.start_mark.line == node.end_mark.line else ""
+        )
+        return Given(
+            entry[2] if value is None else value,
+            _line(node),
+            node.start_mark.column + 1,
+            written,
+            _line(key),
+            key.start_mark.column + 1,
+        )
 
     processes = machines = None
     if "num_processes" in top and type(top["num_processes"][2]) is int:
         processes = given(top["num_processes"])
     if "num_machines" in top and type(top["num_machines"][2]) is int:
         machines = given(top["num_machines"])
+    if not deepspeed:  # the world size alone (the script is handed --deepspeed itself)
+        return Launch(path, "accelerate", None, None, {}, nodes=machines, processes=processes)
     ignored = tuple(given(entry, key) for key, entry in section.items() if key not in ACCELERATE_KEYS)
     file_entry = section.get("deepspeed_config_file")
     ds_config = None
     if file_entry is not None and isinstance(file_entry[2], str) and file_entry[2] not in ("", "none"):
         ds_config = given(file_entry)
+    precision_entry = top.get("mixed_precision")
+    written = "no" if precision_entry is None or precision_entry[2] is None else str(precision_entry[2]).lower()
+    mixed_precision = precision or written
     if ds_config is not None:
         refused = [given(section[key], key) for key in REFUSED_WITH_FILE if key in section]
         if "mixed_precision" in top:
             refused.append(given(top["mixed_precision"], "mixed_precision"))
-        built = Built(None, {}, ignored, tuple(refused))
+        built = Built(None, {}, ignored, tuple(refused), path, text, mixed_precision)
     else:
-        config, places = _build(section, top, section_node, _changes_made(release))
-        built = Built(config, places, ignored)
+        config, places = _build(section, top, section_node, mixed_precision, precision is None, _changes_made(release))
+        built = Built(config, places, ignored, (), path, text, mixed_precision)
     return Launch(path, "accelerate", ds_config, None, {}, nodes=machines, processes=processes, built=built)
 
 
@@ -154,6 +189,8 @@ def _build(
     section: dict[str, tuple[Any, Any, Any]],
     top: dict[str, tuple[Any, Any, Any]],
     section_node: tuple[Any, Any, Any] | None,
+    precision: str,
+    precision_written: bool,
     made: frozenset[str],
 ) -> tuple[dict[str, Any], dict[tuple[str, ...], Place]]:
     """The config ``DeepSpeedPlugin`` builds without a file: each value as the launcher passes it through the
@@ -194,14 +231,8 @@ def _build(
     }
     if clipping or (clipping is not None and "clipping_zero" in made):
         config["gradient_clipping"] = clipping
-    precision_entry = top.get("mixed_precision")
-    precision = "no" if precision_entry is None or precision_entry[2] is None else str(precision_entry[2]).lower()
-    if precision == "fp16":
-        config["fp16"] = {"enabled": True, "auto_cast": True}
-    elif precision == "bf16" or (precision == "fp8" and "fp8_bf16" in made):
-        config["bf16"] = {"enabled": True}
-    for dtype in ("fp16", "bf16"):
-        config.setdefault(dtype, {"enabled": False})
+    set_mixed_precision(config, precision, fp8_is_bf16="fp8_bf16" in made)
+    precision_entry = top.get("mixed_precision") if precision_written else None
 
     where: list[tuple[tuple[str, ...], tuple[Any, Any, Any] | None, Any]] = [
         ((), section_node, {}),
@@ -227,6 +258,58 @@ def _build(
     ]
     places = {loc: place for loc, entry, value in where if (place := _place(entry, value)) is not None}
     return config, places
+
+
+def set_mixed_precision(config: dict[str, Any], precision: str, *, fp8_is_bf16: bool = True) -> None:
+    """What ``DeepSpeedPlugin.set_mixed_precision`` does to ``config``: a section for the precision where there is
+    none, both switches present, and an ``"auto"`` switch filled (``fill_match`` without matching).
+    ``fp8_is_bf16``: ``fp8`` turns bf16 on (Accelerate 0.34 and later, :data:`PLUGIN_CHANGES`)."""
+    bf16 = ("bf16", "fp8") if fp8_is_bf16 else ("bf16",)
+    if precision == "fp16" and "fp16" not in config:
+        config["fp16"] = {"enabled": True, "auto_cast": True}
+    elif precision in bf16 and "bf16" not in config:
+        config["bf16"] = {"enabled": True}
+    for dtype in ("fp16", "bf16"):
+        if dtype not in config:
+            config[dtype] = {"enabled": False}
+    wanted = {"fp16": precision == "fp16", "bf16": precision in bf16}
+    for dtype, on in wanted.items():
+        section = config.get(dtype)
+        if isinstance(section, dict) and section.get("enabled") == "auto":
+            section["enabled"] = on
+
+
+_FILLED_FROM_THE_PLUGIN = {
+    ("zero_optimization", "stage"): 2,
+    ("zero_optimization", "offload_optimizer", "device"): "none",
+    ("zero_optimization", "offload_param", "device"): "none",
+    ("zero_optimization", "offload_param", "nvme_path"): "none",
+    ("zero_optimization", "offload_optimizer", "nvme_path"): "none",
+    ("zero_optimization", "stage3_gather_16bit_weights_on_model_save"): False,
+}
+"""What ``DeepSpeedPlugin`` fills into an ``"auto"`` of the file ``deepspeed_config_file`` names, when the launch
+sets none of its variables (the config may not set them beside a file): its defaults. ``gradient_accumulation_steps``
+and ``gradient_clipping`` stay ``"auto"`` (Trainer fills them)."""
+
+
+def as_the_plugin_reads(config: Any, precision: str) -> Any:
+    """The ds_config file an Accelerate config names, as ``DeepSpeedPlugin`` hands it to Trainer: one accumulation
+    step written where the file writes none, its defaults in place of ``"auto"`` (:data:`_FILLED_FROM_THE_PLUGIN`),
+    and the mixed precision set (:func:`set_mixed_precision`). A copy; ``config`` as it is when it is no mapping."""
+    if not isinstance(config, dict):
+        return config
+    import copy
+
+    config = copy.deepcopy(config)
+    config.setdefault("gradient_accumulation_steps", 1)
+    for path, value in _FILLED_FROM_THE_PLUGIN.items():
+        node: Any = config
+        for key in path[:-1]:
+            node = node.get(key) if isinstance(node, dict) else None
+        if isinstance(node, dict) and node.get(path[-1]) == "auto":
+            node[path[-1]] = value
+    set_mixed_precision(config, precision)
+    return config
 
 
 def _number(text: str) -> Any:

@@ -22,6 +22,23 @@ class Given:
     col: int = 1
     written: str = ""
     """As the launch writes it (``$LR``, ``2e-5``), for messages."""
+    key_line: int = 0
+    """Where the flag or key that gives the value starts (``--per_device_train_batch_size``,
+    ``micro_batch_size:``), 1-based; 0 where the value stands alone (a bare switch is its own flag)."""
+    key_col: int = 1
+    file: str = ""
+    """The file that writes it, where it is not the launch's own (the Accelerate config ``--config_file`` names)."""
+
+    def span(self) -> tuple[int, int, int]:
+        """The line, first column and column after the end of the flag (or key) with its value, as the launch
+        writes them: the whole ``--per_device_train_batch_size 0``, or only the flag where the value is on a line
+        of its own (after a continuation)."""
+        end = self.col + max(1, len(self.written or str(self.value)))
+        if not self.key_line or (self.key_line, self.key_col) >= (self.line, self.col):
+            return self.line, self.col, end
+        if self.key_line == self.line:
+            return self.line, self.key_col, end
+        return self.key_line, self.key_col, self.key_col + 1
 
 
 @record
@@ -49,6 +66,12 @@ class Built:
     """Keys the tool does not read (``value`` is the key)."""
     refused: tuple[Given, ...] = ()
     """Keys the tool refuses beside the file the launch names (``value`` is the key)."""
+    path: str = ""
+    """The file it is built from (the Accelerate config), whose text :attr:`places` point into."""
+    text: str = ""
+    mixed_precision: str = "no"
+    """The precision the plugin sets (``set_mixed_precision``): the training arguments' ``--fp16``/``--bf16``, else
+    ``accelerate launch --mixed_precision``, else the config's ``mixed_precision``."""
 
 
 @record
@@ -86,6 +109,27 @@ class Launch:
     :func:`~dsref.launch.read.with_files`)."""
     built: Built | None = None
     """The ds_config the launch file builds or the keys it sets beside one (an Accelerate config)."""
+    text: str = ""
+    """The launch's text as read (a command given after ``--``: the command, quoted as the shell would), whose
+    lines a finding on a value the launch gives shows."""
+    accelerate_config: Given | None = None
+    """``accelerate launch --config_file`` as written: the Accelerate config the command runs with (its
+    ``distributed_type: DEEPSPEED`` section builds or names the ds_config, read by
+    :func:`~dsref.launch.read.with_files` into :attr:`built`)."""
+    mixed_precision: Given | None = None
+    """``accelerate launch --mixed_precision`` as written (it overrides the Accelerate config's)."""
+
+    def line_text(self, line: int, file: str = "") -> str | None:
+        """The launch's ``line`` (1-based) as written (of ``file``: the Accelerate config it runs with); None past
+        its end."""
+        text = self.built.text if file and self.built is not None and file == self.built.path else self.text
+        lines = text.split("\n")
+        return lines[line - 1].removesuffix("\r") if 0 < line <= len(lines) else None
+
+    @property
+    def world_size_given(self) -> Given | None:
+        """Where the launch gives its world size: the total number of processes, else the processes per node."""
+        return self.processes or self.processes_per_node
 
     @property
     def world_size(self) -> int | None:

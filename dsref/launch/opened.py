@@ -40,6 +40,8 @@ class Said:
     severity: Literal["error", "warning", "info"] = "error"
     stops: bool = False
     """Nothing is checked after it: the launch cannot be read, or names no ds_config that is there."""
+    file: str = ""
+    """The file :attr:`line` is in, where it is not the launch file (the Accelerate config its command names)."""
 
     def text(self, lang: Lang) -> str:
         return MESSAGES.text(self.reason, lang, **self.args)
@@ -84,11 +86,13 @@ def open_launch(path: str, text: str, accelerate: str | None = None) -> Opened:
         from .accelerate import ACCELERATE_KEYS
 
         known = ", ".join(ACCELERATE_KEYS)
+        elsewhere = launch.built.path if launch.built.path and launch.built.path != path else ""
         for key in launch.built.ignored:
             args = {"key": visible(str(key.value)), "known": known}
-            said.append(Said("accelerate_ignored", args, key.line, key.col, "warning"))
+            said.append(Said("accelerate_ignored", args, key.line, key.col, "warning", file=elsewhere))
         for key in launch.built.refused:
-            said.append(Said("accelerate_refused", {"key": visible(str(key.value))}, key.line, key.col))
+            args = {"key": visible(str(key.value))}
+            said.append(Said("accelerate_refused", args, key.line, key.col, file=elsewhere))
         if launch.built.config is not None:
             return Opened(path, launch, tuple(said), built=launch.built)
     if launch.ds_config is None:
@@ -96,10 +100,10 @@ def open_launch(path: str, text: str, accelerate: str | None = None) -> Opened:
         return Opened(path, launch, tuple(said))
     if launch.ds_config_path is None:
         written = str(launch.ds_config.value)
-        tried = ", ".join(visible(p, name=True) for p in candidates(written, path))
-        args = {"written": visible(written), "tried": tried}
         where = launch.ds_config
-        said.append(Said("ds_config_missing", args, where.line, where.col, stops=True))
+        tried = ", ".join(visible(p, name=True) for p in candidates(written, where.file or path))
+        args = {"written": visible(written), "tried": tried}
+        said.append(Said("ds_config_missing", args, where.line, where.col, stops=True, file=where.file))
         return Opened(path, launch, tuple(said))
     if launch.unknown:
         said.append(Said("unknown_value", {"names": ", ".join(launch.unknown)}, severity="info"))

@@ -8,7 +8,7 @@ import re
 from dataclasses import replace
 
 from ..text.i18n import messages
-from .model import Launch
+from .model import Launch, LaunchError
 
 __all__ = [
     "LAUNCH_SUFFIXES",
@@ -18,6 +18,7 @@ __all__ = [
     "is_launch_file",
     "read_launch",
     "resolve",
+    "with_accelerate_config",
     "with_files",
 ]
 
@@ -42,6 +43,9 @@ MESSAGES = messages(
     unreadable="the launch file cannot be read: {reason}",
     no_ds_config="the launch names no ds_config (--deepspeed, or deepspeed: in the YAML)",
     ds_config_missing="the ds_config named here is not there: {written} (looked for {tried})",
+    accelerate_config_missing="the Accelerate config named here is not there: {written} (looked for {tried})",
+    accelerate_unreadable="the Accelerate config named here cannot be read (it is no readable UTF-8 text file): "
+    "{written}",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
     '"auto"): the checks that need them are left out',
 )
@@ -63,14 +67,17 @@ def read_launch(path: str, text: str, accelerate: str | None = None) -> Launch:
         from .shell import read_shell
 
         launch = read_shell(text, path)
-    return with_files(launch)
+    return with_files(launch, accelerate)
 
 
-def with_files(launch: Launch) -> Launch:
+def with_files(launch: Launch, accelerate: str | None = None) -> Launch:
     """``launch`` with the files it names found: its ds_config, and its model's ``config.json`` where the model is
-    a local directory (with the hidden size Trainer reads from it)."""
+    a local directory (with the hidden size Trainer reads from it); an Accelerate config a command names, read as
+    Accelerate ``accelerate`` builds it (None: the newest dsref knows)."""
     if launch.ds_config is not None:
         launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
+    if launch.accelerate_config is not None and launch.built is None:
+        launch = with_accelerate_config(launch, accelerate)
     if launch.hostfile is not None and launch.processes is None:
         path = resolve(str(launch.hostfile.value), launch.path)
         slots = None if path is None else hostfile_slots(path)
@@ -86,6 +93,61 @@ def with_files(launch: Launch) -> Launch:
             if os.path.isfile(config):
                 return replace(launch, model_config_path=config, hidden_size=hidden_size(config))
     return launch
+
+
+def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch:
+    """``launch`` (``accelerate launch --config_file acc.yaml train.py …``) with what the Accelerate config gives: its
+    number of processes where the command gives none, and, where the script is not handed ``--deepspeed`` (which
+    Trainer would read instead), the ds_config ``DeepSpeedPlugin`` builds from it or the file it names, with the
+    mixed precision the training process sets (``--fp16``/``--bf16``, else ``--mixed_precision``, else the
+    config's); :class:`LaunchError` at ``--config_file`` when it is not there or runs no DeepSpeed."""
+    assert launch.accelerate_config is not None
+    named = launch.accelerate_config
+    written = str(named.value)
+    path = resolve(written, launch.path)
+    if path is None:
+        tried = ", ".join(candidates(written, launch.path))
+        raise LaunchError("accelerate_config_missing", launch.path, named.line, written=written, tried=tried)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(1 << 20)
+    except (OSError, ValueError):
+        raise LaunchError("accelerate_unreadable", launch.path, named.line, written=written) from None
+    given = {n: g.value for n, g in launch.arguments.items()}
+    precision = (
+        "fp16"
+        if given.get("fp16")
+        else "bf16"
+        if given.get("bf16")
+        else str(launch.mixed_precision.value).lower()
+        if launch.mixed_precision is not None
+        else None
+    )
+    from .yaml_files import read_accelerate_text
+
+    try:
+        accelerate = read_accelerate_text(
+            text, path, precision, other_kinds=launch.ds_config is not None, release=release
+        )
+    except LaunchError as exc:
+        raise LaunchError(exc.reason, launch.path, named.line, **exc.details) from None
+    processes = launch.processes
+    if processes is None and accelerate.processes is not None:
+        processes = replace(accelerate.processes, file=path)
+    if launch.ds_config is not None:
+        return replace(launch, processes=processes)  # TrainingArguments reads --deepspeed before the plugin
+    ds_config, ds_config_path = None, None
+    if accelerate.ds_config is not None:
+        ds_config = replace(accelerate.ds_config, file=path)
+        found = str(accelerate.ds_config.value)
+        ds_config_path = resolve(found, path) or resolve(found, launch.path)
+    return replace(
+        launch,
+        processes=processes,
+        built=accelerate.built,
+        ds_config=ds_config if ds_config is not None else named,
+        ds_config_path=ds_config_path,
+    )
 
 
 _HOST = re.compile(r"^(\S+)\s+slots=(\d+)")

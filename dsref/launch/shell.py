@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Iterator, Sequence
+from dataclasses import replace
 
 from ..records import record
 from .arguments import CHECKPOINTING_NAMES, MODEL_NAMES, SEQUENCE_NAMES, TRAINING_ARGUMENTS, convert, switch
@@ -58,11 +59,11 @@ def read_shell(text: str, path: str) -> Launch:
     first: list[_Token] | None = None
     for tokens in _commands(text, variables):
         if any(t.text == "--deepspeed" or t.text.startswith("--deepspeed=") for t in tokens):
-            return _launch(tokens, path)
+            return replace(_launch(tokens, path), text=text)
         if first is None and _launcher(tokens) is not None:
             first = tokens
     if first is not None:
-        return _launch(first, path)
+        return replace(_launch(first, path), text=text)
     raise LaunchError("no_command", path)
 
 
@@ -193,9 +194,11 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
     values = {"deepspeed": _DEEPSPEED_VALUES, "torchrun": _TORCHRUN_VALUES, "accelerate": _ACCELERATE_VALUES}
     takes_value = values.get(launcher, set())
     options: dict[str, _Token] = {}
+    flags: dict[str, _Token] = {}
     if launcher != "python":
         while index < len(tokens) and tokens[index].text.startswith("-"):
             name, _, inline = tokens[index].text.partition("=")
+            flags[name] = tokens[index]
             if inline:
                 options[name] = _Token(inline, tokens[index].line, tokens[index].col, tokens[index].written)
                 index += 1
@@ -210,16 +213,30 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
     arguments, unknown, ds_config, facts = _script_arguments(tokens[index:], path)
     nodes = processes_per_node = processes = None
     hostfile = None
+
+    def given(name: str) -> Given | None:
+        token = options.get(name)
+        if token is None or not token.known:
+            return None
+        return Given(token.text, token.line, token.col, token.written, flags[name].line, flags[name].col)
+
+    accelerate_config = mixed_precision = None
+
+    def count(*names: str) -> Given | None:
+        name = next((n for n in names if n in options), None)
+        return None if name is None else _count(options[name], flags[name])
+
     if launcher == "deepspeed":
-        nodes, processes_per_node = _count(options.get("--num_nodes")), _count(options.get("--num_gpus"))
+        nodes, processes_per_node = count("--num_nodes"), count("--num_gpus")
         written = options.get("--hostfile") or options.get("-H")
         if written is not None and written.known:
             hostfile = Given(written.text, written.line, written.col, written.written)
     elif launcher == "torchrun":
-        nodes = _count(options.get("--nnodes"))
-        processes_per_node = _count(options.get("--nproc_per_node") or options.get("--nproc-per-node"))
+        nodes = count("--nnodes")
+        processes_per_node = count("--nproc_per_node", "--nproc-per-node")
     elif launcher == "accelerate":
-        processes = _count(options.get("--num_processes"))
+        processes = count("--num_processes")
+        accelerate_config, mixed_precision = given("--config_file"), given("--mixed_precision")
     else:
         processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
     model = next((facts[n] for n in MODEL_NAMES if n in facts), None)
@@ -238,14 +255,16 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         sequence_length=length,
         gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),
         hostfile=hostfile,
+        accelerate_config=accelerate_config,
+        mixed_precision=mixed_precision,
     )
 
 
-def _count(token: _Token | None) -> Given | None:
-    if token is None or not token.known:
+def _count(token: _Token, flag: _Token) -> Given | None:
+    if not token.known:
         return None
     text = token.text.split(":")[-1]  # torchrun's --nnodes MIN:MAX: the most it starts
-    return Given(int(text), token.line, token.col, token.written) if text.isdigit() else None
+    return Given(int(text), token.line, token.col, token.written, flag.line, flag.col) if text.isdigit() else None
 
 
 def _script_arguments(
@@ -301,5 +320,5 @@ def _script_arguments(
         except ValueError:
             raise LaunchError("bad_value", path, token.line, name=name, value=value.text if value else "") from None
         where = value or token
-        arguments[name] = Given(converted, where.line, where.col, where.written)
+        arguments[name] = Given(converted, where.line, where.col, where.written, token.line, token.col)
     return arguments, tuple(unknown), ds_config, facts

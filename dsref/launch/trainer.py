@@ -23,13 +23,14 @@ from ..schema import UNSET, HfAuto, HfChange, WarmupRatio
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import fill_at, release_number
 from .arguments import TRAINING_ARGUMENTS, trainer_value
-from .model import Launch
+from .model import Given, Launch
 
 __all__ = [
     "Fill",
     "Filling",
     "Holds",
     "Need",
+    "Source",
     "Unfillable",
     "Unknown",
     "as_written",
@@ -44,12 +45,26 @@ size, or an argument set through a shell variable."""
 
 
 @record
+class Source:
+    """One of the values Trainer makes a value of: a training argument (by its ``TrainingArguments`` name), or the
+    number of processes (``world_size``), with where the launch gives it."""
+
+    name: str
+    given: Given | None = None
+    """Where the launch writes it; None where TrainingArguments' default is used (for ``world_size``: where it
+    comes from dsref's ``--world-size``, not from the launch)."""
+
+
+@record
 class Holds:
     """What Trainer holds for one argument it compares, under a launch."""
 
     value: Any
     where: str = ""
     """The launch's lines that give it (``train.sh:6, train.sh:7``); empty where the arguments' defaults do."""
+    sources: tuple[Source, ...] = ()
+    """What the value is made of, the most telling first (the micro batch before the accumulation steps before the
+    number of processes); empty for a value no launch gives (a fill formula's constant)."""
 
 
 @record
@@ -68,6 +83,8 @@ class Fill:
     path: str
     value: Any
     where: str = ""
+    sources: tuple[Source, ...] = ()
+    """What the launch made it of (:attr:`Holds.sources`)."""
 
 
 @record
@@ -129,6 +146,9 @@ def trainer_holds(
     def where(*names: str) -> str:
         return ", ".join(f"{launch.path}:{launch.arguments[n].line}" for n in names if n in launch.arguments)
 
+    def sources(*names: str) -> tuple[Source, ...]:
+        return tuple(Source(n, launch.arguments.get(n)) for n in names)
+
     if compared == "train_batch_size (calculated)":
         factors = ("per_device_train_batch_size", "gradient_accumulation_steps")
         unknown = tuple(n for n in factors if n in launch.unknown)
@@ -138,42 +158,48 @@ def trainer_holds(
             return Unknown("world_size")
         per_device = trainer_value("per_device_train_batch_size", given)
         steps = trainer_value("gradient_accumulation_steps", given)
-        return Holds(world_size * per_device * steps, where(*factors))
+        processes = Source("world_size", launch.world_size_given if launch.world_size == world_size else None)
+        return Holds(world_size * per_device * steps, where(*factors), (*sources(*factors), processes))
     if compared == "num_training_steps (calculated)":
         total = training_steps(launch)
-        return Holds(total, where("max_steps")) if total is not None else Unknown("steps")
+        return Holds(total, where("max_steps"), sources("max_steps")) if total is not None else Unknown("steps")
     if compared == "warmup_steps":
         read = ("warmup_steps", "warmup_ratio") if warmup_ratio else ("warmup_steps",)
         unknown = tuple(n for n in read if n in launch.unknown)
         if unknown:
             return Unknown("variable", unknown)
-        warmup, place = trainer_value("warmup_steps", given), where("warmup_steps")
+        warmup = trainer_value("warmup_steps", given)
+        made_of: tuple[str, ...] = ("warmup_steps",)
         if warmup_ratio == "when_no_steps":  # transformers 4: the ratio where no steps are given
             if warmup > 0:
-                return Holds(int(warmup), place)
+                return Holds(int(warmup), where(*made_of), sources(*made_of))
             total = training_steps(launch)
             if total is None:
                 return Unknown("steps")
-            return Holds(math.ceil(total * trainer_value("warmup_ratio", given)), where("warmup_ratio", "max_steps"))
+            made_of = ("warmup_ratio", "max_steps")
+            ratio = trainer_value("warmup_ratio", given)
+            return Holds(math.ceil(total * ratio), where(*made_of), sources(*made_of))
         if warmup_ratio == "replaces_steps" and "warmup_ratio" in given:  # 5.0 to 5.14: the ratio as the steps
-            warmup, place = given["warmup_ratio"], where("warmup_ratio")
+            warmup, made_of = given["warmup_ratio"], ("warmup_ratio",)
         if warmup >= 1:
             steps = int(warmup)
         else:
             total = training_steps(launch)
             if total is None:
                 return Unknown("steps")
-            steps, place = math.ceil(total * warmup), ", ".join(filter(None, [place, where("max_steps")]))
-        return Holds(max(1, steps) if warmup_at_least_one else steps, place)
+            steps, made_of = math.ceil(total * warmup), (*made_of, "max_steps")
+        return Holds(max(1, steps) if warmup_at_least_one else steps, where(*made_of), sources(*made_of))
     if compared == "adam_beta1+adam_beta2":
         value = [trainer_value("adam_beta1", given), trainer_value("adam_beta2", given)]
-        return Holds(value, where("adam_beta1", "adam_beta2"))
+        return Holds(value, where("adam_beta1", "adam_beta2"), sources("adam_beta1", "adam_beta2"))
     if "|" in compared:
         switches = compared.split("|")
-        return Holds(any(trainer_value(name, given) for name in switches), where(*switches))
+        on = any(trainer_value(name, given) for name in switches)
+        written = tuple(name for name in switches if name in launch.arguments)  # --bf16 alone decides bf16
+        return Holds(on, where(*switches), sources(*(written or switches)))
     if compared not in TRAINING_ARGUMENTS:
         return Unknown("variable", (compared,))
-    return Holds(trainer_value(compared, given), where(compared))
+    return Holds(trainer_value(compared, given), where(compared), sources(compared))
 
 
 def trainer_fill(
@@ -198,7 +224,7 @@ def trainer_fill(
             unknown.append(Unfillable(opt.path, value.need, value.names))
             continue
         _put(filled_config, opt.path, value.value)
-        filled.append(Fill(opt.path, value.value, value.where))
+        filled.append(Fill(opt.path, value.value, value.where, value.sources))
     return Filling(filled_config, tuple(filled), tuple(unknown))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from .arguments import CHECKPOINTING_NAMES, MODEL_NAMES, SEQUENCE_NAMES, TRAINING_ARGUMENTS, convert, switch
 from .model import Form, Given, Launch, LaunchError
 
-__all__ = ["read_yaml"]
+__all__ = ["read_accelerate_text", "read_yaml"]
 
 _AXOLOTL_NAMES = {
     "micro_batch_size": "per_device_train_batch_size",
@@ -37,22 +37,26 @@ def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
     if not isinstance(root, yaml.MappingNode):
         raise LaunchError("unknown_yaml", path)
     constructor = yaml.SafeLoader("")
-    entries: dict[str, tuple[Any, int, int, str]] = {}
+    entries: dict[str, tuple[Any, int, int, str, int, int]] = {}
     for key_node, value_node in root.value:
         if not isinstance(key_node, yaml.ScalarNode):
             continue
         value = constructor.construct_object(value_node, deep=True)
         written = value_node.value if isinstance(value_node, yaml.ScalarNode) else ""
+        if isinstance(value_node, yaml.ScalarNode) and value_node.end_mark.line == value_node.start_mark.line:
+            written = text_of(text, value_node) or written  # with its quotes, as the line shows it
         entries[str(key_node.value)] = (
             value,
             value_node.start_mark.line + 1,
             value_node.start_mark.column + 1,
             written,
+            key_node.start_mark.line + 1,
+            key_node.start_mark.column + 1,
         )
     if "distributed_type" in entries or "deepspeed_config" in entries:
         from .accelerate import read_accelerate
 
-        return read_accelerate(root, path, accelerate)
+        return replace(read_accelerate(root, path, text, release=accelerate), text=text)
     form: Form
     if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
         form = "axolotl"
@@ -62,7 +66,7 @@ def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
         raise LaunchError("unknown_yaml", path)
     arguments: dict[str, Given] = {}
     unknown: list[str] = []
-    for key, (value, line, col, written) in entries.items():
+    for key, (value, line, col, written, key_line, key_col) in entries.items():
         name = _AXOLOTL_NAMES.get(key, key) if form == "axolotl" else key
         if name not in TRAINING_ARGUMENTS or value is None:
             continue
@@ -70,14 +74,14 @@ def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
             unknown.append(name)  # axolotl's bf16: auto, decided by the GPU it runs on
             continue
         try:
-            arguments[name] = Given(convert(name, value), line, col, written or str(value))
+            arguments[name] = Given(convert(name, value), line, col, written or str(value), key_line, key_col)
         except ValueError:
             raise LaunchError("bad_value", path, line, name=key, value=str(value)) from None
     deepspeed = entries.get("deepspeed")
     ds_config = None
     if deepspeed is not None and isinstance(deepspeed[0], str):
-        ds_config = Given(deepspeed[0], deepspeed[1], deepspeed[2], deepspeed[3])
-    facts = {key: Given(entry[0], entry[1], entry[2], entry[3]) for key, entry in entries.items()}
+        ds_config = Given(*deepspeed[:4])
+    facts = {key: Given(*entry[:4]) for key, entry in entries.items()}
     model = next((facts[n] for n in MODEL_NAMES if n in facts and isinstance(facts[n].value, str)), None)
     length = next((facts[n] for n in SEQUENCE_NAMES if n in facts and type(facts[n].value) is int), None)
     return Launch(
@@ -92,4 +96,31 @@ def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
         gradient_checkpointing=next(
             (replace(facts[n], value=switch(facts[n].value)) for n in CHECKPOINTING_NAMES if n in facts), None
         ),
+        text=text,
     )
+
+
+def text_of(text: str, node: Any) -> str:
+    """The text of a one-line YAML scalar ``node`` as ``text`` writes it (quotes included)."""
+    return str(text[node.start_mark.index : node.end_mark.index])
+
+
+def read_accelerate_text(
+    text: str, path: str, precision: str | None = None, *, other_kinds: bool = False, release: str | None = None
+) -> Launch:
+    """The Accelerate config in ``text`` (the file ``path``), as :func:`~.accelerate.read_accelerate` reads it, with
+    the training process's ``precision``, as Accelerate ``release`` builds it (None: the newest dsref knows);
+    :class:`LaunchError` for a YAML that is no Accelerate config."""
+    try:
+        import yaml
+    except ImportError:
+        raise LaunchError("yaml_missing", path) from None
+    from .accelerate import read_accelerate
+
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None
+    if not isinstance(root, yaml.MappingNode):
+        raise LaunchError("unknown_yaml", path)
+    return replace(read_accelerate(root, path, text, precision, other_kinds=other_kinds, release=release), text=text)

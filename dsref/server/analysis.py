@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -27,6 +27,7 @@ from ..check.positions import LineIndex
 from ..check.read import config_file
 from ..check.read.loader import MAX_BYTES
 from ..check.report.draw import Rendered, rendered
+from ..check.report.draw import S as REPORT_TEXTS
 from ..check.settings import CheckSettings
 from ..launch.model import Launch
 from ..launch.opened import Opened, Said, open_launch
@@ -158,12 +159,21 @@ def analyse_launch(
     lines = LineIndex(shown)
     report = FileReport(path, None, None)
     analysis = Analysis(uri, text, lang, "hf", report, lines, launch=opened.named)
-    analysis.diagnostics.extend(_said(said, lines, lang) for said in opened.said)
+    named = opened.launch.accelerate_config if opened.launch is not None else None
+    for said in opened.said:
+        if said.file and named is not None:  # said of the Accelerate config the command names: at its name
+            said = replace(said, line=named.line, col=named.key_col or named.col)
+        analysis.diagnostics.append(_said(said, lines, lang))
     if opened.launch is None:
         return analysis
     checked_for = CheckSettings(settings.profile, settings.world_size, target, hugging_face)
     checked_for = checked_for.launched_by(opened.launch)
-    if opened.built is not None:
+    built = opened.built
+    if built is not None and built.path and os.path.abspath(built.path) != os.path.abspath(path):
+        # the ds_config the Accelerate config named by the command builds: its findings at that name
+        analysis.report = check_built(built.text, built.path, built, checked_for)
+        analysis.diagnostics.extend(_named_diagnostics(analysis.report, opened.launch, lines, lang, target, built.path))
+    elif opened.built is not None:
         analysis.report = check_built(shown, path, opened.built, checked_for)
         for finding, drawn in zip(analysis.report.findings, rendered(analysis.report, lang, target), strict=True):
             analysis.diagnostics.append(_diagnostic(finding, drawn, lines, analysis.report, uri, lang))
@@ -192,8 +202,18 @@ def _named_diagnostics(
     where = lsp.Range(lsp_position(lines, line, col), lsp_position(lines, line, col + len(written)))
     config_lines = LineIndex(_config_text(report))
     config_uri = Path(config).as_uri()
-    out = []
+    out: list[lsp.Diagnostic] = []
     for shown in rendered(report, lang, target):
+        here = where
+        if shown.elsewhere and shown.own is not None:
+            at = report.findings[len(out)].filled
+            if at is not None and at.at is not None and os.path.abspath(at.at.path) == os.path.abspath(launch.path):
+                # a value this launch gives: at its flag or key, the ds_config's "auto" beside it
+                here = lsp.Range(
+                    lsp_position(lines, shown.line, shown.column),
+                    lsp_position(lines, shown.end_line, shown.end_column),
+                )
+            shown.line, shown.column, shown.end_line, shown.end_column = shown.own
         place = lsp.Range(
             lsp_position(config_lines, shown.line, shown.column),
             lsp_position(config_lines, shown.end_line, shown.end_column),
@@ -203,7 +223,7 @@ def _named_diagnostics(
         )
         out.append(
             lsp.Diagnostic(
-                range=where,
+                range=here,
                 message=message,
                 severity=_SEVERITY[shown.severity],
                 code=shown.code,
@@ -242,8 +262,14 @@ def _said(said: Said, lines: LineIndex, lang: Lang) -> lsp.Diagnostic:
 def _diagnostic(
     finding: Finding, shown: Rendered, lines: LineIndex, report: FileReport, uri: str, lang: Lang
 ) -> lsp.Diagnostic:
-    start = lsp_position(lines, shown.line, shown.column)
-    end = lsp_position(lines, shown.end_line, shown.end_column)
+    related = _related(finding, lines, report, uri)
+    span = (shown.line, shown.column, shown.end_line, shown.end_column)
+    if shown.elsewhere and shown.own is not None:
+        # a value the launch gives, shown in the ds_config at its "auto", the launch's flag or key beside it
+        span = shown.own
+        related.insert(0, _launch_related(finding, shown, lang))
+    start = lsp_position(lines, span[0], span[1])
+    end = lsp_position(lines, span[2], span[3])
     message = visible("\n".join([shown.message, *shown.help]), lines=True)  # a key or value of the file, shown
     return lsp.Diagnostic(
         range=lsp.Range(start, end),
@@ -252,9 +278,24 @@ def _diagnostic(
         code=shown.code,
         code_description=lsp.CodeDescription(href=page_url(f"rules/{shown.code}/", lang)),
         source="dsref",
-        related_information=_related(finding, lines, report, uri) or None,
+        related_information=related or None,
         data={"code": shown.code, "where": shown.where},
     )
+
+
+def _launch_related(finding: Finding, shown: Rendered, lang: Lang) -> lsp.DiagnosticRelatedInformation:
+    """Where the launch gives a value Trainer fills into the ``"auto"`` a finding is about."""
+    assert finding.filled is not None and finding.filled.at is not None
+    at = finding.filled.at
+    line = LineIndex(at.source)  # the launch's line: its columns as the editor counts them
+    start, end = lsp_position(line, 1, at.col).character, lsp_position(line, 1, at.end_col).character
+    place = lsp.Range(lsp.Position(at.line - 1, start), lsp.Position(at.line - 1, end))
+    message = visible(REPORT_TEXTS.text("filled_there", lang, written=at.written))
+    return lsp.DiagnosticRelatedInformation(lsp.Location(_uri_of(at.path), place), message)
+
+
+def _uri_of(path: str) -> str:
+    return Path(os.path.abspath(path)).as_uri()
 
 
 def _related(

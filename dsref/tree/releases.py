@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import field, replace
 from functools import cache
 from types import MappingProxyType
 from typing import Any
@@ -351,13 +351,8 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
     for params in (data.get("schedulers") or {}).values():
         for param, value in (params or {}).items():
             defaults.setdefault(f"scheduler.params.{param}", value)  # the schema keeps one set of params for all
-    reads, behaviour_defaults, battery, wrong_values = _from_behaviour(data["release"])
     return ReleaseFacts(
         release=data["release"],
-        reads=MappingProxyType(reads),
-        behaviour_defaults=MappingProxyType(behaviour_defaults),
-        battery=MappingProxyType(battery),
-        wrong_values=MappingProxyType(wrong_values),
         model_absent=frozenset(data.get("model_absent", ())),
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
@@ -398,6 +393,25 @@ def release_facts(release: str) -> ReleaseFacts | None:
     """The recorded differences of ``release`` (one of :data:`COVERED`); None for the schema's own release.
 
     A release outside the table is read as :func:`recorded_release` says."""
+    layer = release_layer(release)
+    if layer is None:
+        return None
+    reads, behaviour_defaults, battery, wrong_values = _from_behaviour(layer.release)
+    return replace(
+        layer,
+        reads=MappingProxyType(reads),
+        behaviour_defaults=MappingProxyType(behaviour_defaults),
+        battery=MappingProxyType(battery),
+        wrong_values=MappingProxyType(wrong_values),
+    )
+
+
+@cache
+def release_layer(release: str) -> ReleaseFacts | None:
+    """:func:`release_facts` less what the battery found (``reads``, ``behaviour_defaults``, ``battery`` and
+    ``wrong_values`` left empty): the release's models, ``dict.get`` lookups and probes, read from its own record
+    alone. What asks only how a release reads a section (:func:`ignored_until`, for each release before the one
+    checked) costs a file a release, not the battery's whole record."""
     nearest = recorded_release(release)
     if nearest == DEEPSPEED_VERSION:
         return None
@@ -471,7 +485,7 @@ def ignored_until(section: str, path: str, release: str) -> str | None:
     for covered_release in COVERED:
         if parse_version(covered_release) >= version:
             break
-        facts = release_facts(covered_release)
+        facts = release_layer(covered_release)
         if facts is None:
             return None
         if path in facts.model_only_here or path in facts.dict_only_here:

@@ -74,7 +74,8 @@ def test_the_config_dsref_builds_is_the_one_deepspeed_plugin_builds(
     import accelerate
     import yaml
 
-    installed = read_accelerate(yaml.compose(_yaml(section, precision)), "accelerate.yaml", accelerate.__version__)
+    text = _yaml(section, precision)
+    installed = read_accelerate(yaml.compose(text), "accelerate.yaml", text, release=accelerate.__version__)
     assert installed.built is not None and installed.built.config == theirs
 
 

@@ -23,6 +23,7 @@ from lsprotocol import types as lsp
 
 from tests import needs
 from tests.conftest import shared_path
+from tests.lsp_client import diagnostics_of
 from tests.lsp_frames import DAMAGED, HOVER, LOST_ID, request
 
 pytest_lsp = needs.module("pytest_lsp")  # the client that starts the server (the test extra)
@@ -61,24 +62,7 @@ async def _open(client: LanguageClient, name: str, text: str, version: int = 1) 
     uri = f"file:///work/{name}"
     client.diagnostics.pop(uri, None)
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "json", version, text)))
-    return await _diagnostics_of(client, uri)
-
-
-async def _diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> list[lsp.Diagnostic]:
-    """The next diagnostics published for ``uri`` (others, such as those of a closed file, are passed over).
-
-    The notification can be read before ``wait_for_notification`` starts waiting (its task is scheduled after the
-    data already received), so the wait is short and the client's record is looked at again after each one.
-    """
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while uri not in client.diagnostics:
-        try:
-            await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=0.5)
-        except TimeoutError:
-            if loop.time() > deadline:
-                raise AssertionError(f"no diagnostics for {uri} in {timeout} s") from None
-    return list(client.diagnostics[uri])
+    return await diagnostics_of(client, uri)
 
 
 def _check_json(paths: list[Path], *extra: str) -> dict[str, list[dict[str, Any]]]:
@@ -158,7 +142,7 @@ async def test_diagnostics_link_their_rule_and_update_on_every_change(client: La
             ],
         )
     )
-    assert await _diagnostics_of(client, "file:///work/ds_config.json") == []
+    assert await diagnostics_of(client, "file:///work/ds_config.json") == []
 
 
 @pytest.mark.slow
@@ -279,7 +263,7 @@ async def test_a_code_action_applied_leaves_a_file_check_accepts(client: Languag
             lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(fixed)]
         )
     )
-    assert [d.code for d in await _diagnostics_of(client, uri)] == ["DS202"]  # DS301 is gone; the string remains
+    assert [d.code for d in await diagnostics_of(client, uri)] == ["DS202"]  # DS301 is gone; the string remains
     await client.workspace_execute_command_async(
         lsp.ExecuteCommandParams(command="dsref.explainRule", arguments=["DS202"])
     )
@@ -295,7 +279,7 @@ async def test_configuration_changes_and_bad_settings(client: LanguageClient) ->
     client.workspace_did_change_configuration(
         lsp.DidChangeConfigurationParams(settings={"dsref": {"worldSize": 8, "language": "zh", "profile": "megatron"}})
     )
-    [diagnostic] = await _diagnostics_of(client, "file:///work/ds_config.json")
+    [diagnostic] = await diagnostics_of(client, "file:///work/ds_config.json")
     assert diagnostic.code == "DS502"
     assert "/zh/rules/DS502/" in (diagnostic.code_description.href if diagnostic.code_description else "")
     assert any("dsref.profile" in m.message and "megatron" in m.message for m in client.messages)
@@ -382,7 +366,7 @@ async def _typing(seed: int, source: str, edits: int) -> None:
         assert hover is None or isinstance(hover, lsp.Hover)
         client.diagnostics.pop(uri, None)
         client.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
-        got = await _diagnostics_of(client, uri)
+        got = await diagnostics_of(client, uri)
         want = analyse(uri, text, Settings(), "en").diagnostics
         assert _got(got) == _got(want)
         assert len(want) == len(

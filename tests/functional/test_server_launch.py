@@ -16,6 +16,7 @@ import pytest
 from lsprotocol import types as lsp
 
 from tests import needs
+from tests.lsp_client import diagnostics_of
 
 pytest_lsp = needs.module("pytest_lsp")  # the client that starts the server (the test extra)
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  # noqa: E402
@@ -29,18 +30,6 @@ LAUNCH = "model_name_or_path: m\nstage: sft\nper_device_train_batch_size: 2\nbf1
 async def client(lsp_client: LanguageClient) -> Any:
     yield  # each test starts the session on its own workspace
     await lsp_client.shutdown_session()  # here, not in the test: a failing test must not leave the server waiting
-
-
-async def _diagnostics_of(client: LanguageClient, uri: str, timeout: float = 30) -> list[lsp.Diagnostic]:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while uri not in client.diagnostics:
-        try:
-            await asyncio.wait_for(client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), timeout=0.5)
-        except TimeoutError:
-            if loop.time() > deadline:
-                raise AssertionError(f"no diagnostics for {uri} in {timeout} s") from None
-    return list(client.diagnostics[uri])
 
 
 async def _until(client: LanguageClient, uri: str, holds: Any, timeout: float = 30) -> None:
@@ -109,7 +98,7 @@ async def test_a_launch_and_the_ds_config_it_names(client: LanguageClient, tmp_p
     expected = _check_launch(tmp_path)
     assert "DS589" in [f["code"] for f in expected]  # 4 against per_device_train_batch_size 2
 
-    launch = await _diagnostics_of(client, _open(client, tmp_path / "train.yaml", "yaml"))
+    launch = await diagnostics_of(client, _open(client, tmp_path / "train.yaml", "yaml"))
     assert [d.code for d in launch] == [f["code"] for f in expected]
     for diagnostic, finding in zip(launch, expected, strict=True):
         assert diagnostic.range.start.line == 4  # deepspeed: conf/ds.json
@@ -118,7 +107,7 @@ async def test_a_launch_and_the_ds_config_it_names(client: LanguageClient, tmp_p
         assert related.location.uri == (tmp_path / "conf/ds.json").as_uri()
         assert related.location.range.start.line == finding["line"] - 1
 
-    config = await _diagnostics_of(client, _open(client, tmp_path / "conf/ds.json", "json"))
+    config = await diagnostics_of(client, _open(client, tmp_path / "conf/ds.json", "json"))
     got = [(d.code, d.range.start.line + 1, d.range.start.character + 1) for d in config]
     assert got == [(f["code"], f["line"], f["column"]) for f in expected]
     said = await _said(client, "checked with the launch")
@@ -133,16 +122,16 @@ async def test_the_status_names_the_launch_in_chinese_and_none_without_one(
     _workspace(tmp_path)
     (tmp_path / "alone.json").write_text(CONFIG, encoding="utf-8")
     await _start(client, tmp_path, "zh-cn")
-    await _diagnostics_of(client, _open(client, tmp_path / "conf/ds.json", "json"))
+    await diagnostics_of(client, _open(client, tmp_path / "conf/ds.json", "json"))
     said = await _said(client, "按指定它的启动文件")
     assert "train.yaml" in said
-    alone = await _diagnostics_of(client, _open(client, tmp_path / "alone.json", "json"))
+    alone = await diagnostics_of(client, _open(client, tmp_path / "alone.json", "json"))
     assert "DS589" not in [d.code for d in alone]  # no launch: nothing to compare with
     # a launch opened in the editor that names it counts, before it is saved
     uri = (tmp_path / "alone.yaml").as_uri()
     text = LAUNCH.replace("conf/ds.json", "alone.json")
     client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "yaml", 1, text)))
-    await _diagnostics_of(client, uri)
+    await diagnostics_of(client, uri)
     # alone.json is checked again with the launch; a publish of it made before the launch opened (the interpreter's
     # answer rechecks every open document) may still come first, so wait for the one that compares
     await _until(client, (tmp_path / "alone.json").as_uri(), lambda codes: "DS589" in codes)

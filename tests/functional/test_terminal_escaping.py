@@ -67,6 +67,12 @@ def _file(folder: Path, name: str, text: str) -> str:
     return str(path)
 
 
+def _not_utf8_accelerate_config(folder: Path) -> str:
+    """A launch whose Accelerate config (named with the payload) is no UTF-8 text."""
+    (folder / f"a{COMMENT}.yaml").write_bytes(b"distributed_type: \xff\n")
+    return _file(folder, "run.sh", f"accelerate launch --config_file 'a{COMMENT}.yaml' t.py\n")
+
+
 def _model(folder: Path, **changed: object) -> str:
     return _file(folder, "model.json", json.dumps({**MODEL, **changed}))
 
@@ -195,6 +201,12 @@ CASES = [
     ),
     Case(("launch.bad_yaml",), lambda d: ["check", _file(d, f"l{PAYLOAD}.yaml", "stage: [sft\n")]),
     Case(("launch.unreadable",), lambda d: ["check", str(d / f"n{PAYLOAD}.sh")]),
+    Case(
+        ("launch.accelerate_config_missing",),
+        lambda d: ["check", _file(d, "run.sh", f"accelerate launch --config_file 'a{COMMENT}.yaml' t.py\n")],
+        shown=COMMENT_SHOWN,
+    ),
+    Case(("launch.accelerate_unreadable",), lambda d: ["check", _not_utf8_accelerate_config(d)], shown=COMMENT_SHOWN),
     # explain
     Case(("explain.unknown",), lambda d: ["explain", PAYLOAD]),
     Case(("explain.unknown",), lambda d: ["explain", PAYLOAD, "--format", "json"]),

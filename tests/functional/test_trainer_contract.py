@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ import pytest
 from dsref.check.pipeline import check_text
 from dsref.check.settings import CheckSettings
 from dsref.tree.options import OptionTree, option_tree
-from tests import needs
+from tests.trainer_filling import transformers_fills
 
 # A value for each option Trainer compares, none equal to TrainingArguments' default; the batch sizes agree with
 # one process (train_batch_size = 4 x 2 x 1).
@@ -54,21 +53,7 @@ def _nested(values: dict[str, Any]) -> dict[str, Any]:
 
 def _mismatches(config: dict[str, Any], argv: list[str], tmp_path: Path, steps: int = STEPS) -> list[str]:
     """The lines transformers' own filling reports for ``config`` launched with ``argv`` (both stages)."""
-    needs.module("torch")
-    needs.module("accelerate")
-    needs.module("deepspeed")
-    transformers = needs.module("transformers")
-    from transformers.integrations.deepspeed import HfTrainerDeepSpeedConfig
-
-    parser = transformers.HfArgumentParser(transformers.TrainingArguments)
-    (args,) = parser.parse_args_into_dataclasses(args=["--output_dir", str(tmp_path), "--use_cpu", *argv])
-    filling = HfTrainerDeepSpeedConfig(json.loads(json.dumps(config)))
-    filling.trainer_config_process(args)
-    try:
-        filling.trainer_config_finalize(args, SimpleNamespace(config=SimpleNamespace(hidden_size=16)), steps)
-    except ValueError as exc:
-        return [line for line in str(exc).splitlines() if line.startswith("- ds ")]
-    return []
+    return transformers_fills(config, argv, tmp_path, steps, hidden=16)[1]
 
 
 def test_the_compared_facts_are_the_options_trainer_compares(tree: OptionTree) -> None:

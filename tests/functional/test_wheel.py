@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
-import sys
 import venv
 import zipfile
 from pathlib import Path
@@ -18,15 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
-    proc = subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    (found,) = out.glob("dsref-*.whl")
-    return found
+    """The wheel as ``pip wheel`` builds it from this checkout's sources (the playground ships the same build)."""
+    spec = importlib.util.spec_from_file_location("playground_build", ROOT / "scripts" / "playground.py")
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    return Path(script.build_dsref_wheel(tmp_path_factory.mktemp("dist")))
 
 
 @pytest.fixture(scope="module")

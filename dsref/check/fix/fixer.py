@@ -23,6 +23,7 @@ as they are except where an edit goes.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterator
 from dataclasses import field, replace
 from typing import TYPE_CHECKING
 
@@ -31,8 +32,8 @@ from ...text.escape import visible
 from ...text.i18n import Lang, messages
 from ..edits import Edit, Fix
 from ..findings import Finding
-from ..pipeline import FileReport, check_text
-from ..positions import LineIndex
+from ..pipeline import FileReport, check_text, refused_text
+from ..positions import LineIndex, Location
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from .offered import offered
 from .proof import Refusal, judge
@@ -49,6 +50,7 @@ __all__ = [
     "Refused",
     "apply_edits",
     "fix_text",
+    "more_fixes_follow",
     "read_original",
     "read_text",
     "refusal_text",
@@ -213,34 +215,92 @@ def fix_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS, *
     """Fix ``text`` (read from ``path``) as ``check --fix`` does; the text is unchanged when nothing applies.
     ``settings.profile`` None: the reader the original text is written for, kept for every fixed text (a fix that
     removes the last ``"auto"`` does not change who reads the file)."""
+    check = _checker(path, settings)
+    before = check(text, settings.profile)
+    reading = _reading(before, settings.profile)
+    current, report = text, before
+    fixed: list[Finding] = []
+    refused: dict[tuple[str, str, str], Refusal] = {}
+    for made in _passes(text, before, check, settings.read_as(reading), unsafe, refused):
+        current, report, chosen = made
+        fixed.extend(chosen)
+    still = [
+        Refused(f, refused[_identity(f)]) for f in report.findings if f.fix is not None and _identity(f) in refused
+    ]
+    if still:  # what remains no longer offers a fix that --fix has just refused
+        report = replace(
+            report,
+            findings=[
+                replace(f, fix=None) if f.fix is not None and _identity(f) in refused else f for f in report.findings
+            ],
+        )
+    report = offered(report, settings.read_as(reading))  # what remains offers only fixes --fix would apply
+    return FixResult(before, report, current, text, fixed, still)
+
+
+def more_fixes_follow(report: FileReport, settings: CheckSettings = DEFAULT_SETTINGS) -> bool:
+    """Whether ``check --fix --unsafe-fixes``, making the fixes ``report`` lists (a report of :func:`offered`),
+    goes on to fix a finding it does not list: a fix that becomes possible only once another is made (a file
+    rewritten as strict JSON once the first of two keys written alike is gone). Found by running the passes on the
+    text, up to the first such fix; a report that lists no fix has none to follow."""
+    listed = {_listed(f) for f in report.findings if f.fix is not None}
+    if not listed:
+        return False
+    text = report.loaded.text if report.loaded is not None else None
+    if report.error is not None:
+        text = refused_text(report.error)
+    if text is None:
+        return False
+    check = _checker(report.path, settings)
+    reading = _reading(report, settings.profile)
+    passes = _passes(text, report, check, settings.read_as(reading), True, {})
+    return any(_listed(f) not in listed for _, _, chosen in passes for f in chosen)
+
+
+def _checker(path: str, settings: CheckSettings) -> Callable[[str, Profile | None], FileReport]:
+    """A text checked as from ``path`` for ``settings``, read by the reader given."""
 
     def check(candidate: str, reader: Profile | None) -> FileReport:
         return check_text(
             candidate, path, settings if reader == settings.profile else replace(settings, profile=reader)
         )
 
-    profile = settings.profile
-    before = check(text, profile)
-    # the reader the file is written for, also when it cannot read it (a Hugging Face file with comments: once
-    # rewritten as strict JSON, its "auto" values are still Hugging Face's to fill)
+    return check
+
+
+def _reading(before: FileReport, profile: Profile | None) -> Profile:
+    """The reader the file is written for, also when it cannot read it (a Hugging Face file with comments: once
+    rewritten as strict JSON, its "auto" values are still Hugging Face's to fill)."""
     if before.loaded is not None:
-        reading: Profile = before.loaded.profile
-    else:
-        reading = (before.error.profile if before.error is not None else None) or profile or "deepspeed"
+        return before.loaded.profile
+    return (before.error.profile if before.error is not None else None) or profile or "deepspeed"
+
+
+def _passes(
+    text: str,
+    before: FileReport,
+    check: Callable[[str, Profile | None], FileReport],
+    settings: CheckSettings,
+    unsafe: bool,
+    refused: dict[tuple[str, str, str], Refusal],
+) -> Iterator[tuple[str, FileReport, list[Finding]]]:
+    """The passes of ``--fix`` over ``text`` (whose report is ``before``; ``settings``: the reader decided), each as
+    the text it leaves, its report and the findings it fixed; ``refused`` gathers the fixes that failed on their
+    own, and why."""
+    reading = settings.profile
 
     def verdict(previous: FileReport, result: FileReport, findings: list[Finding]) -> Refusal | None:
         safe = all(_fix(f).safe for f in findings)
-        return judge(previous, result, settings.read_as(reading), safe=safe)
+        other = all(f.seen_by is not None for f in findings)  # made while the reader refuses the file
+        return judge(previous, result, settings, safe=safe, other_reading=other)
 
     current, report = text, before
-    fixed: list[Finding] = []
-    refused: dict[tuple[str, str, str], Refusal] = {}
     for _ in range(MAX_PASSES):
         wanted = [
             f for f in report.findings if f.fix is not None and (unsafe or f.fix.safe) and _identity(f) not in refused
         ]
         if not wanted:
-            break
+            return
         chosen = _without_overlaps(wanted)
         candidate = apply_edits(current, [e for f in chosen for e in _fix(f).edits])
         checked = check(candidate, reading)
@@ -258,21 +318,9 @@ def fix_text(text: str, path: str, settings: CheckSettings = DEFAULT_SETTINGS, *
             if not progressed:
                 continue
         if candidate == current:
-            break
-        fixed.extend(chosen)
+            return
         current, report = candidate, checked
-    still = [
-        Refused(f, refused[_identity(f)]) for f in report.findings if f.fix is not None and _identity(f) in refused
-    ]
-    if still:  # what remains no longer offers a fix that --fix has just refused
-        report = replace(
-            report,
-            findings=[
-                replace(f, fix=None) if f.fix is not None and _identity(f) in refused else f for f in report.findings
-            ],
-        )
-    report = offered(report, settings.read_as(reading))  # what remains offers only fixes --fix would apply
-    return FixResult(before, report, current, text, fixed, still)
+        yield current, report, chosen
 
 
 def _fix(finding: Finding) -> Fix:
@@ -282,6 +330,11 @@ def _fix(finding: Finding) -> Fix:
 
 def _identity(finding: Finding) -> tuple[str, str, str]:
     return finding.code, finding.where, _fix(finding).title
+
+
+def _listed(finding: Finding) -> tuple[str, Location, str]:
+    """A fix as a report lists it: the same in a later pass when an overlapping fix made it wait."""
+    return finding.code, finding.location, _fix(finding).title
 
 
 def _without_overlaps(findings: list[Finding]) -> list[Finding]:

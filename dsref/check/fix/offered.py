@@ -57,7 +57,8 @@ def offered(report: FileReport, settings: CheckSettings = DEFAULT_SETTINGS) -> F
         if candidate == text:
             return False
         after = check_text(candidate, report.path, checked_for)
-        return judge(report, after, checked_for, safe=safe) is None
+        other = all(f.seen_by is not None for f in chosen)  # made while the reader refuses the file
+        return judge(report, after, checked_for, safe=safe, other_reading=other) is None
 
     kept: set[int] = set()
     if text is not None:

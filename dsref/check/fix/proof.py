@@ -52,12 +52,22 @@ written twice, or what DeepSpeed builds from it changed."""
 _ORDER = (Severity.error, Severity.warning, Severity.info)
 
 
-def judge(before: FileReport, after: FileReport, settings: CheckSettings, *, safe: bool) -> Refusal | None:
+def judge(
+    before: FileReport, after: FileReport, settings: CheckSettings, *, safe: bool, other_reading: bool = False
+) -> Refusal | None:
     """Why ``after`` may not replace ``before``, or None when it may; ``settings``: what both were checked for, the
-    reader decided (``settings.profile`` is the file's)."""
-    if after.error is not None or after.loaded is None:
+    reader decided (``settings.profile`` is the file's).
+
+    ``other_reading``: the fixes are of findings of a file its reader refuses, as the other reader reads it
+    (:attr:`~dsref.check.findings.Finding.seen_by`: a key written twice). The text after may then still be
+    refused, so long as the other reader still reads it; the findings of both readings are compared as above.
+    """
+    refused_still = (
+        other_reading and before.error is not None and after.error is not None and after.other_reading is not None
+    )
+    if not refused_still and (after.error is not None or after.loaded is None):
         return "unreadable"
-    if before.error is not None:
+    if before.error is not None and not refused_still:
         return None  # the reader refused the text before and reads it now: what it finds was there all along
     if any(now > was for now, was in zip(_at_or_above(after), _at_or_above(before), strict=True)):
         return "severity"
@@ -66,7 +76,7 @@ def judge(before: FileReport, after: FileReport, settings: CheckSettings, *, saf
         return "duplicate"
     accepted = before.loaded is not None and not any(f.severity is Severity.error for f in before.findings)
     if safe and accepted:
-        assert before.loaded is not None
+        assert before.loaded is not None and after.loaded is not None
         if not same_meaning(before.loaded.data, after.loaded.data, settings):
             return "meaning"
     return None

@@ -178,6 +178,8 @@ class Duplicate:
     first_key: Extent = field(compare=False, default=Extent(-1, -1))
     """Where the first key stands, as offsets into the text (what a fix edits)."""
     later_key: Extent = field(compare=False, default=Extent(-1, -1))
+    first_value: Extent = field(compare=False, default=Extent(-1, -1))
+    """Where the first value stands: the member a fix removes ends there (with its comma, if any)."""
 
 
 class Positions(Mapping[Location, Spans]):
@@ -651,6 +653,7 @@ def _parse(text: str, profile: Profile | None, where: Path | None) -> Loaded:
             index.span(d.later.start, d.later.end),
             d.first,
             d.later,
+            d.first_value,
         )
         for d in scan.duplicates
     )

@@ -176,8 +176,9 @@ def _after_member(s: str, end: int, close: str) -> tuple[bool, int]:
 def scan_json(text: str) -> Scan:
     """Positions of every key and value as ``json.loads(text)`` reads them, or why and where it stops.
 
-    >>> scan_json('{"a": 1, "a": 2}').duplicates
-    [DuplicateKey(location=('a',), first=Extent(start=1, end=4), later=Extent(start=9, end=12))]
+    >>> scan_json('{"a": 1, "a": 2}').duplicates  # doctest: +NORMALIZE_WHITESPACE
+    [DuplicateKey(location=('a',), first=Extent(start=1, end=4), later=Extent(start=9, end=12),
+                  first_value=Extent(start=6, end=7))]
     """
     walker = _Json(text)
     try:
@@ -215,7 +216,7 @@ def scan_valid_json(text: str) -> Scan:
     Written(form='null', key=Extent(start=16, end=19), value=Extent(start=21, end=25))
     """
     entries: dict[Location, Offsets] = {}
-    duplicates: list[tuple[Location, tuple[int, int], tuple[int, int]]] = []
+    duplicates: list[tuple[Location, tuple[int, int], tuple[int, int], tuple[int, int]]] = []
     # The open containers, innermost last, each as (its location, items counted so far if an array, its entry
     # without the end, the duplicate-key record of its own key, reported when it closes as the walkers do).
     stack: list[tuple[Location, int, tuple[str, int, int, int], Any]] = []
@@ -242,7 +243,7 @@ def scan_valid_json(text: str) -> Scan:
             loc: Location = (*top, key)  # type: ignore[misc]
             earlier = entries.get(loc)
             if earlier is not None:  # the later value replaces the earlier one, and all below it
-                duplicate = (loc, (earlier[1], earlier[2]), (ks, ke))
+                duplicate = (loc, (earlier[1], earlier[2]), (ks, ke), (earlier[3], earlier[4]))
                 for old in [k for k in entries if k[: len(loc)] == loc]:
                     del entries[old]
         elif top is None:
@@ -264,7 +265,9 @@ def scan_valid_json(text: str) -> Scan:
             duplicates.append(duplicate)
     return Scan(
         entries=Entries(entries),
-        duplicates=[DuplicateKey(loc, Extent(*first), Extent(*later)) for loc, first, later in duplicates],
+        duplicates=[
+            DuplicateKey(loc, Extent(*first), Extent(*later), Extent(*value)) for loc, first, later, value in duplicates
+        ],
         max_depth=max_depth,
         deepest=deepest,
         json_reads=True,

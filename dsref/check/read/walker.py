@@ -80,11 +80,13 @@ class Entries(Mapping[Location, Written]):
 
 @record
 class DuplicateKey:
-    """A key written a second time in one object: where the first and the later key stand."""
+    """A key written a second time in one object: where the first and the later key stand, and the first value
+    (the reader keeps only the later member: what removing the first takes away)."""
 
     location: Location
     first: Extent
     later: Extent
+    first_value: Extent
 
 
 class ScanError(Exception):
@@ -147,7 +149,7 @@ class Walker:
         self.max_depth = 0
         self.deepest = 0
         self.cost = 0
-        self.duplicates: list[tuple[Node, str, tuple[int, int], tuple[int, int]]] = []
+        self.duplicates: list[tuple[Node, str, tuple[int, int], tuple[int, int], tuple[int, int]]] = []
         self.suspect: tuple[int, int] | None = None
 
     def enter(self, pos: int) -> None:
@@ -167,7 +169,9 @@ class Walker:
         assert children is not None
         earlier = children.get(key)
         if earlier is not None:
-            self.duplicates.append((parent, key, (earlier.ks, earlier.ke), (child.ks, child.ke)))
+            self.duplicates.append(
+                (parent, key, (earlier.ks, earlier.ke), (child.ks, child.ke), (earlier.vs, earlier.ve))
+            )
         child.parent, child.key = parent, key
         children[key] = child
 
@@ -175,8 +179,8 @@ class Walker:
         return Scan(
             entries=flatten(root),
             duplicates=[
-                DuplicateKey((*location_of(p), k), Extent(*first), Extent(*later))
-                for p, k, first, later in self.duplicates
+                DuplicateKey((*location_of(p), k), Extent(*first), Extent(*later), Extent(*value))
+                for p, k, first, later, value in self.duplicates
             ],
             max_depth=self.max_depth,
             deepest=self.deepest,

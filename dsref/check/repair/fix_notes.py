@@ -12,11 +12,14 @@ NOTES = messages(
     none="No automatic fix: what to change depends on what was meant.",
     DS000=(
         "A file that cannot be parsed is never edited. With `--profile hf`, when DeepSpeed's Hjson reads the file, an "
-        "unsafe fix rewrites it as strict JSON (its comments are lost)."
+        "unsafe fix rewrites it as strict JSON (its comments are lost), once no key is written twice in it (the "
+        "rewrite would silently keep only the later one: DS003's fix comes first)."
     ),
     DS003=(
-        "Unsafe fix: removes the first of the two keys and keeps the later value, as json.load does; DeepSpeed "
-        "refuses the file, so which one was meant is the user's call."
+        "Unsafe fix: removes the first of the two keys with its value and keeps the later one, the value json.load "
+        "keeps (and Hjson, read without DeepSpeed's hook); DeepSpeed refuses the file, so which one was meant is the "
+        "user's call. In a file Hugging Face's reader refuses, the fix is made as DeepSpeed's Hjson reads it, and "
+        "the rewrite as strict JSON (DS000) follows on the next pass."
     ),
     DS004=(
         "Safe fix: removes a byte-order mark and trailing commas when nothing else keeps json.load from reading the "

@@ -25,7 +25,6 @@ __all__ = [
     "insert_member",
     "keep_comment_column",
     "literal",
-    "member_end",
     "member_text",
     "quoted_like",
     "remove_member",
@@ -117,6 +116,8 @@ def comma_in(text: str, start: int, end: int) -> int | None:
                 return None
             i = close + 2
             continue
+        if not ch.isspace():
+            return None  # a value or a key: the comma, if any, is not this member's
         i += 1
     return None
 
@@ -241,26 +242,3 @@ def keep_comment_column(edit: Edit, text: str) -> Edit:
         return edit
     spaces = " " * max(1, len(after.group(2)) - change)
     return replace(edit, end=after.end(), replacement=edit.replacement + after.group(1) + spaces)
-
-
-def member_end(text: str, key_start: int, limit: int) -> int | None:
-    """Where the member whose key starts at ``key_start`` ends, by reading it with the JSON reader (strict JSON
-    members only: in Hjson the value's extent needs the full scanner)."""
-    decoder = json.JSONDecoder()
-    try:
-        _, after_key = decoder.raw_decode(text, key_start)
-    except ValueError:
-        return None
-    colon = after_key
-    while colon < limit and text[colon] in " \t\n":
-        colon += 1
-    if colon >= limit or text[colon] != ":":
-        return None
-    start = colon + 1
-    while start < limit and text[start] in " \t\n":
-        start += 1
-    try:
-        _, end = decoder.raw_decode(text, start)
-    except ValueError:
-        return None
-    return end if end <= limit else None

@@ -44,7 +44,6 @@ from .members import (
     insert_member,
     keep_comment_column,
     literal,
-    member_end,
     member_text,
     quoted_like,
     remove_member,
@@ -137,15 +136,14 @@ def _(repair: RemoveDuplicate, src: Members) -> Fix:
     dup = next((d for d in src.loaded.duplicates if d.location == repair.location), None)
     if dup is None:
         raise NoFix
-    # the scanner keeps only the later entry: read the first member's extent with the JSON reader
-    first_start, later_start = dup.first_key.start, dup.later_key.start
-    end = member_end(text, first_start, later_start)
-    if end is None:
+    # the positions keep only the later entry: the first member ends where the scanner saw its value end
+    first_start, later_start, end = dup.first_key.start, dup.later_key.start, dup.first_value.end
+    if not first_start < end <= later_start:
         raise NoFix
     comma = comma_in(text, end, later_start)
-    if comma is None:
-        raise NoFix
-    stop = comma + 1
+    if comma is None and "\n" not in text[end:later_start]:
+        raise NoFix  # Hjson separates members by a comma or a line end; neither: not a member of its own
+    stop = end if comma is None else comma + 1
     start = first_start
     eol = src.line_end(stop)
     if not text[src.line_start(start) : start].strip() and blank_or_comment(text[stop:eol]):

@@ -16,14 +16,16 @@ from ...text.i18n import Lang, messages, option_text
 from ...text.punctuation import either, listed, quoted
 from ...tree.profiles import HF_FILLERS, NEWEST, HfReleases, Profile
 from ..edits import Fix
-from ..findings import Finding, Kind, Severity
+from ..findings import Filled, Finding, Kind, Severity
 from ..pipeline import FileReport
+from ..positions import Span
 from ..rules import get_rule
 from .messages import help_lines, message
 from .target import Release, statement
 
 __all__ = [
     "Piece",
+    "Related",
     "Rendered",
     "Tally",
     "Writer",
@@ -62,12 +64,22 @@ S = messages(
     fixable_unsafe_one="1 more with --unsafe-fixes",
     fixable_only_unsafe="{n} fixable with --fix --unsafe-fixes",
     fixable_only_unsafe_one="1 fixable with --fix --unsafe-fixes",
+    more_fixes="more fixes may follow once these are applied",
     seen_by_deepspeed="as Hjson (the deepspeed launcher's reader) reads the file: {message}",
     seen_by_hf="as json.load (Hugging Face's reader) reads the file: {message}",
     rules_failed="{n} rules stopped with an exception, so their findings are missing: {codes} (dsref check --debug "
     "shows the exception; please report it)",
     rules_failed_one="1 rule stopped with an exception, so its findings are missing: {codes} (dsref check --debug "
     "shows the exception; please report it)",
+    filled_from='the launch gives this value: Trainer fills the "auto" at {place} with {value}',
+    filled_from_defaults='the launch gives this value: Trainer fills the "auto" at {place} with {value}, with the '
+    "default of {names}",
+    filled_default='Trainer fills this "auto" with {value} from the default of {names}: the launch does not give it',
+    filled_unwritten="the launch gives this value: Trainer fills {option} with {value}",
+    filled_unwritten_defaults="the launch gives this value: Trainer fills {option} with {value}, with the default "
+    "of {names}",
+    filled_here='Trainer fills this "auto" from the launch',
+    filled_there="the launch gives the value here: {written}",
 )
 
 
@@ -92,6 +104,12 @@ class Rendered:
     """The reader's own words for a file it could not read (``json.load``'s "Expecting value"), in JSON output only."""
     seen_by: Profile | None = None
     """The other reader, for a finding about what it reads in a file the chosen reader refuses."""
+    related: list[Related] = field(default_factory=list)
+    """Other places the finding is about, in this file or another (the ``"auto"`` a launch's value fills)."""
+    elsewhere: bool = False
+    """The finding is placed in another file than the report's (the launch that gives the value): JSON names it."""
+    own: tuple[int, int, int, int] | None = None
+    """For a finding placed :attr:`elsewhere`: its line, column, end line and end column in the report's file."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,6 +127,30 @@ class Rendered:
             "fix": None if self.fix is None else self.fix.to_json(self.lang),
             **({"detail": self.detail} if self.detail is not None else {}),
             **({"seen_by": self.seen_by} if self.seen_by is not None else {}),
+            **({"file": self.path} if self.elsewhere else {}),
+            **({"related": [r.to_json() for r in self.related]} if self.related else {}),
+        }
+
+
+@record
+class Related:
+    """Another place a finding is about: a file, a span in it, and what is there."""
+
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "file": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "message": self.message,
         }
 
 
@@ -185,7 +227,7 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
                 helps.insert(0, note)
     line = span.line if span else 1
     source = loaded.source_lines[line - 1] if span and 0 < line <= len(loaded.source_lines) else None
-    return Rendered(
+    shown = Rendered(
         report.path,
         line,
         span.col if span else 1,
@@ -202,6 +244,39 @@ def _one(report: FileReport, finding: Finding, lang: Lang, target: str) -> Rende
         finding.fix,
         lang,
     )
+    if finding.filled is not None:
+        written = finding.location and loaded.positions.written(tuple(finding.location)) is not None
+        auto = loaded.locate(finding.location, "value") if written else None  # none: the tool's own "auto"
+        _at_the_launch(shown, finding.filled, lang, auto)
+    return shown
+
+
+def _at_the_launch(shown: Rendered, filled: Filled, lang: Lang, auto: Span | None) -> None:
+    """A finding on an ``"auto"`` Trainer fills from the launch, moved to the launch's flag or key that gives the
+    value, with the ``"auto"`` as its related place; where TrainingArguments' defaults give it, left at the
+    ``"auto"`` with a line that says so."""
+    from ..pipeline import display_path
+
+    value = visible(repr(filled.value))
+    names = listed(filled.defaults, lang)
+    at = filled.at
+    if at is None:
+        if filled.defaults:
+            shown.help.insert(0, S.text("filled_default", lang, value=value, names=names))
+        return
+    if auto is not None:
+        place = f"{shown.path}:{auto.line}:{auto.col}"
+        key = "filled_from_defaults" if filled.defaults else "filled_from"
+        shown.help.insert(0, S.text(key, lang, place=visible(place), value=value, names=names))
+        here = S.text("filled_here", lang)
+        shown.related.append(Related(shown.path, auto.line, auto.col, auto.end_line, auto.end_col, here))
+    else:  # an "auto" the tool writes itself (Accelerate's plugin): in no file
+        key = "filled_unwritten_defaults" if filled.defaults else "filled_unwritten"
+        shown.help.insert(0, S.text(key, lang, option=shown.where, value=value, names=names))
+    shown.own = (shown.line, shown.column, shown.end_line, shown.end_column)
+    shown.path, shown.line, shown.column = display_path(at.path), at.line, at.col
+    shown.end_line, shown.end_column, shown.source = at.line, at.end_col, at.source
+    shown.elsewhere = True
 
 
 _VALUE_KINDS = frozenset(
@@ -231,8 +306,9 @@ def render_text(
 def _text_lines(report: FileReport, lang: Lang, color: bool, target: str) -> list[str]:
     lines: list[str] = []
     # Whatever came from the file or its name is passed through visible(): see dsref.text.escape.
-    path = visible(report.path, name=True)
+    own = visible(report.path, name=True)
     for r in rendered(report, lang, target):
+        path = visible(r.path, name=True) if r.elsewhere else own
         label = _colour(f"{S.text(r.severity.value, lang)}[{r.code}]", _SEVERITY_COLOUR[r.severity], color)
         lines.append(f"{_colour(f'{path}:{r.line}:{r.column}:', '1', color)} {label} {visible(r.message)}")
         if r.source is not None:
@@ -331,7 +407,14 @@ def summary(reports: list[FileReport], lang: Lang) -> str:
 def _summary(tally: Tally, lang: Lang) -> str:
     counts = {"files": tally.files, "errors": tally.errors, "warnings": tally.warnings, "infos": tally.infos}
     parts = {name: S.text(f"{name}_one" if n == 1 else name, lang, n=n) for name, n in counts.items()}
-    return S.text("summary", lang, **parts) + _fixable(tally, lang) + _failed(tally, lang)
+    return S.text("summary", lang, **parts) + _fixable(tally, lang) + _more_fixes(tally, lang) + _failed(tally, lang)
+
+
+def _more_fixes(tally: Tally, lang: Lang) -> str:
+    """``; more fixes may follow once these are applied`` when making the fixes listed makes others possible."""
+    if not tally.more_fixes:
+        return ""
+    return ("；" if lang == "zh" else "; ") + S.text("more_fixes", lang)
 
 
 def _failed(tally: Tally, lang: Lang) -> str:
@@ -369,9 +452,13 @@ def render_json(
     return assemble(pieces, "json", lang, target=target, checked_for=checked_for)
 
 
-def _json_file(report: FileReport, lang: Lang, target: str, counts: tuple[int, int, int]) -> dict[str, Any]:
-    """One file's object of the JSON report; ``counts``: its errors, warnings and notes (:meth:`FileReport.counts`)."""
+def _json_file(
+    report: FileReport, lang: Lang, target: str, counts: tuple[int, int, int], more_fixes: bool = False
+) -> dict[str, Any]:
+    """One file's object of the JSON report; ``counts``: its errors, warnings and notes (:meth:`FileReport.counts`);
+    ``more_fixes``: making its fixes makes others possible (said only then: other files' objects stay as they were)."""
     errors, warnings, infos = counts
+    more = {"more_fixes_follow": True} if more_fixes else {}
     return {
         "file": report.path,
         "profile": report.loaded.profile if report.loaded else (report.error.profile if report.error else None),
@@ -380,6 +467,7 @@ def _json_file(report: FileReport, lang: Lang, target: str, counts: tuple[int, i
         "warnings": warnings,
         "infos": infos,
         "findings": [r.to_json() for r in rendered(report, lang, target)],
+        **more,
     }
 
 
@@ -489,13 +577,24 @@ class Piece:
     """The reader the file was read as (None: it could not be read)."""
     failed_rules: tuple[str, ...] = ()
     """The codes of the rules that stopped with an exception on the file (:attr:`FileReport.rule_failures`)."""
+    more_fixes: bool = False
+    """Making the fixes listed makes others possible (:func:`dsref.check.fix.fixer.more_fixes_follow`)."""
 
 
-def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, target: str = "0.19.8") -> Piece:
-    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report."""
+def draw(
+    report: FileReport,
+    fmt: str,
+    lang: Lang,
+    *,
+    color: bool = False,
+    target: str = "0.19.8",
+    more_fixes: bool = False,
+) -> Piece:
+    """One file's findings in ``fmt``: its lines of text or GitHub commands, or its object of the JSON report.
+    ``more_fixes``: making the fixes it lists makes others possible (the caller has run the passes to know)."""
     counts = report.counts()
     if fmt == "json":
-        text = _json_visible(json_lines(_json_file(report, lang, target, counts), 2, _FILE_INDENT))
+        text = _json_visible(json_lines(_json_file(report, lang, target, counts, more_fixes), 2, _FILE_INDENT))
     elif fmt == "github":
         text = "".join(line + "\n" for line in _github_lines(report, lang, target))
     else:
@@ -505,7 +604,7 @@ def draw(report: FileReport, fmt: str, lang: Lang, *, color: bool = False, targe
     reading = report.loaded.profile if report.loaded is not None else report.error.profile if report.error else None
     ok = report.error is None and counts[0] == 0  # FileReport.ok, without counting again
     failed = tuple(failure.code for failure in report.rule_failures)
-    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading, failed)
+    return Piece(text, *counts, ok, report.error is not None, safe, len(fixes) - safe, reading, failed, more_fixes)
 
 
 _FILE_INDENT = "    "
@@ -558,6 +657,8 @@ class Tally:
     ok: bool = True
     failed_rules: set[str] = field(default_factory=set)
     """The codes of the rules that stopped with an exception on any file."""
+    more_fixes: bool = False
+    """Making the fixes listed in some file makes others possible there."""
 
     def add(self, piece: Piece) -> None:
         self.files += 1
@@ -569,6 +670,7 @@ class Tally:
         self.unreadable = self.unreadable or piece.unreadable
         self.ok = self.ok and piece.ok
         self.failed_rules.update(piece.failed_rules)
+        self.more_fixes = self.more_fixes or piece.more_fixes
 
 
 class Writer:
@@ -634,6 +736,8 @@ class Writer:
             }
             if tally.failed_rules:  # present only when a rule failed (a clean run's report stays as it was)
                 totals["rules_failed"] = sorted(tally.failed_rules)
+            if tally.more_fixes:  # present only when true, likewise
+                totals["more_fixes_follow"] = True
             end = "\n  ]" if tally.files else "]"
             self.out.write(f'{end},\n  "summary": {json_lines(totals, 1, "  ")}\n}}\n')
         return tally

@@ -117,6 +117,9 @@ class Rule:
     """The fix the rule's hits carry (declared: ``tests/unit/check/test_rules.py`` fails when its example gets none)."""
     needs: frozenset[str] = frozenset()
     """Options of which the file must write at least one for the rule to find anything; empty: any file."""
+    about_launch: bool = False
+    """Its findings say what the launch must give, or leaves open: held back while the file's reader refuses the file
+    (no launch starts with it)."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -148,6 +151,7 @@ def rule(
     example: Example | None = None,
     fix: Applicability | None = None,
     needs: tuple[str, ...] = (),
+    about_launch: bool = False,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
@@ -159,6 +163,9 @@ def rule(
     check itself proves: every hit depends on :func:`~dsref.check.rules._common.mapping` or ``is_set`` of one of
     them, or of an option below one of them (the file cannot write an option without its section), never on a
     default. ``tests/unit/check/test_rules.py`` runs each such rule on files without them.
+
+    ``about_launch``: the rule's findings say what the launch must give or leaves open (a note on the contract
+    between the file and Trainer's arguments); they are not shown while the file's reader refuses it.
     """
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
@@ -166,7 +173,9 @@ def rule(
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs))
+        _RULES[code] = Rule(
+            code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs), about_launch
+        )
         _SORTED.clear()
         _BY_NAME.clear()
         return check

@@ -195,7 +195,8 @@ def _flags(compared: str, value: Any) -> str | None:
         "the optimizer's learning rate, betas, epsilon and weight decay, the scheduler's peak learning rate and "
         "step counts, gradient clipping and fp16/bf16 must be given the same on the command line. This note lists "
         'the arguments that make the launch match. Writing "auto" instead of a value removes it from the '
-        "contract: Trainer then fills it."
+        "contract: Trainer then fills it. The note is not shown for a file Hugging Face's reader refuses (not "
+        "strict JSON): no launch starts with it."
     ),
     example=Example(
         """
@@ -216,10 +217,12 @@ def _flags(compared: str, value: Any) -> str | None:
         """,
         hf=True,
     ),
+    about_launch=True,
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
-    if ctx.profile != "hf" or ctx.settings.launch is not None:
-        return  # with the launch given, DS589 says where it does not match
+    launch = ctx.settings.launch
+    if ctx.profile != "hf" or (launch is not None and launch.form != "accelerate"):
+        return  # with the launch given, DS589 says where it does not match (an Accelerate config gives no command)
     flags: list[str] = []
     total = None
     count = 0
@@ -347,7 +350,9 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
     phrases={
         "world_size": "the number of processes (give --world-size, or the launcher's --num_gpus, --nproc_per_node "
         "or --num_processes)",
-        "steps": "the number of training steps (without --max_steps it depends on the size of the data set)",
+        "steps": "the number of training steps (the launch gives no max_steps, so Trainer counts them from "
+        "num_train_epochs and the size of the data set, which dsref does not know; give --max_steps, or max_steps: "
+        "in a YAML launch)",
         "hidden_size": "the model's hidden size (name a local model directory that holds its config.json)",
         "variable": "what the launch leaves to the run ({names}: a shell variable dsref cannot resolve, or "
         'axolotl\'s "auto")',
@@ -360,6 +365,7 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
         'Where the launch does not say what a value is made of, dsref does not guess: the value stays "auto", '
         "the checks that need it leave it out, and this note says what would decide it."
     ),
+    about_launch=True,
 )
 def launch_leaves_unknown(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch

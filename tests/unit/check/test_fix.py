@@ -109,6 +109,19 @@ def test_safe_fixes_edit_only_what_they_must(before: str, after: str) -> None:
             '{\n  "train_batch_size": 8,\n  "steps_per_print": 100\n}\n',
             {},
         ),
+        # DS003 in Hjson: a block over several lines, with comments and no comma after it, goes whole
+        (
+            '{\n  train_batch_size: 8\n  zero_optimization: {\n    stage: 3  # three\n    "overlap_comm": true,\n  }'
+            "  # first\n  zero_optimization: {stage: 2}\n}\n",
+            "{\n  train_batch_size: 8\n  zero_optimization: {stage: 2}\n}\n",
+            {},
+        ),
+        # DS003 in Hjson, no comma after the first: the members between the two stay, with their commas
+        (
+            "{\n  steps_per_print: 10\n  train_batch_size: 8,\n  steps_per_print: 100\n}\n",
+            "{\n  train_batch_size: 8,\n  steps_per_print: 100\n}\n",
+            {},
+        ),
         # DS101: one confident spelling
         (
             '{\n  "train_batch_size": 8,\n  "zero_optimization": {"stage": 2, "reduce_bucket_sise": 5e8}\n}\n',
@@ -531,6 +544,15 @@ def test_unsafe_fixes_keep_every_real_file_parsable_and_stable() -> None:
             "refused",
             100,
         ),
+        # a section written twice in Hjson, the first over several lines with comments: the later one now counts
+        (
+            '{\n  "train_batch_size": 8,\n  "zero_optimization": {\n    "stage": 3, // first\n  },\n'
+            '  "zero_optimization": {"stage": 2}\n}',
+            None,
+            "zero_config.stage",
+            "refused",
+            2,
+        ),
         # a typo DeepSpeed refused: the suggested key now takes effect
         (
             '{"train_batch_size": 8, "zero_optimization": {"stage": 2, "reduce_bucket_sise": 1000}}',
@@ -633,7 +655,7 @@ def test_hjson_rewritten_as_json_builds_the_same_deepspeed_config(quiet_deepspee
 def test_every_fix_kind_has_a_title_in_both_languages() -> None:
     from dsref.check.edits import TITLES
 
-    names = ("old", "new", "key", "target", "section", "line", "stage", "release", "micro", "gas", "world")
+    names = ("old", "new", "key", "target", "section", "line", "later", "stage", "release", "micro", "gas", "world")
     args = {name: "x" for name in names}
     for key in TITLES.table:
         assert TITLES.text(key, "zh", **args) != TITLES.text(key, "en", **args), key

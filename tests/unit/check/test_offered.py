@@ -104,3 +104,24 @@ def test_every_fix_listed_over_the_corpus_is_applied_by_fix(profile: str | None)
             missed += len(wanted - applied)
             assert wanted <= applied, (path.name, unsafe, wanted - applied)
     assert listed > 100 and missed == 0
+
+
+def test_a_fix_of_what_the_other_reader_sees_is_proven_on_that_reading() -> None:
+    """While json.load refuses a file, the duplicate's fix leaves it refused: it passes when Hjson still reads the
+    text and nothing got worse as Hjson reads it; the load error's own fix must make the file readable."""
+    from dsref.check.fix.proof import judge
+
+    hf = CheckSettings("hf")
+    text = '{\n  "train_micro_batch_size_per_gpu": "auto", // x\n  "steps_per_print": 1,\n  "steps_per_print": 2\n}\n'
+    before = check_text(text, "ds.json", hf)
+    once = check_text(text.replace('  "steps_per_print": 1,\n', ""), "ds.json", hf)
+    assert before.error is not None and once.error is not None and once.other_reading is not None
+    assert judge(before, once, hf, safe=False, other_reading=True) is None
+    assert judge(before, once, hf, safe=False) == "unreadable"
+    unread = check_text(text.replace('"steps_per_print": 1,', '"steps_per_print": [,'), "ds.json", hf)
+    assert unread.other_reading is None
+    assert judge(before, unread, hf, safe=False, other_reading=True) == "unreadable"
+    twice = check_text(
+        text.replace('"auto", // x', '"auto", // x\n  "train_batch_size": 8, "train_batch_size": 8,'), "ds.json", hf
+    )
+    assert judge(before, twice, hf, safe=False, other_reading=True) == "severity"  # a new warning, as Hjson reads it

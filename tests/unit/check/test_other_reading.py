@@ -48,22 +48,119 @@ def test_the_parse_error_comes_first_then_what_the_other_reader_sees() -> None:
     assert {f.get("seen_by") for f in findings[1:]} == {"deepspeed"}
 
 
-def test_a_duplicate_section_is_never_dropped_by_a_fix() -> None:
-    """Rewriting the file as strict JSON from the data would keep only the later zero_optimization (a whole
-    stage-3 block gone, said nowhere): no such fix while a key is written twice; the duplicate is its own finding."""
+def test_a_duplicate_section_is_removed_by_its_own_fix_before_the_rewrite() -> None:
+    """Rewriting the file as strict JSON from the data would keep only the later zero_optimization (a whole stage-3
+    block gone, said nowhere): the rewrite waits while a key is written twice. The duplicate offers its own unsafe
+    fix, which names the block that goes and the one that stays; the file is then strict JSON, or rewritten as such
+    on the next pass."""
     settings = CheckSettings(None)
     report = offered(check_text(HF_WITH_COMMENT, "ds.json", settings), settings)
-    assert all(f.fix is None for f in report.findings)
+    assert [(f.code, f.fix.applicability.value) for f in report.findings if f.fix is not None] == [("DS003", "unsafe")]
+    [fix] = [f.fix for f in report.findings if f.fix is not None]
+    assert fix.title_text("en") == (
+        'remove the first "zero_optimization" (line 3) and keep the later one (line 5), the value json.load keeps'
+    )
+    assert (
+        fix.title_text("zh") == "删除第一个“zero_optimization”（第 3 行），保留后一个（第 5 行），即 json.load 保留的值"
+    )
+    assert fix_text(HF_WITH_COMMENT, "ds.json", settings).text == HF_WITH_COMMENT  # unsafe: only when asked
     result = fix_text(HF_WITH_COMMENT, "ds.json", settings, unsafe=True)
-    assert result.text == HF_WITH_COMMENT
+    assert result.fixed[0].code == "DS003"
+    # its line goes with its comment; the file is strict JSON now, read as Hugging Face's, and stage 2's stays
+    assert json.loads(result.text)["zero_optimization"]["stage"] == 2
+    assert "stage3_prefetch_bucket_size" not in result.text and "// first" not in result.text
+    assert result.after.error is None and result.after.loaded is not None and result.after.loaded.profile == "hf"
     once = HF_WITH_COMMENT.replace('  "zero_optimization": {"stage": 2, "sub_group_size": 1e9}\n', '  "x": 1\n')
     [fix] = [f.fix for f in check_text(once, "ds.json", settings).findings if f.fix is not None]
     assert fix.title == "strict_json"  # with the key written once, the rewrite is offered again
 
 
+def _seed() -> str:
+    return next(shared_path("seeds").glob("000_*.txt")).read_bytes().decode("utf-8", "replace")
+
+
+def test_the_seed_is_fixed_in_passes_duplicate_first_then_strict_json() -> None:
+    """Seed 000, read as Hugging Face's: its duplicate goes first (unsafe, the later block stays, as json.load and
+    Hjson without DeepSpeed's hook keep it), then the file is rewritten as strict JSON on the next pass."""
+    import hjson
+
+    seed = _seed()
+    settings = CheckSettings("hf")
+    result = fix_text(seed, "000.txt", settings, unsafe=True)
+    assert [f.code for f in result.fixed][:2] == ["DS003", "DS000"]
+    data = json.loads(result.text)
+    kept = hjson.loads(seed)["zero_optimization"]  # what a reader that takes a key written twice keeps: the later
+    assert kept["stage"] == 2 and data["zero_optimization"]["stage"] == 2
+    assert result.after.error is None
+    assert not fix_text(result.text, "000.txt", settings, unsafe=True).changed
+
+
+def test_more_fixes_may_follow_is_said_exactly_when_a_pass_makes_one_possible(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from dsref.check.fix.fixer import more_fixes_follow
+
+    settings = CheckSettings("hf")
+    seed = _seed()
+    report = offered(check_text(seed, "000.txt", settings), settings)
+    assert more_fixes_follow(report, settings)  # the rewrite as strict JSON, once the duplicate is gone
+    # a file whose one fix opens the way to no other, and one with no fix at all
+    lone = '{"train_batch_size": 8, "bfloat16": {"enabled": true}}'
+    assert not more_fixes_follow(offered(check_text(lone, "x.json"), CheckSettings()), CheckSettings())
+    assert not more_fixes_follow(check_text('{"train_batch_size": 8}', "x.json"), CheckSettings())
+    path = tmp_path / "ds_config.json"
+    path.write_text(seed, encoding="utf-8")
+    main(["check", "--profile", "hf", str(path)])
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("1 fixable with --fix --unsafe-fixes; more fixes may follow once these are applied"), (
+        out
+    )
+    main(["check", "--profile", "hf", "--lang", "zh", str(path)])
+    assert (
+        capsys.readouterr()
+        .out.rstrip()
+        .endswith("1 个可用 --fix --unsafe-fixes 修复；应用这些修复后，可能还会有更多修复")
+    )
+    main(["check", "--profile", "hf", "--format", "json", str(path)])
+    data = json.loads(capsys.readouterr().out)
+    assert data["files"][0]["more_fixes_follow"] is True and data["summary"]["more_fixes_follow"] is True
+    # --fix without --unsafe-fixes leaves the file as it is, and says so of what it still lists
+    main(["check", "--profile", "hf", "--fix", str(path)])
+    assert "more fixes may follow once these are applied" in capsys.readouterr().out
+    assert path.read_text(encoding="utf-8") == seed
+    # --diff shows every pass: the duplicate's removal and the rewrite
+    main(["check", "--profile", "hf", "--diff", "--unsafe-fixes", str(path)])
+    captured = capsys.readouterr()
+    assert '-    "stage": 3,' in captured.out and "-  # " in captured.out and "would fix 3 findings" in captured.err
+    # once fixed, nothing is listed and nothing more is said
+    main(["check", "--profile", "hf", "--fix", "--unsafe-fixes", str(path)])
+    capsys.readouterr()
+    main(["check", "--profile", "hf", str(path)])
+    assert "more fixes may follow" not in capsys.readouterr().out
+    lone_path = tmp_path / "lone.json"
+    lone_path.write_text(lone, encoding="utf-8")
+    main(["check", "--format", "json", str(lone_path)])
+    data = json.loads(capsys.readouterr().out)
+    assert "more_fixes_follow" not in data["files"][0] and "more_fixes_follow" not in data["summary"]
+
+
+def test_launch_notes_are_held_back_while_hugging_face_cannot_read_the_file() -> None:
+    """DS612 lists the launch flags Trainer compares with the file: nothing to say of a file json.load refuses, no
+    launch starts with it. The same file as strict JSON gets the note."""
+    strict = '{\n  "train_micro_batch_size_per_gpu": "auto",\n  "gradient_clipping": 1.0\n}\n'
+    commented = strict.replace("1.0\n", "1.0 // clip\n")
+    settings = CheckSettings("hf")
+    assert "DS612" in {f.code for f in check_text(strict, "ds.json", settings).findings}
+    refused = check_text(commented, "ds.json", settings)
+    assert refused.error is not None and refused.findings[0].code == "DS000"
+    assert "DS612" not in {f.code for f in refused.findings}
+    from dsref.check.rules import get_rule
+
+    assert {code for code in ("DS612", "DS613", "DS589") if get_rule(code).about_launch} == {"DS612", "DS613"}
+
+
 def test_the_seed_config_shows_its_duplicate_behind_its_comment() -> None:
-    seed = next(shared_path("seeds").glob("000_*.txt")).read_bytes().decode("utf-8", "replace")
-    report = check_text(seed, "000.txt", CheckSettings(None))
+    report = check_text(_seed(), "000.txt", CheckSettings(None))
     assert report.findings[0].code == "DS000"
     assert "DS003" in {f.code for f in report.findings[1:]}
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -16,37 +15,11 @@ from dsref.cli.main import main
 from dsref.launch.read import read_launch
 from dsref.launch.trainer import trainer_fill
 from dsref.tree.options import option_tree
-
-CONFIG: dict[str, Any] = {
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "bf16": {"enabled": "auto"},
-    "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}},
-    "scheduler": {
-        "type": "WarmupDecayLR",
-        "params": {
-            "warmup_min_lr": "auto",
-            "warmup_max_lr": "auto",
-            "warmup_num_steps": "auto",
-            "total_num_steps": "auto",
-        },
-    },
-    "zero_optimization": {
-        "stage": 3,
-        "reduce_bucket_size": "auto",
-        "stage3_prefetch_bucket_size": "auto",
-        "stage3_param_persistence_threshold": "auto",
-    },
-}
+from tests.trainer_filling import EVERY_AUTO, HIDDEN, tiny_model
 
 
-def _model(tmp_path: Path, hidden: int = 64) -> Path:
-    folder = tmp_path / "models" / "tiny"
-    folder.mkdir(parents=True)
-    (folder / "config.json").write_text(json.dumps({"hidden_size": hidden, "num_hidden_layers": 2}))
-    return folder
+def _model(tmp_path: Path, hidden: int = HIDDEN) -> Path:
+    return tiny_model(tmp_path / "models" / "tiny", hidden)
 
 
 def test_every_auto_trainer_fills_comes_from_the_launch(tmp_path: Path) -> None:
@@ -58,7 +31,7 @@ def test_every_auto_trainer_fills_comes_from_the_launch(tmp_path: Path) -> None:
     )
     launch = read_launch(str(tmp_path / "run.sh"), line)
     assert launch.hidden_size == 64 and launch.world_size == 4
-    filling = trainer_fill(CONFIG, launch, launch.world_size, option_tree())
+    filling = trainer_fill(EVERY_AUTO, launch, launch.world_size, option_tree())
     assert filling.unknown == ()
     config = filling.config
     assert (config["train_batch_size"], config["train_micro_batch_size_per_gpu"]) == (64, 2)
@@ -70,14 +43,14 @@ def test_every_auto_trainer_fills_comes_from_the_launch(tmp_path: Path) -> None:
     zero = config["zero_optimization"]
     assert zero["reduce_bucket_size"] == 64 * 64 and zero["stage3_param_persistence_threshold"] == 640
     assert zero["stage3_prefetch_bucket_size"] == int(0.9 * 64 * 64)
-    assert CONFIG["train_batch_size"] == "auto"  # the file's own data is left alone
+    assert EVERY_AUTO["train_batch_size"] == "auto"  # the file's own data is left alone
     where = {fill.path: fill.where for fill in filling.filled}
     assert where["optimizer.params.lr"] == f"{tmp_path / 'run.sh'}:1" and where["optimizer.params.eps"] == ""
 
 
 def test_what_the_launch_does_not_say_is_named_and_left_auto() -> None:
     launch = read_launch("run.sh", "deepspeed train.py --deepspeed ds.json --learning_rate $LR --num_train_epochs 3\n")
-    filling = trainer_fill(CONFIG, launch, launch.world_size, option_tree())
+    filling = trainer_fill(EVERY_AUTO, launch, launch.world_size, option_tree())
     needs = {u.path: (u.need, u.names) for u in filling.unknown}
     assert needs["train_batch_size"] == ("world_size", ())
     assert needs["optimizer.params.lr"] == ("variable", ("learning_rate",))
@@ -97,10 +70,10 @@ def test_the_stage_3_sizes_are_filled_for_stage_3_only(tmp_path: Path) -> None:
 def test_an_older_transformers_fills_as_it_did(tmp_path: Path) -> None:
     """Before 4.45 the prefetch size was a float; before 5.18 no warm-up meant 0 warm-up steps."""
     launch = read_launch("run.sh", f"python train.py --model_name_or_path {_model(tmp_path)} --max_steps 10\n")
-    old = trainer_fill(CONFIG, launch, 1, option_tree(), "4.44.2").config
+    old = trainer_fill(EVERY_AUTO, launch, 1, option_tree(), "4.44.2").config
     assert old["zero_optimization"]["stage3_prefetch_bucket_size"] == 0.9 * 64 * 64
     assert old["scheduler"]["params"]["warmup_num_steps"] == 0
-    new = trainer_fill(CONFIG, launch, 1, option_tree(), "5.24.0").config
+    new = trainer_fill(EVERY_AUTO, launch, 1, option_tree(), "5.24.0").config
     assert new["scheduler"]["params"]["warmup_num_steps"] == 1
 
 
@@ -153,7 +126,7 @@ def test_the_filled_values_are_checked_as_deepspeed_reads_them() -> None:
 
 def test_ds590_says_what_the_launch_leaves_unknown(tmp_path: Path) -> None:
     launch = read_launch("run.sh", "deepspeed train.py --learning_rate $LR\n")
-    text = json.dumps(CONFIG)
+    text = json.dumps(EVERY_AUTO)
     report = check_text(text, "ds.json", CheckSettings("hf", None, launch=launch))
     needs = sorted(f.args["needs"] for f in report.findings if f.code == "DS613")
     assert needs == ["hidden_size", "steps", "variable", "world_size"]
