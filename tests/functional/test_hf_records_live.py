@@ -26,7 +26,9 @@ def _recorder() -> Any:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("library", "kind"), [("transformers", "trainer"), ("accelerate", "accelerate")])
-def test_the_installed_release_does_what_its_record_says(library: str, kind: str) -> None:
+def test_the_installed_release_does_what_its_record_says(
+    library: str, kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     needs.module("torch")
     needs.module("deepspeed")  # transformers' DeepSpeed integration checks for it
     needs.module("accelerate")
@@ -37,6 +39,7 @@ def test_the_installed_release_does_what_its_record_says(library: str, kind: str
             f"{library} {installed} is not recorded: `python scripts/hf_releases.py record --release "
             f"{library}=={installed}` after adding it to the script's table"
         )
+    monkeypatch.setenv("DSREF_HF_RELEASES_DIR", str(tmp_path))  # the stand-ins the recorder writes go there
     got = _recorder().probe(None, {kind: record["battery"][kind]})
     expected = {name: result for at, _case, name, result in hf_records.results(library) if at == installed}
     assert got[kind].keys() == expected.keys()
