@@ -12,6 +12,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from dsref.check.findings import Severity
 from dsref.check.pipeline import check_text
 from dsref.check.settings import CheckSettings
 from dsref.launch.accelerate import read_accelerate
@@ -73,8 +74,9 @@ def model_folder(folder: Path, hidden_size: int) -> Path:
 
 def dsref_trainer(case: dict[str, Any], release: str, tree: OptionTree, model: Path) -> dict[str, Any]:
     """dsref's answer for a Trainer case as ``release`` fills it: the config with what the launch decides filled,
-    the options it leaves to what the launch does not say, and the mismatches it predicts (DS589: option, argument,
-    value; DS588, a string no launch matches: option and argument)."""
+    the options it leaves to what the launch does not say, the mismatches it predicts (DS589: option, argument,
+    value; DS588, a string no launch matches: option and argument), and the other errors it finds in the filled
+    config (DeepSpeed's refusals, predicted)."""
     path, text = trainer_launch_text(case, model)
     launch = read_launch(path, text)
     if case["launch"] is not None and launch.hidden_size is None:
@@ -90,10 +92,14 @@ def dsref_trainer(case: dict[str, Any], release: str, tree: OptionTree, model: P
         for f in report.findings
         if f.code in ("DS589", "DS588")
     )
+    errors = sorted(
+        {f.code for f in report.findings if f.severity is Severity.error and f.code not in ("DS589", "DS588")}
+    )
     return {
         "config": filling.config,
         "unknown": sorted(u.path for u in filling.unknown),
         "mismatches": mismatches,
+        "errors": errors,
     }
 
 
