@@ -203,7 +203,7 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
     from .texts import say
 
     try:
-        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE))
+        launch = with_files(read_shell(shlex.join(command), COMMAND_LINE), settings.hugging_face.accelerate)
     except LaunchError as exc:
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text(exc.reason, lang, **args))
@@ -248,7 +248,7 @@ def _launch_settings(path: str, settings: CheckSettings, lang: Lang) -> _Named |
         say(f"dsref: {shown}: " + MESSAGES.text("unreadable", lang, reason=read.text(lang)))
         return None
     text = read.data[:MAX_BYTES].decode("utf-8", errors="replace")
-    opened = open_launch(path, text)
+    opened = open_launch(path, text, settings.hugging_face.accelerate)
     for said in opened.said:
         shown = visible(display_path(said.file) if said.file else path, name=True)
         where = shown if not said.line else f"{shown}:{said.line}:{said.col}" if said.col else f"{shown}:{said.line}"

@@ -76,6 +76,12 @@ _R1_CARD = (
     "40a7101e89dcf9a0dedb0e0d48c8c357fcc95996",
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B/index.md",
 )
+_MAXTEXT = (
+    "AI-Hypercomputer/maxtext",
+    "e591f30cbbf217ed67ef71263ec0538239f9c3b8",
+    "src/maxtext/checkpoint_conversion/utils/hf_model_configs.py",
+)
+_CANDLE_YI = ("huggingface/candle", "07c6edb2721c70e356260beceeef981f88a8c87f", "candle-transformers/src/models/yi.rs")
 _NOT_FOUND = "config.json not found in the library"
 
 _GEMMA = {"tie_word_embeddings": True, "hidden_act": "gelu_pytorch_tanh"}
@@ -135,9 +141,9 @@ HUB_MODELS: tuple[HubModel, ...] = (
            checked=_copy(*_PROF, "Qwen3-32B")),
     _model("mistralai/Mistral-7B-v0.1", "mistral", 4096, 14336, 32, 32, 8, 32000, sliding_window=4096,
            max_position_embeddings=32768,
-           checked="a MistralConfig printout headed mistralai/Mistral-7B-v0.1 (transformers 4.37.2), found by its "
-           "text in the library, which names no repository for it; the shape without sliding_window also in "
-           + _copy(*_MLC, "mistral_7b")),
+           checked=_copy("huggingface/candle", "02ad02ff3d6075c5fbe839bf099506018853a721",
+                         "candle-transformers/src/models/mistral.rs",
+                         "Config::config_7b_v0_1, transcribed from this config.json, sliding_window 4096 included")),
     _model("mistralai/Mistral-7B-v0.3", "mistral", 4096, 14336, 32, 32, 8, 32768, max_position_embeddings=32768,
            checked=_copy(*_MLC, "mistral_7b_v03")),
     _model("google/gemma-2-2b", "gemma2", 2304, 9216, 26, 8, 4, 256000, head_dim=256, max_position_embeddings=8192,
@@ -150,27 +156,31 @@ HUB_MODELS: tuple[HubModel, ...] = (
            max_position_embeddings=32768, checked=_copy(*_MLC, "gemma3_1b_it, the same shape"), **_GEMMA),
     _model("google/gemma-3-4b-pt", "gemma3_text", 2560, 10240, 34, 8, 4, 262208, head_dim=256,
            max_position_embeddings=131072, text_config="gemma3",
-           checked=f"{_NOT_FOUND} under a name the tools give; copies of gemma-3-4b-it's found by their text: "
-           + _GEMMA3, **_GEMMA),
+           checked=_copy(*_MAXTEXT, "gemma3_4b_config, the text_config's shape as here; it writes vocab_size "
+                         "262144 and max_position_embeddings 163840 for its own tokenizer and context")
+           + "; " + _GEMMA3, **_GEMMA),
     _model("google/gemma-3-12b-pt", "gemma3_text", 3840, 15360, 48, 16, 8, 262208, head_dim=256,
            max_position_embeddings=131072, text_config="gemma3",
-           checked=f"{_NOT_FOUND} under a name the tools give; copies of gemma-3-12b-it's text_config found by their "
-           "text spell out these fields (vocab_size and max_position_embeddings as Gemma3TextConfig's defaults, "
-           f"{_copy(*_TRANSFORMERS)})", **_GEMMA),
+           checked=_copy(*_MAXTEXT, "gemma3_12b_config, the text_config's shape as here; it writes vocab_size "
+                         "262144 and max_position_embeddings 163840 for its own tokenizer and context")
+           + "; " + _GEMMA3, **_GEMMA),
     _model("google/gemma-3-27b-pt", "gemma3_text", 5376, 21504, 62, 32, 16, 262208, head_dim=128,
            max_position_embeddings=131072, text_config="gemma3",
-           checked=f"{_NOT_FOUND} under a name the tools give; test fixtures copying gemma-3-27b's text_config "
-           "(head_dim 128, 32 heads, 16 key-value heads, 62 layers) found by their text; " + _GEMMA3, **_GEMMA),
+           checked=_copy(*_MAXTEXT, "gemma3_27b_config, the text_config's shape as here (head_dim 128, 32 heads, 16 "
+                         "key-value heads, 62 layers); it writes vocab_size 262144 and max_position_embeddings 163840 "
+                         "for its own tokenizer and context") + "; " + _GEMMA3, **_GEMMA),
     _model("THUDM/glm-4-9b-chat-hf", "glm", 4096, 13696, 40, 32, 2, 151552, head_dim=128, attention_bias=True,
            max_position_embeddings=131072,
-           checked=f"{_NOT_FOUND} under a name the tools give; a test fixture copying GLM-4-9B-Chat as transformers "
-           "exports it (model_type glm, partial_rotary_factor 0.5) found by its text agrees"),
+           checked=_copy("huggingface/transformers", "1d2fe0d87b712f479707c7518c7a31a0b9b62443",
+                         "src/transformers/models/glm/configuration_glm.py",
+                         "GlmConfig's defaults, which its docstring gives as glm-4-9b-chat's; no copy of the "
+                         "config.json itself was found")),
     _model("01-ai/Yi-6B", "llama", 4096, 11008, 32, 32, 4, 64000, max_position_embeddings=4096,
-           checked=f"{_NOT_FOUND} for Yi-6B; Yi-1.5-6B's, a model continued from it, has this shape "
-           f"({_copy(*_KQI, 'Yi_1_5_6B')})"),
+           checked=_copy(*_CANDLE_YI, "Config::config_6b, the config.json's fields as candle transcribes them; "
+                         "no copy of the file itself was found")),
     _model("01-ai/Yi-34B", "llama", 7168, 20480, 60, 56, 8, 64000, max_position_embeddings=4096,
-           checked="a test fixture copying 01-ai/Yi-34B's first config.json (YiForCausalLM, model_type yi), found "
-           f"by its text, which names no repository; Yi-1.5-34B's ({_copy(*_KQI, 'Yi_1_5_34B')}) has this shape"),
+           checked=_copy(*_CANDLE_YI, "Config::config_34b, the config.json's fields as candle transcribes them; "
+                         "no copy of the file itself was found")),
     _model("baichuan-inc/Baichuan2-7B-Base", "baichuan", 4096, 11008, 32, 32, 32, 125696, max_position_embeddings=4096,
            checked=_copy(*_MLC, "baichuan: Baichuan2-7B's shape, vocab_size 125696")),
     _model("baichuan-inc/Baichuan2-13B-Base", "baichuan", 5120, 13696, 40, 40, 40, 125696,

@@ -26,7 +26,7 @@ from enum import Enum
 from typing import Any
 
 from ..check.validate.checktree import CHECK_TREE_FILE, ROW_FIELDS
-from ..schema import UNSET, Meta
+from ..schema import UNSET, HfChange, Meta
 from ..tree.options import Option, OptionTree, option_tree
 
 __all__ = ["check_tree_files", "encode_schema", "plain_facts", "row", "rows", "validator_of"]
@@ -267,14 +267,17 @@ def _meta_record(meta: Meta) -> dict[str, Any]:
             if value.compared:
                 out[name]["compared"] = value.compared
             if value.changes:
-                out[name]["changes"] = tuple(
-                    (c.by, c.release, c.before) + (() if c.example is UNSET else (c.example,)) for c in value.changes
-                )
+                out[name]["changes"] = tuple(_change(c) for c in value.changes)
         else:
             out[name] = value
     if unset:
         out["$unset"] = tuple(unset)
     return out
+
+
+def _change(change: HfChange) -> dict[str, Any]:
+    """An ``HfChange`` as the keyword arguments that build it again: the fields not at their default."""
+    return {f.name: getattr(change, f.name) for f in fields(change) if getattr(change, f.name) != f.default}
 
 
 def rows(tree: OptionTree | None = None) -> list[tuple[Any, ...]]:

@@ -4,17 +4,49 @@ its ``deepspeed_config_file`` names, and where in the YAML each value of it come
 
 Read from Accelerate 1.15 (``accelerate/commands/launch.py`` hands each ``deepspeed_config`` key to the training
 process as an environment variable, ``DeepSpeedPlugin.__post_init__`` in ``utils/dataclasses.py`` turns those into
-a config, ``set_mixed_precision`` adds the precision sections); ``tests/functional/test_accelerate_config.py``
-holds the result against the installed Accelerate's own plugin.
+a config, ``set_mixed_precision`` adds the precision sections), with what older and newer releases build otherwise
+(:data:`PLUGIN_CHANGES`); ``tests/unit/launch/test_hf_records.py`` holds the result against the plugin of each
+Accelerate release recorded in ``tests/data/hf_releases.json``, and ``tests/functional/test_accelerate_config.py``
+against the installed one.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
+from ..records import record
+from ..tree.profiles import release_number
 from .model import Built, Given, Launch, LaunchError, Place
 
-__all__ = ["ACCELERATE_KEYS", "REFUSED_WITH_FILE", "as_the_plugin_reads", "read_accelerate", "set_mixed_precision"]
+__all__ = [
+    "ACCELERATE_KEYS",
+    "PLUGIN_CHANGES",
+    "REFUSED_WITH_FILE",
+    "PluginChange",
+    "as_the_plugin_reads",
+    "read_accelerate",
+    "set_mixed_precision",
+]
+
+
+@record
+class PluginChange:
+    """A release of Accelerate from which ``DeepSpeedPlugin`` builds a ds_config as :func:`read_accelerate` does
+    at ``what``, which its earlier releases built otherwise."""
+
+    release: str
+    what: Literal["clipping_auto", "fp8_bf16", "clipping_zero"]
+    """``clipping_auto``: a ``gradient_clipping`` left unset is written ``"auto"`` (before: left out);
+    ``fp8_bf16``: ``mixed_precision: fp8`` turns bf16 on (before: neither precision); ``clipping_zero``: a
+    ``gradient_clipping`` of 0 is written (before: left out, as any false value)."""
+
+
+PLUGIN_CHANGES = (
+    PluginChange("0.30.0", "clipping_auto"),
+    PluginChange("0.34.0", "fp8_bf16"),
+    PluginChange("1.16.0", "clipping_zero"),
+)
+"""Where Accelerate's plugin changed what it builds, recorded from its releases (``tests/data/hf_releases.json``)."""
 
 ACCELERATE_KEYS = (
     "deepspeed_config_file",
@@ -51,12 +83,19 @@ REFUSED_WITH_FILE = (
 
 
 def read_accelerate(
-    root: Any, path: str, text: str = "", precision: str | None = None, *, other_kinds: bool = False
+    root: Any,
+    path: str,
+    text: str = "",
+    precision: str | None = None,
+    *,
+    other_kinds: bool = False,
+    release: str | None = None,
 ) -> Launch:
     """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
-    (``num_processes``, every machine's together), the file it names or the config it builds (:class:`Built`).
-    ``precision``: the mixed precision the training process sets instead of the config's (``--bf16``).
-    ``other_kinds``: a config that runs no DeepSpeed gives its world size alone (else :class:`LaunchError`)."""
+    (``num_processes``, every machine's together), the file it names or the config Accelerate ``release`` builds
+    (:class:`Built`; None: the newest dsref knows). ``precision``: the mixed precision the training process sets
+    instead of the config's (``--bf16``). ``other_kinds``: a config that runs no DeepSpeed gives its world size alone
+    (else :class:`LaunchError`)."""
     import yaml
 
     constructor = yaml.SafeLoader("")
@@ -110,7 +149,7 @@ def read_accelerate(
             refused.append(given(top["mixed_precision"], "mixed_precision"))
         built = Built(None, {}, ignored, tuple(refused), path, text, mixed_precision)
     else:
-        config, places = _build(section, top, section_node, mixed_precision, precision is None)
+        config, places = _build(section, top, section_node, mixed_precision, precision is None, _changes_made(release))
         built = Built(config, places, ignored, (), path, text, mixed_precision)
     return Launch(path, "accelerate", ds_config, None, {}, nodes=machines, processes=processes, built=built)
 
@@ -137,15 +176,26 @@ def _place(entry: tuple[Any, Any, Any] | None, value: Any) -> Place | None:
     return Place(form, key.start_mark.index, key.end_mark.index, node.start_mark.index, node.end_mark.index)
 
 
+def _changes_made(release: str | None) -> frozenset[str]:
+    """What of :data:`PLUGIN_CHANGES` Accelerate ``release`` has made (None, or a version that is no release
+    number: all of them)."""
+    number = None if release is None else release_number(release)
+    return frozenset(
+        c.what for c in PLUGIN_CHANGES if number is None or number >= (release_number(c.release) or (0, 0, 0))
+    )
+
+
 def _build(
     section: dict[str, tuple[Any, Any, Any]],
     top: dict[str, tuple[Any, Any, Any]],
     section_node: tuple[Any, Any, Any] | None,
     precision: str,
     precision_written: bool,
+    made: frozenset[str],
 ) -> tuple[dict[str, Any], dict[tuple[str, ...], Place]]:
     """The config ``DeepSpeedPlugin`` builds without a file: each value as the launcher passes it through the
-    environment (``str()``, lower case for the switches and devices) and the plugin converts it back."""
+    environment (``str()``, lower case for the switches and devices) and the plugin converts it back, as a release
+    that has made the changes ``made`` builds it."""
 
     def read(key: str) -> str | None:
         entry = section.get(key)
@@ -154,8 +204,8 @@ def _build(
     steps_text = read("gradient_accumulation_steps")
     steps: Any = "auto" if steps_text is None else int(steps_text) if steps_text.isdigit() else steps_text
     clipping_text = read("gradient_clipping")
-    clipping: Any = "auto"
-    if clipping_text is not None and clipping_text.lower() != "auto":
+    clipping: Any = "auto" if "clipping_auto" in made else None
+    if clipping_text is not None and clipping_text.lower() != ("auto" if "clipping_auto" in made else "none"):
         clipping = _number(clipping_text.lower())
     stage_text = read("zero_stage")
     stage: Any = 2 if stage_text is None else int(stage_text) if stage_text.lstrip("-").isdigit() else stage_text
@@ -179,9 +229,9 @@ def _build(
             "stage3_gather_16bit_weights_on_model_save": save_16bit,
         },
     }
-    if clipping:
+    if clipping or (clipping is not None and "clipping_zero" in made):
         config["gradient_clipping"] = clipping
-    set_mixed_precision(config, precision)
+    set_mixed_precision(config, precision, fp8_is_bf16="fp8_bf16" in made)
     precision_entry = top.get("mixed_precision") if precision_written else None
 
     where: list[tuple[tuple[str, ...], tuple[Any, Any, Any] | None, Any]] = [
@@ -210,17 +260,19 @@ def _build(
     return config, places
 
 
-def set_mixed_precision(config: dict[str, Any], precision: str) -> None:
+def set_mixed_precision(config: dict[str, Any], precision: str, *, fp8_is_bf16: bool = True) -> None:
     """What ``DeepSpeedPlugin.set_mixed_precision`` does to ``config``: a section for the precision where there is
-    none, both switches present, and an ``"auto"`` switch filled (``fill_match`` without matching)."""
+    none, both switches present, and an ``"auto"`` switch filled (``fill_match`` without matching).
+    ``fp8_is_bf16``: ``fp8`` turns bf16 on (Accelerate 0.34 and later, :data:`PLUGIN_CHANGES`)."""
+    bf16 = ("bf16", "fp8") if fp8_is_bf16 else ("bf16",)
     if precision == "fp16" and "fp16" not in config:
         config["fp16"] = {"enabled": True, "auto_cast": True}
-    elif precision in ("bf16", "fp8") and "bf16" not in config:
+    elif precision in bf16 and "bf16" not in config:
         config["bf16"] = {"enabled": True}
     for dtype in ("fp16", "bf16"):
         if dtype not in config:
             config[dtype] = {"enabled": False}
-    wanted = {"fp16": precision == "fp16", "bf16": precision in ("bf16", "fp8")}
+    wanted = {"fp16": precision == "fp16", "bf16": precision in bf16}
     for dtype, on in wanted.items():
         section = config.get(dtype)
         if isinstance(section, dict) and section.get("enabled") == "auto":

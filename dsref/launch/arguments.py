@@ -8,6 +8,7 @@ from typing import Any
 
 __all__ = [
     "CHECKPOINTING_NAMES",
+    "FORMER_ARGUMENTS",
     "MODEL_NAMES",
     "SEQUENCE_NAMES",
     "TRAINING_ARGUMENTS",
@@ -26,6 +27,7 @@ TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
     "weight_decay": (float, 0.0),
     "max_grad_norm": (float, 1.0),
     "warmup_steps": (float, 0),
+    "warmup_ratio": (float, 0.0),
     "max_steps": (int, -1),
     "num_train_epochs": (float, 3.0),
     "fp16": (bool, False),
@@ -35,6 +37,11 @@ TRAINING_ARGUMENTS: dict[str, tuple[type, Any]] = {
     "auto_find_batch_size": (bool, False),
 }
 """Name → (type, default) of the arguments the checks read."""
+
+FORMER_ARGUMENTS = ("warmup_ratio",)
+"""Arguments of :data:`TRAINING_ARGUMENTS` that only older releases have (``warmup_ratio``, gone in transformers
+5.15; the ``HfChange`` facts of ``scheduler.params.warmup_num_steps`` say how each release reads it), with their
+transformers 4 default; the newest leaves them to the script."""
 
 MODEL_NAMES = ("model_name_or_path", "base_model")
 """Where a launch names its model: the training scripts' ``--model_name_or_path`` (LLaMA-Factory's too), axolotl's

@@ -73,13 +73,14 @@ class Opened:
         return any(s.reason == "accelerate_refused" for s in self.said)
 
 
-def open_launch(path: str, text: str, *, config_given: bool = False) -> Opened:
+def open_launch(path: str, text: str, accelerate: str | None = None, *, config_given: bool = False) -> Opened:
     """Read the launch file ``path`` whose text is ``text``, find the ds_config it names or builds, and collect
-    what is said of it, in the order ``dsref check`` says it. ``config_given``: the ds_config is given beside the
+    what is said of it, in the order ``dsref check`` says it; an Accelerate config's ds_config as Accelerate
+    ``accelerate`` builds it (None: the newest dsref knows). ``config_given``: the ds_config is given beside the
     launch (the playground's pasted config), so whatever path the launch names is that config, named as written,
     and never looked for."""
     try:
-        launch = read_launch(path, text)
+        launch = read_launch(path, text, accelerate)
     except LaunchError as exc:
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         return Opened(path, None, (Said(exc.reason, args, exc.line, stops=True),))

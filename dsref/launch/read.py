@@ -57,27 +57,29 @@ def is_launch_file(path: str) -> bool:
     return path.lower().endswith(LAUNCH_SUFFIXES)
 
 
-def read_launch(path: str, text: str) -> Launch:
+def read_launch(path: str, text: str, accelerate: str | None = None) -> Launch:
     """The launch in ``text`` (read from ``path``), with its ds_config found; :class:`~.model.LaunchError` when it
-    cannot be read as one."""
+    cannot be read as one. ``accelerate``: the release of Accelerate whose plugin builds an Accelerate config's
+    ds_config (None: the newest dsref knows)."""
     if path.lower().endswith((".yaml", ".yml")):
         from .yaml_files import read_yaml
 
-        launch = read_yaml(text, path)
+        launch = read_yaml(text, path, accelerate)
     else:
         from .shell import read_shell
 
         launch = read_shell(text, path)
-    return with_files(launch)
+    return with_files(launch, accelerate)
 
 
-def with_files(launch: Launch) -> Launch:
+def with_files(launch: Launch, accelerate: str | None = None) -> Launch:
     """``launch`` with the files it names found: its ds_config, and its model's ``config.json`` where the model is
-    a local directory (with the hidden size Trainer reads from it)."""
+    a local directory (with the hidden size Trainer reads from it); an Accelerate config a command names, read as
+    Accelerate ``accelerate`` builds it (None: the newest dsref knows)."""
     if launch.ds_config is not None:
         launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
     if launch.accelerate_config is not None and launch.built is None:
-        launch = with_accelerate_config(launch)
+        launch = with_accelerate_config(launch, accelerate)
     if launch.hostfile is not None and launch.processes is None:
         path = resolve(str(launch.hostfile.value), launch.path)
         slots = None if path is None else hostfile_slots(path)
@@ -95,7 +97,7 @@ def with_files(launch: Launch) -> Launch:
     return launch
 
 
-def with_accelerate_config(launch: Launch) -> Launch:
+def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch:
     """``launch`` (``accelerate launch --config_file acc.yaml train.py …``) with what the Accelerate config gives: its
     number of processes where the command gives none, and, where the script is not handed ``--deepspeed`` (which
     Trainer would read instead), the ds_config ``DeepSpeedPlugin`` builds from it or the file it names, with the
@@ -126,7 +128,9 @@ def with_accelerate_config(launch: Launch) -> Launch:
     from .yaml_files import read_accelerate_text
 
     try:
-        accelerate = read_accelerate_text(text, path, precision, other_kinds=launch.ds_config is not None)
+        accelerate = read_accelerate_text(
+            text, path, precision, other_kinds=launch.ds_config is not None, release=release
+        )
     except LaunchError as exc:
         raise LaunchError(exc.reason, launch.path, named.line, **exc.details) from None
     processes = launch.processes

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Literal
 
 from ..records import record
-from ..schema import UNSET, HfAuto, HfChange
+from ..schema import UNSET, HfAuto, HfChange, WarmupRatio
 from ..tree.options import Option, OptionTree
 from ..tree.profiles import fill_at, release_number
 from .arguments import TRAINING_ARGUMENTS, trainer_value
@@ -127,11 +127,17 @@ def training_steps(launch: Launch) -> int | None:
 
 
 def trainer_holds(
-    compared: str, launch: Launch, world_size: int | None, *, warmup_at_least_one: bool = True
+    compared: str,
+    launch: Launch,
+    world_size: int | None,
+    *,
+    warmup_at_least_one: bool = True,
+    warmup_ratio: WarmupRatio | None = None,
 ) -> Holds | Unknown:
     """What Trainer holds for ``compared`` (named as its mismatch error names it) under ``launch`` on
     ``world_size`` processes. ``warmup_at_least_one``: the release fills ``max(1, …)`` warm-up steps (transformers
-    5.18 and later)."""
+    5.18 and later); ``warmup_ratio``: how the release reads ``warmup_ratio`` (:attr:`HfChange.warmup_ratio`; None,
+    not at all: transformers 5.15 and later)."""
     given = {name: g.value for name, g in launch.arguments.items()}
     names = tuple(n for n in re.split(r"[|+]", compared.split(" ")[0]) if n in launch.unknown)
     if names:
@@ -158,17 +164,30 @@ def trainer_holds(
         total = training_steps(launch)
         return Holds(total, where("max_steps"), sources("max_steps")) if total is not None else Unknown("steps")
     if compared == "warmup_steps":
-        if "warmup_steps" in launch.unknown:
-            return Unknown("variable", ("warmup_steps",))
+        read = ("warmup_steps", "warmup_ratio") if warmup_ratio else ("warmup_steps",)
+        unknown = tuple(n for n in read if n in launch.unknown)
+        if unknown:
+            return Unknown("variable", unknown)
         warmup = trainer_value("warmup_steps", given)
         made_of: tuple[str, ...] = ("warmup_steps",)
+        if warmup_ratio == "when_no_steps":  # transformers 4: the ratio where no steps are given
+            if warmup > 0:
+                return Holds(int(warmup), where(*made_of), sources(*made_of))
+            total = training_steps(launch)
+            if total is None:
+                return Unknown("steps")
+            made_of = ("warmup_ratio", "max_steps")
+            ratio = trainer_value("warmup_ratio", given)
+            return Holds(math.ceil(total * ratio), where(*made_of), sources(*made_of))
+        if warmup_ratio == "replaces_steps" and "warmup_ratio" in given:  # 5.0 to 5.14: the ratio as the steps
+            warmup, made_of = given["warmup_ratio"], ("warmup_ratio",)
         if warmup >= 1:
             steps = int(warmup)
         else:
             total = training_steps(launch)
             if total is None:
                 return Unknown("steps")
-            steps, made_of = math.ceil(total * warmup), ("warmup_steps", "max_steps")
+            steps, made_of = math.ceil(total * warmup), (*made_of, "max_steps")
         return Holds(max(1, steps) if warmup_at_least_one else steps, where(*made_of), sources(*made_of))
     if compared == "adam_beta1+adam_beta2":
         value = [trainer_value("adam_beta1", given), trainer_value("adam_beta2", given)]
@@ -228,7 +247,13 @@ def _older(changes: tuple[HfChange, ...], release: str | None) -> HfChange | Non
 def _value(opt: Option, hf: HfAuto, launch: Launch, world_size: int | None, release: str | None) -> Holds | Unknown:
     older = _older(hf.changes, release)
     if hf.compared:
-        return trainer_holds(hf.compared, launch, world_size, warmup_at_least_one=older is None)
+        return trainer_holds(
+            hf.compared,
+            launch,
+            world_size,
+            warmup_at_least_one=older is None,
+            warmup_ratio=None if older is None else older.warmup_ratio,
+        )
     formula = (older.before or "" if older is not None else hf.source).split(",")[0]  # "0.9 * h * h, a float"
     needs_hidden = "hidden_size" in formula
     if needs_hidden and launch.hidden_size is None:

@@ -21,15 +21,16 @@ _AXOLOTL_NAMES = {
 """axolotl's keys that are another ``TrainingArguments`` name (the rest it passes on under the same name)."""
 
 
-def read_yaml(text: str, path: str) -> Launch:
-    """The launch in a LLaMA-Factory or axolotl YAML file; :class:`LaunchError` for any other YAML."""
+def read_yaml(text: str, path: str, accelerate: str | None = None) -> Launch:
+    """The launch in a LLaMA-Factory or axolotl YAML file, or an Accelerate config (the ds_config it builds as
+    Accelerate ``accelerate`` builds it; None: the newest dsref knows); :class:`LaunchError` for any other YAML."""
     try:
-        return _read_yaml(text, path)
+        return _read_yaml(text, path, accelerate)
     except RecursionError:  # PyYAML composes and builds nested values by recursion
         raise LaunchError("yaml_too_deep", path) from None
 
 
-def _read_yaml(text: str, path: str) -> Launch:
+def _read_yaml(text: str, path: str, accelerate: str | None) -> Launch:
     try:
         import yaml
     except ImportError:
@@ -62,7 +63,7 @@ def _read_yaml(text: str, path: str) -> Launch:
     if "distributed_type" in entries or "deepspeed_config" in entries:
         from .accelerate import read_accelerate
 
-        return replace(read_accelerate(root, path, text), text=text)
+        return replace(read_accelerate(root, path, text, release=accelerate), text=text)
     form: Form
     if {"base_model", "micro_batch_size", "sequence_len"} & entries.keys():
         form = "axolotl"
@@ -111,9 +112,12 @@ def text_of(text: str, node: Any) -> str:
     return str(text[node.start_mark.index : node.end_mark.index])
 
 
-def read_accelerate_text(text: str, path: str, precision: str | None = None, *, other_kinds: bool = False) -> Launch:
+def read_accelerate_text(
+    text: str, path: str, precision: str | None = None, *, other_kinds: bool = False, release: str | None = None
+) -> Launch:
     """The Accelerate config in ``text`` (the file ``path``), as :func:`~.accelerate.read_accelerate` reads it, with
-    the training process's ``precision``; :class:`LaunchError` for a YAML that is no Accelerate config."""
+    the training process's ``precision``, as Accelerate ``release`` builds it (None: the newest dsref knows);
+    :class:`LaunchError` for a YAML that is no Accelerate config."""
     try:
         import yaml
     except ImportError:
@@ -124,7 +128,9 @@ def read_accelerate_text(text: str, path: str, precision: str | None = None, *, 
         root = yaml.compose(text, Loader=yaml.SafeLoader)
         if not isinstance(root, yaml.MappingNode):
             raise LaunchError("unknown_yaml", path)
-        return replace(read_accelerate(root, path, text, precision, other_kinds=other_kinds), text=text)
+        return replace(
+            read_accelerate(root, path, text, precision, other_kinds=other_kinds, release=release), text=text
+        )
     except yaml.YAMLError as exc:
         raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None
     except RecursionError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 
-from ._meta import UNSET, HfAuto, HfChange, HfFiller, Meta, Unit, meta_of, option
+from ._meta import UNSET, HfAuto, HfChange, HfFiller, Meta, Unit, WarmupRatio, meta_of, option
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ __all__ = [
     "StrictSection",
     "Unit",
     "UnknownKeys",
+    "WarmupRatio",
     "meta_of",
     "option",
 ]

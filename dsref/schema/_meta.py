@@ -70,6 +70,10 @@ Unit = Literal[
 
 HfFiller = Literal["transformers", "accelerate"]
 
+WarmupRatio = Literal["when_no_steps", "replaces_steps"]
+"""How a release of transformers reads ``TrainingArguments.warmup_ratio`` for the warm-up steps
+(:attr:`HfChange.warmup_ratio`)."""
+
 
 @record(slots=True)
 class HfChange:
@@ -84,6 +88,13 @@ class HfChange:
     example: Any = UNSET
     """A value those earlier releases put in for common inputs (a hidden size of 4096, the training arguments'
     defaults), where a DeepSpeed release refuses it: ``dsref check`` tells a file filled by them (DS561)."""
+    compared: str = ""
+    """The name those earlier releases' mismatch error gives the argument a written value is compared with, where it
+    is not :attr:`HfAuto.compared` (``fp16|fp16_full_eval+fp16_backend(amp)`` before transformers 5)."""
+    warmup_ratio: WarmupRatio | None = None
+    """How those earlier releases read ``TrainingArguments.warmup_ratio`` for the warm-up steps: ``when_no_steps``,
+    ``ceil(num_training_steps * warmup_ratio)`` where ``warmup_steps`` is 0 (transformers 4); ``replaces_steps``, a
+    given ``warmup_ratio`` taken as ``warmup_steps`` (5.0 to 5.14, where it was deprecated); None: not at all."""
 
 
 @record(slots=True)
@@ -92,8 +103,9 @@ class HfAuto:
 
     ``by`` names the integrations whose newest releases fill it; ``source`` is the value they put in, as a short
     formula over their own arguments (a fact, not prose). ``changes`` records where that differs in older releases
-    (read from transformers 4.30-5.24 and accelerate 0.20-1.15; options without changes did not change there): an option
-    that only older releases filled keeps its ``HfAuto`` with ``by`` empty.
+    (read from transformers 4.30-5.24 and accelerate 0.20-1.15, and held against the releases' own filling recorded
+    in ``tests/data/hf_releases.json``; options without changes did not change there): an option that only older
+    releases filled keeps its ``HfAuto`` with ``by`` empty.
     """
 
     by: tuple[HfFiller, ...] = ("transformers", "accelerate")

@@ -33,6 +33,7 @@ class FP16Config(StrictSection):
                     "transformers",
                     "5.0.0",
                     'TrainingArguments.fp16 (or fp16_full_eval), and fp16_backend != "apex"',
+                    compared="fp16|fp16_full_eval+fp16_backend(amp)",
                 ),
             ),
         ),

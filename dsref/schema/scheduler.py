@@ -65,9 +65,25 @@ class SchedulerParams(PassthroughSection):
             source="max(1, TrainingArguments.get_warmup_steps(num_training_steps)) (transformers); max(1, the "
             "DummyScheduler warmup_num_steps) (accelerate)",
             changes=(
+                # each with 0 as its example: what the default TrainingArguments (no warmup_steps, no warmup_ratio)
+                # give; recorded from the releases (tests/data/hf_releases.json)
                 HfChange(
-                    "transformers", "5.18.0", "TrainingArguments.get_warmup_steps(num_training_steps)", example=0
-                ),  # 0 with the default TrainingArguments (no warmup_steps, no warmup_ratio)
+                    "transformers",
+                    "5.0.0",
+                    "TrainingArguments.warmup_steps (an integer) when above 0, else "
+                    "ceil(num_training_steps * TrainingArguments.warmup_ratio)",
+                    example=0,
+                    warmup_ratio="when_no_steps",
+                ),
+                HfChange(
+                    "transformers",
+                    "5.15.0",
+                    "TrainingArguments.get_warmup_steps(num_training_steps), with a warmup_ratio given taken as "
+                    "warmup_steps",
+                    example=0,
+                    warmup_ratio="replaces_steps",
+                ),
+                HfChange("transformers", "5.18.0", "TrainingArguments.get_warmup_steps(num_training_steps)", example=0),
                 HfChange("accelerate", "1.15.0", "the DummyScheduler warmup_num_steps", example=0),  # its default
             ),
         ),

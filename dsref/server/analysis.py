@@ -153,7 +153,7 @@ def analyse_launch(
     lang = settings.language or editor_lang
     path = document_path(uri)
     shown = text if len(text) <= MAX_BYTES else text[:MAX_BYTES]
-    opened = open_launch(path, shown)
+    opened = open_launch(path, shown, hugging_face.accelerate)
     if not opened.is_launch:
         return None
     lines = LineIndex(shown)

@@ -14,6 +14,7 @@ import pytest
 from dsref.check.pipeline import check_built
 from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
+from dsref.launch.accelerate import read_accelerate
 from dsref.launch.read import read_launch
 from tests import needs
 
@@ -70,7 +71,12 @@ def test_the_config_dsref_builds_is_the_one_deepspeed_plugin_builds(
     plugin.set_mixed_precision(precision)
     theirs = dict(plugin.deepspeed_config)
     theirs.pop("steps_per_print")  # float("inf"): Accelerate's way to keep DeepSpeed quiet, not JSON
-    assert launch.built.config == theirs
+    import accelerate
+    import yaml
+
+    text = _yaml(section, precision)
+    installed = read_accelerate(yaml.compose(text), "accelerate.yaml", text, release=accelerate.__version__)
+    assert installed.built is not None and installed.built.config == theirs
 
 
 def test_findings_point_at_the_yaml_lines() -> None:

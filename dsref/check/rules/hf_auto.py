@@ -320,23 +320,25 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
         assert hf is not None
         if isinstance(value, str):
             continue  # DS588
-        side = trainer_holds(hf.compared, launch, ctx.world_size, warmup_at_least_one=_clamps_warmup(ctx, hf))
+        older = _change_in_force(hf.changes, "transformers", ctx.effective.hugging_face.of("transformers"))
+        side = trainer_holds(
+            hf.compared,
+            launch,
+            ctx.world_size,
+            warmup_at_least_one=older is None,
+            warmup_ratio=None if older is None else older.warmup_ratio,
+        )
         if isinstance(side, Unknown):
             continue  # DS613 names what the launch leaves unsaid
         expected, where = side.value, side.where
         if value != expected:
             args = {
                 "value": short_repr(value),
-                "argument": hf.compared,
+                "argument": older.compared if older is not None and older.compared else hf.compared,
                 "given": repr(expected),
                 "where": where or "default",
             }
             yield Hit(ctx.where(opt.path), opt.path, args)
-
-
-def _clamps_warmup(ctx: Context, hf: Any) -> bool:
-    """Whether the installed transformers fills at least one warm-up step (``max(1, …)``, from 5.18)."""
-    return _change_in_force(hf.changes, "transformers", ctx.effective.hugging_face.of("transformers")) is None
 
 
 @rule(

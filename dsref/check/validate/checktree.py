@@ -218,7 +218,7 @@ def _meta(record: dict[str, Any]) -> Meta:
             record[name] = UNSET
         hf = record.get("hf_auto")
         if hf is not None:
-            changes = tuple(HfChange(*change) for change in hf.get("changes", ()))
+            changes = tuple(HfChange(**change) for change in hf.get("changes", ()))
             record["hf_auto"] = HfAuto(
                 by=hf["by"], source=hf["source"], changes=changes, compared=hf.get("compared", "")
             )

@@ -21,13 +21,23 @@ class AmpConfig(DictSection):
         False,
         hf_auto=HfAuto(
             by=(),
-            changes=(HfChange("transformers", "5.0.0", 'TrainingArguments.fp16 and fp16_backend == "apex"'),),
+            changes=(
+                HfChange(
+                    "transformers",
+                    "5.0.0",
+                    'TrainingArguments.fp16 and fp16_backend == "apex"',
+                    compared="fp16+fp16_backend(apex)",
+                ),
+            ),
         ),
         description="Turns Apex AMP on; the key must be present whenever the block is.",
     )
     opt_level: Literal["O0", "O1", "O2", "O3"] | None = option(
         None,
-        hf_auto=HfAuto(by=(), changes=(HfChange("transformers", "5.0.0", "TrainingArguments.fp16_opt_level"),)),
+        hf_auto=HfAuto(
+            by=(),
+            changes=(HfChange("transformers", "5.0.0", "TrainingArguments.fp16_opt_level", compared="fp16_opt_level"),),
+        ),
         default_note="When absent, Apex applied its own default, O1.",
         description="Apex optimization level, from O0 (pure fp32) to O3 (pure fp16); the letter O, not zero.",
         example="O1",

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from dsref.cli.main import main
-from dsref.launch.arguments import TRAINING_ARGUMENTS
+from dsref.launch.arguments import FORMER_ARGUMENTS, TRAINING_ARGUMENTS
 from dsref.launch.model import LaunchError
 from dsref.launch.read import read_launch
 from tests import needs
@@ -107,6 +107,8 @@ def test_the_arguments_dsref_knows_are_transformers_own() -> None:
     transformers = needs.module("transformers")
     fields = {f.name: f for f in dataclasses.fields(transformers.TrainingArguments)}
     for name, (kind, default) in TRAINING_ARGUMENTS.items():
+        if name in FORMER_ARGUMENTS:  # older releases' (tests/unit/launch/test_hf_records.py holds them)
+            continue
         assert fields[name].default == default, name
         assert fields[name].type in (kind, kind.__name__), name
 
