@@ -13,6 +13,7 @@ config; ``DS6xx`` are advice (``info``).
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Iterable
@@ -34,7 +35,20 @@ from ..repairs import Repair
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from ..validate.effective import Effective, effective
 
-__all__ = ["Context", "Hit", "Rule", "RuleFailure", "Ruled", "all_rules", "get_rule", "rule", "run_rules"]
+__all__ = ["Context", "Hit", "Rule", "RuleFailure", "Ruled", "Scope", "all_rules", "get_rule", "rule", "run_rules"]
+
+
+class Scope(enum.Enum):
+    """What a rule speaks of, and so how the releases where it holds are decided (``dsref rule`` says which)."""
+
+    deepspeed = "deepspeed"
+    """What DeepSpeed does with the config: proven on each release where a probe can start it
+    (:func:`dsref.tree.rule_releases.proven_by`); otherwise said to be 0.19.8's, wherever the options are read."""
+    advice = "advice"
+    """dsref's own advice on a setting: it holds at every release that reads the options it is about."""
+    hugging_face = "hugging_face"
+    """What Hugging Face does with the config before DeepSpeed reads it: the same at every DeepSpeed release that
+    reads the options (which transformers or accelerate release matters, not DeepSpeed's)."""
 
 
 @record
@@ -117,6 +131,8 @@ class Rule:
     """The fix the rule's hits carry (declared: ``tests/unit/check/test_rules.py`` fails when its example gets none)."""
     needs: frozenset[str] = frozenset()
     """Options of which the file must write at least one for the rule to find anything; empty: any file."""
+    scope: Scope = Scope.deepspeed
+    """What the rule speaks of (:class:`Scope`)."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -148,11 +164,13 @@ def rule(
     example: Example | None = None,
     fix: Applicability | None = None,
     needs: tuple[str, ...] = (),
+    scope: Scope = Scope.deepspeed,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
     a whole config that sets it off; ``fix``: the rule's hits carry a repair of this applicability (where the
-    values allow one).
+    values allow one); ``scope``: what the rule speaks of (:class:`Scope`: DeepSpeed's behaviour, dsref's advice,
+    or Hugging Face's).
 
     ``needs``: canonical option paths of which the file must write at least one (:meth:`Context.is_set`) for the
     rule to find anything; :func:`run_rules` does not call it for a file that writes none. Declare only what the
@@ -166,7 +184,9 @@ def rule(
             raise ValueError(f"rule code {code} registered twice")
         extra = {f"phrase_{key}": text for key, text in (phrases or {}).items()}
         texts = messages(f"rule.{code}", message=message, explanation=explanation, **extra)
-        _RULES[code] = Rule(code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs))
+        _RULES[code] = Rule(
+            code, name, severity, message, explanation, check, texts, example, fix, frozenset(needs), scope
+        )
         _SORTED.clear()
         _BY_NAME.clear()
         return check
