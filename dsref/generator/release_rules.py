@@ -163,9 +163,9 @@ def probe_rules(
 
 
 def engine_proven(report: dict[str, Any]) -> set[str]:
-    """The rules an engine report proves (:func:`dsref.tree.rule_releases.engine_proves`); only these are started
-    with the other releases (0.19.8 shows nothing about the others to compare with), and of them only those the
-    config's verdicts do not prove already."""
+    """The rules an engine report proves (:func:`dsref.tree.rule_releases.engine_proves`). :func:`probe_rules`
+    starts the other releases only with these (0.19.8 shows nothing about the others to compare with), less those
+    the config's verdicts prove already."""
     return {
         code
         for code, variants in report["rules"].items()

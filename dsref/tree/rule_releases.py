@@ -136,12 +136,6 @@ def engine_proves(example: EngineOutcome, repaired: EngineOutcome) -> bool:
     return repaired.error is None and (example.error is not None or example != repaired)
 
 
-def proven_rules() -> tuple[str, ...]:
-    """The codes of the rules that either record proves, by code."""
-    codes = set(_data()["rules"]) | set(_engine_data()["rules"])
-    return tuple(sorted(code for code in codes if proven_by(code) is not None))
-
-
 def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
     """``release``'s verdict on each config of the rule ``code`` (``example``, ``repaired``): its error, or None
     where it accepted it; None when the release or the rule was not probed."""

@@ -552,8 +552,9 @@ PRINTS_AS_IS = {
     ): "explain/render.py writes it through json_visible()",
     (
         "explain.py",
-        "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
-    ): "explain/render.py makes the query visible (the only input it shows)",
+        "render_text(exp, lang, color=use_color(sys.stdout), link=link, release=release)",
+    ): "explain/render.py makes the query visible (the only input it shows; the release is as dsref writes it, "
+    "after --deepspeed-version is checked)",
     ("rule.py", "f'{each.code}  {each.name}'"): "dsref's codes and names",
     (
         "rule.py",

@@ -41,9 +41,10 @@ H = messages(
     engine_untold="At {untold} the recording could not tell (the engine refuses the example for another reason, or "
     "the repaired config as well); dsref checks those as DeepSpeed 0.19.8 does.",
     unproven=(
-        "No probe could start this rule's example (it needs more than one process, a GPU, or Hugging Face's "
-        "filling), so it was not proven release by release: it applies as DeepSpeed 0.19.8 behaves, at each "
-        "release from {oldest} to {newest} that reads the options it is about."
+        "No probe showed this rule release by release (an engine started with its example shows nothing its "
+        "repair does not, or the example needs more than one process, a GPU, or Hugging Face's filling): it "
+        "applies as DeepSpeed 0.19.8 behaves, at each release from {oldest} to {newest} that reads the options it "
+        "is about."
     ),
     advice=(
         "This is dsref's own advice, not a check DeepSpeed makes: it holds at each release from {oldest} to {newest} "
