@@ -136,6 +136,11 @@ def engine_proves(example: EngineOutcome, repaired: EngineOutcome) -> bool:
     return repaired.error is None and (example.error is not None or example != repaired)
 
 
+def engine_rules() -> tuple[str, ...]:
+    """The codes of the rules 0.19.8's engine proves (:data:`Proof.engine`), by code."""
+    return tuple(code for code in _engine_data()["rules"] if proven_by(code) is Proof.engine)
+
+
 def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
     """``release``'s verdict on each config of the rule ``code`` (``example``, ``repaired``): its error, or None
     where it accepted it; None when the release or the rule was not probed."""
