@@ -162,7 +162,7 @@ def _between(
             yield change(What.accepted if now_ok else What.refused, label)
     for option in records:
         yield from _battery_changes(previous, release, option.path, labels, change)
-    for code in probed_rules() + engine_rules():
+    for code in sorted({*probed_rules(), *engine_rules()}):  # a rule in both records: proven by one (proven_by)
         had_it, has_it = holds_at(code, previous), holds_at(code, release)
         if had_it is not None and has_it is not None and had_it != has_it:
             engine = proven_by(code) is Proof.engine

@@ -106,7 +106,7 @@ def test_a_check_a_release_s_engine_starts_making_is_a_change_of_that_release() 
         assert proven_by(change.path) is Proof.engine
         assert holds_at(change.path, change.previous) is False and holds_at(change.path, change.release) is True
     assert not [c for c in changes() if c.what is What.rule_made and proven_by(c.path) is Proof.engine]
-    assert _found(What.engine_made, "DS517") == ["0.19.8"]  # data_types.param_dtype is checked from 0.19.8
+    assert _found(What.engine_made, "DS517") == ["0.19.2"]  # _assert_valid_mixed_precision_config, from 0.19.2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -114,11 +114,42 @@ def test_check_applies_each_engine_rule_where_the_release_s_engine_makes_the_che
         example = get_rule(code).example
         settings = CheckSettings(deepspeed_version=release, world_size=example.world_size)
         fired = code in {f.code for f in check_text(example.text, "ds_config.json", settings).findings}
-        if expected and not fired and code == "DS541":
-            continue  # the rule stays silent before 0.19.7 by its own version check
         if fired != expected:
             wrong.append(f"{code}: {'fires' if fired else 'silent'}, recorded {outcomes(code, release)}")
     assert not wrong, f"DeepSpeed {release}: " + "; ".join(wrong)
+
+
+FIRST_HOLDS = {
+    "DS540": "0.10.0",  # engine.py _configure_basic_optimizer: max_grad_norm refused in every release
+    "DS542": "0.10.0",  # engine.py _do_sanity_check: "is not a supported DeepSpeed Optimizer"
+    "DS543": "0.10.0",  # engine.py _do_optimizer_sanity_check: "untested ZeRO Optimizer"
+    "DS544": "0.10.0",  # engine.py _do_sanity_check: Lamb "requires dynamic loss scaling"
+    "DS546": "0.10.0",  # engine.py _scheduler_from_config: Scheduler(optimizer, **params)
+    "DS547": "0.12.3",  # the repair's WarmupCosineLR is in lr_schedules from 0.12.3
+    "DS548": "0.10.0",  # no optimizer is built from params without a type
+    "DS549": "0.10.0",  # FusedAdam(**params) in _configure_basic_optimizer
+    "DS585": "0.10.0",  # torch's SGD refuses a negative lr, however DeepSpeed hands it on
+    "DS534": "0.13.2",  # stage3.py "Hybrid Optimizer Only Supports DeepSpeedCPUAdam" (0.12.3-0.13.1 ask for CUDA)
+    "DS571": "0.18.1",  # datastates_checkpoint_engine.py, from 0.18.1
+    "DS513": "0.18.3",  # base_optimizer.py: fp16 and bf16 master weights "mutually exclusive", from 0.18.3
+    "DS514": "0.18.3",  # stage_1_and_2.py _enforce_cpu_offload for bf16 master weights, from 0.18.3
+    "DS545": "0.18.9",  # stage3.py "Muon and reduce scatter cannot be used together", from 0.18.9
+    "DS517": "0.19.2",  # engine.py _assert_valid_mixed_precision_config (data_types.param_dtype), from 0.19.2
+    "DS541": "0.19.7",  # the 1-bit optimizers were deleted in 0.19.7
+}
+"""The first release where each rule holds, as read in each release's own source (the line named) and as the
+record says: every release from there on holds it, so a change to any entry of the record that moves a rule out
+of a release (or into one) fails here."""
+
+
+def test_each_engine_rule_holds_from_the_release_its_source_names_on() -> None:
+    assert set(FIRST_HOLDS) == set(engine_proven())
+    for code, first in FIRST_HOLDS.items():
+        found = rule_releases(code)
+        assert found is not None, code
+        assert found.holds == COVERED[COVERED.index(first) :], code
+        # before it: the release starts with the example (lacks), or refuses it elsewhere or refuses the repair too
+        assert set(found.lacks) | set(found.untold) == set(COVERED[: COVERED.index(first)]), code
 
 
 def test_every_engine_rule_says_where_it_holds() -> None:
