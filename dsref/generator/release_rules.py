@@ -47,7 +47,7 @@ from ..tree.rule_releases import EngineOutcome, Proof, engine_proves, proven_by
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
 from .line_json import write_by_lines
 from .release_behaviour import config_sha
-from .release_env import DEFAULT_SCRATCH, build, release_env, run_in_release
+from .release_env import DEFAULT_SCRATCH, build, run_in_release
 
 RULES_FILE = Path(__file__).resolve().parents[1] / "generated" / "releases" / "rules.json"
 ENGINE_FILE = RULES_FILE.with_name("engine.json")
@@ -150,7 +150,7 @@ def probe_rules(
     }
     judged: dict[str, dict[str, Any]] = dict(kept)
     if wanted:
-        env = build(release, scratch) if release != DEEPSPEED_VERSION else release_env(release, scratch)
+        env = build(release, scratch)  # the installed release: only the stand-ins folder it runs in
         report = run_in_release(env, probe.command, {"configs": wanted})
         assert report["release"] == release, f"asked for DeepSpeed {release}, the probe ran {report['release']}"
         for label, verdict in report["verdicts"].items():
