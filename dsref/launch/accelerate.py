@@ -110,9 +110,9 @@ class _Span:
     Accelerate config the built config is read from): no place."""
 
 
-def _flag_entry(flag: Given, text: str, *, foreign: bool) -> tuple[Any, Any, Any]:
-    """A flag of the command line as an entry of the config (key node, value node, value), its marks at the flag and
-    its value in ``text``."""
+def _flag_entry(flag: Given, name: str, text: str, *, foreign: bool) -> tuple[Any, Any, Any]:
+    """The flag ``name`` of the command line as an entry of the config (key node, value node, value), its marks at
+    the flag and its value in ``text``."""
     starts = [0]
     for line in text.split("\n"):
         starts.append(starts[-1] + len(line) + 1)
@@ -123,7 +123,7 @@ def _flag_entry(flag: Given, text: str, *, foreign: bool) -> tuple[Any, Any, Any
 
     key_line, key_col = (flag.key_line, flag.key_col) if flag.key_line else (flag.line, flag.col)
     width = max(1, len(flag.written or str(flag.value)))
-    key = _Span(mark(key_line, key_col), mark(key_line, key_col, 2), foreign)
+    key = _Span(mark(key_line, key_col), mark(key_line, key_col, len(name)), foreign)
     value = _Span(mark(flag.line, flag.col), mark(flag.line, flag.col, width), foreign)
     return key, value, flag.value
 
@@ -167,7 +167,7 @@ def read_accelerate(
     flags = flags or {}
     for key, flag in flags.items():
         if key in ACCELERATE_KEYS:
-            section[key] = _flag_entry(flag, flags_text, foreign=root is not None)
+            section[key] = _flag_entry(flag, f"--{key}", flags_text, foreign=root is not None)
     if root is None:
         path, text = flags_path, flags_text
     kind = top.get("distributed_type")
