@@ -39,7 +39,11 @@ def _built(flags: str, args: str = "") -> dict[str, Any]:
         ("--zero_stage 3", ("zero_optimization", "stage"), 3),
         ("--zero_stage=1", ("zero_optimization", "stage"), 1),
         ("--offload_optimizer_device CPU", ("zero_optimization", "offload_optimizer", "device"), "cpu"),
-        ("--offload_param_device nvme", ("zero_optimization", "offload_param"), {"device": "nvme", "nvme_path": "none"}),
+        (
+            "--offload_param_device nvme",
+            ("zero_optimization", "offload_param"),
+            {"device": "nvme", "nvme_path": "none"},
+        ),
         (
             "--offload_param_device nvme --offload_param_nvme_path /nvme",
             ("zero_optimization", "offload_param"),
