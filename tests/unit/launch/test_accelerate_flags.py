@@ -44,16 +44,6 @@ def _built(flags: str, args: str = "") -> dict[str, Any]:
             ("zero_optimization", "offload_param"),
             {"device": "nvme", "nvme_path": "none"},
         ),
-        (
-            "--offload_param_device nvme --offload_param_nvme_path /nvme",
-            ("zero_optimization", "offload_param"),
-            {"device": "nvme", "nvme_path": "/nvme"},
-        ),
-        (
-            "--offload_optimizer_device nvme --offload_optimizer_nvme_path /x",
-            ("zero_optimization", "offload_optimizer"),
-            {"device": "nvme", "nvme_path": "/x"},
-        ),
         ("", ("gradient_accumulation_steps",), "auto"),
         ("--gradient_accumulation_steps 4", ("gradient_accumulation_steps",), 4),
         ("--gradient_clipping 0.5", ("gradient_clipping",), 0.5),
