@@ -102,6 +102,8 @@ def open_launch(path: str, text: str, accelerate: str | None = None, *, config_g
             args = {"key": visible(str(key.value))}
             said.append(Said("accelerate_refused", args, key.line, key.col, file=elsewhere))
         if launch.built.config is not None:
+            if launch.unknown:
+                said.append(Said("unknown_value", {"names": ", ".join(launch.unknown)}, severity="info"))
             return Opened(path, launch, tuple(said), built=launch.built)
     if launch.ds_config is None:
         said.append(Said("no_ds_config", {}, stops=True))

@@ -50,6 +50,8 @@ MESSAGES = messages(
     accelerate_config_missing="the Accelerate config named here is not there: {written} (looked for {tried})",
     accelerate_unreadable="the Accelerate config named here cannot be read (it is no readable UTF-8 text file): "
     "{written}",
+    accelerate_flags_alone="accelerate launch runs DeepSpeed only with --use_deepspeed or a config with "
+    "distributed_type: DEEPSPEED; without them it ignores {flags}: add --use_deepspeed, or --config_file",
     accelerate_default_config="accelerate launch names no config here, so it reads its default config, as dsref "
     "does: {path}",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
@@ -110,6 +112,14 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
     mixed precision the training process sets (``--fp16``/``--bf16``, else ``--mixed_precision``, else the
     config's); :class:`LaunchError` at ``--config_file`` when it is not there or runs no DeepSpeed."""
     named = launch.accelerate_config
+    flags = dict(launch.accelerate_flags)
+    if named is None and launch.ds_config is not None:
+        return launch  # TrainingArguments reads --deepspeed; the flags alone configure no plugin
+    if named is None and "use_deepspeed" not in flags:
+        first = min(flags.values(), key=lambda g: (g.key_line or g.line, g.key_col if g.key_line else g.col))
+        line = first.key_line or first.line
+        names = " ".join(f"--{key}" for key in flags)
+        raise LaunchError("accelerate_flags_alone", launch.path, line, flags=names)
     path, text = "", ""
     if named is not None:
         written = str(named.value)
@@ -136,7 +146,6 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
     from .accelerate import read_accelerate
     from .yaml_files import read_accelerate_text
 
-    flags = dict(launch.accelerate_flags)
     other_kinds = launch.ds_config is not None
     try:
         if named is None:

@@ -239,7 +239,8 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         if launcher == "torchrun" and index < len(tokens) and tokens[index].text == "-m":
             index += 1
         index += 1  # the training script itself
-    arguments, unknown, ds_config, facts = _script_arguments(tokens[index:], path)
+    arguments, script_unknown, ds_config, facts = _script_arguments(tokens[index:], path)
+    unknown = list(script_unknown)
     nodes = processes_per_node = processes = None
     hostfile = None
 
@@ -273,6 +274,8 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
                 accelerate_flags[key] = Given(True, token.line, token.col, token.written)
             elif (found_flag := given(flag)) is not None:
                 accelerate_flags[key] = found_flag
+            elif flag in options:  # set through a variable dsref cannot resolve: named, by its own name (the
+                unknown.append(f"accelerate launch {flag}")  # script's argument of that name is still compared)
     else:
         processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
     model = next((facts[n] for n in MODEL_NAMES if n in facts), None)
@@ -286,7 +289,7 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         nodes,
         processes_per_node,
         processes,
-        unknown,
+        tuple(unknown),
         model=model,
         sequence_length=length,
         gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),

@@ -163,3 +163,23 @@ def test_the_default_config_follows_hf_home_then_xdg_cache_home(monkeypatch: pyt
     assert default_accelerate_config() == "/c/huggingface/accelerate/default_config.yaml"
     monkeypatch.delenv("XDG_CACHE_HOME")
     assert default_accelerate_config() == str(Path("~/.cache/huggingface/accelerate/default_config.yaml").expanduser())
+
+
+def test_deepspeed_flags_without_use_deepspeed_are_said_to_be_ignored() -> None:
+    text = "accelerate launch --num_processes 2 \\\n  --zero_stage 3 --gradient_clipping 1.0 train.py --bf16\n"
+    opened = open_launch("run.sh", text)
+    assert [(s.reason, s.line, s.stops) for s in opened.said] == [("accelerate_flags_alone", 2, True)]
+    assert "--zero_stage --gradient_clipping" in opened.said[0].text("en")
+    assert "--use_deepspeed" in opened.said[0].text("zh")
+    # with the script's --deepspeed, Trainer reads that file: as before
+    launch = read_launch("run.sh", "accelerate launch --zero_stage 3 train.py --deepspeed ds.json\n")
+    assert launch.built is None and launch.ds_config is not None
+
+
+def test_a_flag_set_through_an_unknown_variable_is_named() -> None:
+    text = "accelerate launch --use_deepspeed --zero_stage $STAGE --num_processes 2 train.py --bf16\n"
+    opened = open_launch("run.sh", text)
+    assert [(s.reason, s.args, s.severity) for s in opened.said] == [
+        ("unknown_value", {"names": "accelerate launch --zero_stage"}, "info")
+    ]
+    assert opened.launch is not None and opened.launch.arguments["bf16"].value is True
