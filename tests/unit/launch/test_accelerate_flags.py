@@ -183,3 +183,13 @@ def test_a_flag_set_through_an_unknown_variable_is_named() -> None:
         ("unknown_value", {"names": "accelerate launch --zero_stage"}, "info")
     ]
     assert opened.launch is not None and opened.launch.arguments["bf16"].value is True
+
+
+def test_a_command_after_dashes_says_it_read_the_default_config(project: Path) -> None:
+    (project / "ds.json").write_text(json.dumps({"train_micro_batch_size_per_gpu": 2}))
+    default = Path(default_accelerate_config())
+    default.parent.mkdir(parents=True)
+    default.write_text("distributed_type: DEEPSPEED\nnum_processes: 4\n")
+    done = run_dsref("check", "ds.json", "--", "accelerate", "launch", "train.py")
+    said = "accelerate launch names no config here, so it reads its default config, as dsref does"
+    assert f"dsref: <command>: {said}: {default}" in done.stderr
