@@ -401,6 +401,11 @@ NO_INPUT = {
     "rule_holds.unproven": _RECORDED,
     "rule_holds.advice": _RECORDED,
     "rule_holds.hugging_face": _RECORDED,
+    "launch.accelerate_flags_alone": "the names of accelerate launch's DeepSpeed flags, from dsref's own table of them "
+    "(_ACCELERATE_DEEPSPEED in dsref/launch/shell.py), never the command's text",
+    "launch.accelerate_default_config": "the default Accelerate config's path, from HF_HOME or XDG_CACHE_HOME, which "
+    "no command line sets; both places that say it pass it through visible(name=True) (dsref/launch/opened.py, "
+    "dsref/cli/check.py)",
     "launch.unknown_value": "the names of the training arguments a launch sets through a shell variable, from dsref's "
     "own list (dsref/launch/arguments.py)",
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
