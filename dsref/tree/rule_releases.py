@@ -61,6 +61,12 @@ def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
     return MappingProxyType({variant: None if n is None else errors[n] for variant, n in found[1].items()})
 
 
+def retired_rules() -> tuple[str, ...]:
+    """The codes of the rules about a check only older releases make while they read the config (declared with
+    ``retired=True``): 0.19.8 takes their example, and each applies only where the record shows the check made."""
+    return tuple(_data().get("retired", ()))
+
+
 def rule_about(code: str) -> tuple[str, ...]:
     """The options the repair of the rule's example changes: what the rule is about (empty without a repair)."""
     return tuple(_data().get("about", {}).get(code, ()))
@@ -76,9 +82,14 @@ def holds_at(code: str, release: str) -> bool | None:
     * False where the release takes the example, or does not read an option the rule is about
       (:func:`rule_about`): it does not make the check;
     * True where it refuses the example, reads the options and takes the repair.
+
+    A retired rule (:func:`retired_rules`: 0.19.8 takes its example) holds only where that last is so, and is
+    False everywhere else.
     """
     base = rule_verdicts(code, DEEPSPEED_VERSION)
     here = rule_verdicts(code, release)
+    if code in retired_rules():
+        return None if here is None else _retired_holds(code, release, here)
     if base is None or here is None or base["example"] is None:
         return None
     if here["example"] is None:
@@ -89,6 +100,15 @@ def holds_at(code: str, release: str) -> bool | None:
     if "repaired" in base and base["repaired"] is None and here.get("repaired") is not None:
         return None
     return True
+
+
+def _retired_holds(code: str, release: str, here: Mapping[str, str | None]) -> bool:
+    """A retired rule holds exactly where the release refuses its example, takes its repair and reads the options
+    it is about; nowhere else (0.19.8 included), not even where the verdicts cannot tell."""
+    if here["example"] is None or here.get("repaired") is not None:
+        return False
+    facts = release_facts(release)
+    return facts is None or all(facts.exists(path) for path in rule_about(code))
 
 
 @record
@@ -110,7 +130,7 @@ def rule_releases(code: str) -> RuleReleases | None:
     DeepSpeed 0.19.8 does not enforce while it reads the config), which holds wherever the options it names
     exist."""
     base = rule_verdicts(code, DEEPSPEED_VERSION)
-    if base is None or base["example"] is None:
+    if base is None or (base["example"] is None and code not in retired_rules()):
         return None
     found: dict[bool | None, list[str]] = {True: [], False: [], None: []}
     for release in rule_probed_releases():

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from ...text.i18n import Lang, messages
 from ...text.punctuation import listed, ranged
 from ...tree.releases import COVERED
-from ...tree.rule_releases import rule_releases
+from ...tree.rule_releases import retired_rules, rule_releases
 
 __all__ = ["H", "holds_text", "spans"]
 
@@ -26,6 +26,11 @@ H = messages(
         "DeepSpeed refuses this rule's example config while it reads the config, and takes the repaired one, at "
         "{holds}: there it makes this check, as each release's own verdict showed, and `dsref check "
         "--deepspeed-version` applies it to the options the example writes only there."
+    ),
+    retired=(
+        "DeepSpeed refuses this rule's example config while it reads the config, and takes the repaired one, at "
+        "{holds}: there it makes this check, as each release's own verdict showed, and `dsref check "
+        "--deepspeed-version` applies the rule only there (DeepSpeed 0.19.8 no longer makes it)."
     ),
     lacks="Releases that do not make it: {lacks}.",
     untold="At {untold} the recording could not tell (the release refuses the repaired config as well); dsref checks "
@@ -60,7 +65,8 @@ def holds_text(code: str, lang: Lang) -> str:
     found = rule_releases(code)
     if found is None:
         return H.text("engine", lang, oldest=COVERED[0], newest=COVERED[-1])
-    parts = [H.text("proven", lang, holds=spans(found.holds, lang))]
+    first = "retired" if code in retired_rules() else "proven"
+    parts = [H.text(first, lang, holds=spans(found.holds, lang))]
     if found.lacks:
         parts.append(H.text("lacks", lang, lacks=spans(found.lacks, lang)))
     if found.untold:
