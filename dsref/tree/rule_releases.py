@@ -63,7 +63,8 @@ def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
 
 def retired_rules() -> tuple[str, ...]:
     """The codes of the rules about a check only older releases make while they read the config (declared with
-    ``retired=True``): 0.19.8 takes their example, and each applies only where the record shows the check made."""
+    ``retired=True``): 0.19.8 does not make the check (it refuses the whole section, repair and all), and each
+    applies only where the record shows the check made."""
     return tuple(_data().get("retired", ()))
 
 
@@ -83,8 +84,8 @@ def holds_at(code: str, release: str) -> bool | None:
       (:func:`rule_about`): it does not make the check;
     * True where it refuses the example, reads the options and takes the repair.
 
-    A retired rule (:func:`retired_rules`: 0.19.8 takes its example) holds only where that last is so, and is
-    False everywhere else.
+    A retired rule (:func:`retired_rules`: a check 0.19.8 no longer makes) holds only where that last is so, and
+    is False everywhere else.
     """
     base = rule_verdicts(code, DEEPSPEED_VERSION)
     here = rule_verdicts(code, release)

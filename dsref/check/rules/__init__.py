@@ -121,7 +121,7 @@ class Rule:
     """Its findings say what the launch must give, or leaves open: held back while the file's reader refuses the file
     (no launch starts with it)."""
     retired: bool = False
-    """A check only older releases make while they read the config (0.19.8 takes the example): applied only at the
+    """A check only older releases make while they read the config (not 0.19.8): applied only at the
     releases whose recorded verdicts refuse the example and take the repair
     (:func:`dsref.tree.rule_releases.holds_at`), never at 0.19.8."""
 
