@@ -201,6 +201,7 @@ def elasticity_without_batch_sizes(ctx: Context) -> Iterator[Hit]:
         }
         """,
         deepspeed_version="0.19.6",
+        also=("DS204",),  # the schema lists the modes too: an unknown one is a warning of its own
     ),
     needs=("sparse_attention",),
     retired=True,
