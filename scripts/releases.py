@@ -5,6 +5,7 @@
     python scripts/releases.py verdicts            # its verdict on each corpus config → .../verdicts.json
     python scripts/releases.py behaviour           # what it does with each option (the battery) → .../behaviour.json
     python scripts/releases.py rules               # its verdict on each cross-field rule's example → .../rules.json
+    python scripts/releases.py engine              # each rule's example started as an engine → .../engine.json
     python scripts/releases.py index               # the releases the package index lists against the table
     python scripts/releases.py build extract verdicts --release 0.15.4 --release 0.19.8
 
@@ -29,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dsref.generator.release_behaviour import probe_behaviour, probed_reports, write_behaviour
 from dsref.generator.release_env import DEFAULT_SCRATCH, RELEASES, build, published_releases
-from dsref.generator.release_rules import probe_rules, probed_rule_reports, write_rules
+from dsref.generator.release_rules import ENGINE, READ, probe_rules, probed_rule_reports, write_rules
 from dsref.generator.releases import (
     cached_verdicts,
     collect_verdicts,
@@ -55,7 +56,9 @@ def corpus_files(folder: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument(
-        "steps", nargs="+", choices=("build", "extract", "behaviour", "rules", "verdicts", "agreement", "index")
+        "steps",
+        nargs="+",
+        choices=("build", "extract", "behaviour", "rules", "engine", "verdicts", "agreement", "index"),
     )
     parser.add_argument("--again", action="store_true", help="probe again what the scratch folder already holds")
     parser.add_argument("--release", action="append", help="only this release (repeatable); default: all")
@@ -105,13 +108,15 @@ def main(argv: list[str] | None = None) -> int:
             print(f"DeepSpeed {release}: battery run in {time.perf_counter() - started:.0f} s", flush=True)
         reports = probed_reports(args.scratch)
         print(f"{len(reports)} releases probed → {write_behaviour(reports).relative_to(ROOT)}")
-    if "rules" in args.steps:
+    for probe in (READ, ENGINE):
+        if probe.command not in args.steps:
+            continue
         for release in releases:
             started = time.perf_counter()
-            probe_rules(release, args.scratch, again=args.again)
-            print(f"DeepSpeed {release}: rules probed in {time.perf_counter() - started:.0f} s", flush=True)
-        reports = probed_rule_reports(args.scratch)
-        print(f"{len(reports)} releases probed → {write_rules(reports).relative_to(ROOT)}")
+            probe_rules(release, args.scratch, again=args.again, probe=probe)
+            print(f"DeepSpeed {release}: {probe.command} probed in {time.perf_counter() - started:.0f} s", flush=True)
+        reports = probed_rule_reports(args.scratch, probe)
+        print(f"{len(reports)} releases probed → {write_rules(reports, probe).relative_to(ROOT)}")
     if "verdicts" in args.steps:
         files = corpus_files(args.corpus)
         if not files:

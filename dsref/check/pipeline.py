@@ -294,7 +294,7 @@ def launch_filling(loaded: LoadedConfig, settings: CheckSettings) -> Filling | N
         # the file an Accelerate config names, as its DeepSpeedPlugin hands it to Trainer
         from ..launch.accelerate import as_the_plugin_reads
 
-        data = as_the_plugin_reads(data, launch.built.mixed_precision)
+        data = as_the_plugin_reads(data, launch.built.mixed_precision, launch.built.plugin_values)
     return trainer_fill(data, launch, settings.world_size, check_tree(), settings.hugging_face.transformers)
 
 

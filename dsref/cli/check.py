@@ -208,6 +208,9 @@ def _command_settings(command: list[str], settings: CheckSettings, lang: Lang) -
         args = {name: visible(str(value)) for name, value in exc.details.items()}
         say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text(exc.reason, lang, **args))
         return None
+    if launch.accelerate_default and launch.accelerate_config is not None:
+        shown = visible(str(launch.accelerate_config.value), name=True)
+        say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text("accelerate_default_config", lang, path=shown))
     if launch.unknown:
         say(f"dsref: {COMMAND_LINE}: " + MESSAGES.text("unknown_value", lang, names=", ".join(launch.unknown)))
     return settings.launched_by(launch)

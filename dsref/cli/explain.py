@@ -115,13 +115,16 @@ def _run(args: argparse.Namespace, lang: Lang) -> int:
             release = ".".join(map(str, parse_version(args.deepspeed_version)))  # as dsref writes it, checked above
         sys.stdout.write(render_json(exp, lang, link=link, release=release))
     else:
-        sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link))
-        if args.deepspeed_version is not None and exp.record is not None:
-            from ..explain.release import release_note
-            from ..text.escape import visible
+        release = None
+        if args.deepspeed_version is not None:
             from ..tree.versions import parse_version
 
             release = ".".join(map(str, parse_version(args.deepspeed_version)))  # as dsref writes it, checked above
+        sys.stdout.write(render_text(exp, lang, color=use_color(sys.stdout), link=link, release=release))
+        if release is not None and exp.record is not None:
+            from ..explain.release import release_note
+            from ..text.escape import visible
+
             note = release_note(exp.record, release, lang)
             if note is not None:
                 sys.stdout.write(visible(f"\n{note}\n", lines=True))

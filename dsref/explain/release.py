@@ -6,9 +6,12 @@ and its default there, as recorded from that release (:mod:`dsref.tree.releases`
 
 from __future__ import annotations
 
+from typing import Any
+
+from ..records import record
 from ..text.facts import json_text
 from ..text.i18n import Lang, messages
-from ..tree.releases import ReleaseFacts, missing_in, release_facts
+from ..tree.releases import ReleaseFacts, in_release, missing_in, release_facts
 from ..tree.versions import DEEPSPEED_VERSION, parse_version
 
 TYPE_CHECKING = False
@@ -56,3 +59,26 @@ def _with_leniency(line: str, path: str, facts: ReleaseFacts | None, lang: Lang)
     parts = path.split(".")
     lenient = facts is not None and any(facts.reads_leniently(".".join(parts[:n])) for n in range(1, len(parts)))
     return f"{line}\n{M.text('lenient', lang)}" if lenient else line
+
+
+@record
+class ReleaseDefault:
+    """The default of an option at another release than the schema's, where that release uses another."""
+
+    value: Any
+
+
+def release_default(record: OptionRecord, release: str | None, described: str) -> ReleaseDefault | None:
+    """``record``'s default at ``release``, as recorded from it (:func:`dsref.tree.releases.in_release`), where the
+    release reads the option with a default other than the one of ``described`` (the schema's release); None
+    otherwise (or without a release)."""
+    if release is None or release == described:
+        return None
+
+    compared = record.validated_by_deepspeed or record.unknown_keys == "reject"
+    default = record.default if record.has_default else None
+    found = in_release(release, record.path, record.since, record.removed_in, default, compared=compared)
+    there = found["default"]
+    if not found["reads"] or (there == default and isinstance(there, bool) == isinstance(default, bool)):
+        return None
+    return ReleaseDefault(found["default"])

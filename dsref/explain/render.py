@@ -18,6 +18,7 @@ from ..text.punctuation import aside, collapsed, listed, separated
 from ..text.units import UNITS
 from ..text.width import display_width
 from ..tree.index import OptionIndex
+from .release import release_default
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ M = messages(
     default="default",
     docs_default="docs say",
     docs_default_note="DeepSpeed's documentation states this; the code uses the default above",
+    default_at="DeepSpeed {release}; DeepSpeed {described}: {current}",
     allowed="allowed",
     range="range",
     unit="unit",
@@ -223,8 +225,12 @@ class _Style:
         return self._wrap("36", text)
 
 
-def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str | None = None) -> str:
-    """The explanation as terminal text in ``lang``; ANSI colour only when ``color``."""
+def render_text(
+    exp: Explanation, lang: Lang, *, color: bool = False, link: str | None = None, release: str | None = None
+) -> str:
+    """The explanation as terminal text in ``lang``; ANSI colour only when ``color``. With ``release``
+    (``--deepspeed-version``), the default row gives that release's default where it reads the option with
+    another (:func:`dsref.explain.release.release_default`), and names 0.19.8's beside it."""
     style = _Style(color)
     lines: list[str] = []
     record = exp.record
@@ -254,7 +260,14 @@ def render_text(exp: Explanation, lang: Lang, *, color: bool = False, link: str 
             how = M.text(f"via_{exp.via}", lang)
             lines.append("  " + style.warn(M.text("wrote", lang, written=_printable(exp.written, 120), how=how)))
         row(M.text("type", lang), str(record.type))
-        row(M.text("default", lang), shown_default(record, lang))
+        there = release_default(record, release, _deepspeed_version())
+        if there is None:
+            row(M.text("default", lang), shown_default(record, lang))
+        else:
+            described = M.text(
+                "default_at", lang, release=release, described=_deepspeed_version(), current=shown_default(record, lang)
+            )
+            row(M.text("default", lang), aside(json_text(there.value), described, lang))
         if record.default_note:
             note(option_text(record.path, record.default_note, lang, "default_note"))
         if record.docs_default_differs:

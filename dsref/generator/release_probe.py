@@ -7,6 +7,7 @@ the standard library and the release under study (whose pydantic may be 1.10, wh
     python release_probe.py verdicts REQUEST.json OUT.json  # DeepSpeedConfig's verdict on each file
     python release_probe.py behaviour REQUEST.json OUT.json # what it does with each option of the battery
     python release_probe.py rules REQUEST.json OUT.json     # its verdict on each cross-field rule's configs
+    python release_probe.py engine REQUEST.json OUT.json    # each rule's configs started as an engine
 
 ``facts`` finds them by introspection, not from a list typed by hand:
 
@@ -495,6 +496,155 @@ def rules(request: dict[str, Any]) -> dict[str, Any]:
     return {"release": deepspeed.__version__.split("+")[0].strip(), "verdicts": verdicts}
 
 
+# ---- the rules checked when the engine starts: each rule's configs started as an engine ----------------------------
+
+
+class _AnyOp:
+    """A stand-in for a compiled DeepSpeed op: every attribute is a function that does nothing. Starting an engine
+    loads the op of the optimizer it builds (fused Adam, Lamb, Lion…) but calls none of it; a release would compile
+    it with the system's compiler, which a probe of the release's checks does not need."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+class _NoEvent:
+    """A device event or stream that records and waits for nothing (the CPU runs each operation to its end)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+class _StubBuilder:
+    """An op builder whose ``load`` gives :class:`_AnyOp`, whatever the accelerator has for the op (even none)."""
+
+    def __init__(self, builder: Any) -> None:
+        self._builder = builder
+
+    def load(self, *args: Any, **kwargs: Any) -> Any:
+        return _AnyOp()
+
+    def __getattr__(self, name: str) -> Any:
+        if self._builder is None:
+            raise AttributeError(name)
+        return getattr(self._builder, name)
+
+
+def _start_engines() -> None:
+    """One process of a world of one, on the CPU over gloo, with no op compiled (:class:`_AnyOp`), fp16 taken as a
+    GPU takes it (the CPU accelerator refuses fp16 before any of the checks probed), and device events and streams
+    that do nothing where an old CPU accelerator has none (:class:`_NoEvent`). What is stood in for is the device,
+    never a check: the checks probed are the release's own code, run as it is."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    os.environ.update(MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK="0", WORLD_SIZE="1", LOCAL_RANK="0")
+    os.environ.update(LOCAL_SIZE="1", CROSS_RANK="0", CROSS_SIZE="1")
+    with contextlib.redirect_stdout(io.StringIO()):
+        import deepspeed
+        from deepspeed.ops.op_builder.builder import OpBuilder
+
+        with contextlib.suppress(Exception):  # the accelerator's own builders, subclasses of OpBuilder
+            from deepspeed.accelerator import get_accelerator
+
+            importlib.import_module(get_accelerator().op_builder_dir())
+        todo = [OpBuilder]
+        while todo:
+            cls = todo.pop()
+            cls.load = lambda self, *args, **kwargs: _AnyOp()
+            todo.extend(cls.__subclasses__())
+        compatible = getattr(deepspeed.ops, "__compatible_ops__", None)
+        if isinstance(compatible, dict):
+            compatible["deepspeed_shm_comm"] = False
+        from deepspeed.accelerator import get_accelerator
+
+        accelerator = type(get_accelerator())
+        accelerator.communication_backend_name = lambda self: "gloo"  # old releases ask for oneCCL on the CPU
+        if hasattr(accelerator, "is_fp16_supported"):  # fp16 as on a GPU: the CPU would refuse it before any rule
+            accelerator.is_fp16_supported = lambda self: True
+        for name in ("Event", "Stream"):  # old CPU accelerators have none; ZeRO 1-2 asks for both
+            if getattr(get_accelerator(), name, _NoEvent) is None:
+                setattr(accelerator, name, property(lambda self: _NoEvent))
+        create = getattr(accelerator, "create_op_builder", None)
+        if create is not None:  # the ops a CPU has none of (fused Lamb…) stand in too
+            accelerator.create_op_builder = lambda self, name: _StubBuilder(create(self, name))
+        deepspeed.init_distributed(dist_backend="gloo")
+    _quiet()
+
+
+def _raised_at(exc: BaseException) -> str | None:
+    """Where in DeepSpeed the exception was raised: the innermost frame of the traceback inside the ``deepspeed``
+    package, as ``module/path.py:function`` (the call site, for a TypeError of a call's arguments)."""
+    import traceback
+
+    import deepspeed
+
+    root = os.path.dirname(os.path.abspath(deepspeed.__file__))
+    found = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        path = os.path.abspath(frame.filename)
+        if path.startswith(root + os.sep):
+            found = f"{os.path.relpath(path, root).replace(os.sep, '/')}:{frame.name}"
+    return found
+
+
+def _engine_verdict(config: dict[str, Any], world_size: int | None) -> dict[str, Any]:
+    """``deepspeed.initialize`` of a one-layer model with ``config``: the error and where DeepSpeed raised it, or
+    the classes of the optimizer and the scheduler it built; a config without an optimizer section is handed a
+    torch SGD built in code, as a training script hands one. ``world_size`` other than 1 is answered by the
+    data-parallel unit :class:`_DataParallel`, as for the config's verdict."""
+    import deepspeed
+    import torch
+
+    torch.manual_seed(0)
+    model = torch.nn.Linear(8, 8)
+    for param in model.parameters():
+        param.use_muon = param.ndim >= 2  # type: ignore[attr-defined]  # Muon asks each parameter its half
+    kwargs: dict[str, Any] = {"model": model, "model_parameters": list(model.parameters()), "config": config}
+    if "optimizer" not in config:  # the optimizer comes from code, as in a training script (the scheduler needs one)
+        kwargs["optimizer"] = torch.optim.SGD(model.parameters(), lr=0.1)
+    if world_size not in (None, 1):
+        kwargs["mpu"] = _DataParallel(world_size)
+    try:
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            engine, _, _, scheduler = deepspeed.initialize(**kwargs)
+    except BaseException as exc:  # DeepSpeed raises assorted types, SystemExit included
+        lines = str(exc).strip().splitlines()
+        error = f"{type(exc).__name__}: {lines[0] if lines else ''}".strip()
+        return {"error": error, "raised_at": _raised_at(exc)}
+    basic = getattr(engine, "basic_optimizer", None)
+    return {
+        "error": None,
+        "optimizer": None if basic is None else type(basic).__name__,
+        "scheduler": None if scheduler is None else type(scheduler).__name__,
+    }
+
+
+def engine(request: dict[str, Any]) -> dict[str, Any]:
+    """Each config of ``request["configs"]`` (label → ``{"config", "world_size"}``) started as an engine."""
+    import deepspeed
+
+    try:
+        _start_engines()
+    except Exception as exc:  # no engine starts at all: each config says so, and none proves a rule
+        lines = str(exc).strip().splitlines()
+        failed = {"error": f"{type(exc).__name__}: {lines[0] if lines else ''}".strip(), "raised_at": _raised_at(exc)}
+        return {
+            "release": deepspeed.__version__.split("+")[0].strip(),
+            "verdicts": dict.fromkeys(request["configs"], failed),
+        }
+    verdicts = {
+        label: _engine_verdict(copy.deepcopy(item["config"]), item.get("world_size"))
+        for label, item in request["configs"].items()
+    }
+    return {"release": deepspeed.__version__.split("+")[0].strip(), "verdicts": verdicts}
+
+
 # ---- the rest ----------------------------------------------------------------------------------------------------
 
 
@@ -596,7 +746,9 @@ def main(argv: list[str]) -> int:
     command, request_path, out_path = argv
     with open(request_path, encoding="utf-8") as handle:
         request = json.load(handle)
-    result = {"facts": facts, "verdicts": verdicts, "behaviour": behaviour, "rules": rules}[command](request)
+    result = {"facts": facts, "verdicts": verdicts, "behaviour": behaviour, "rules": rules, "engine": engine}[command](
+        request
+    )
     with open(out_path, "w", encoding="utf-8") as handle:
         json.dump(result, handle, indent=1, sort_keys=True)
     return 0

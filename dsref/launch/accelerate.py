@@ -12,6 +12,7 @@ against the installed one.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Literal
 
 from ..records import record
@@ -20,10 +21,12 @@ from .model import Built, Given, Launch, LaunchError, Place
 
 __all__ = [
     "ACCELERATE_KEYS",
+    "FLAG_KEYS",
     "PLUGIN_CHANGES",
     "REFUSED_WITH_FILE",
     "PluginChange",
     "as_the_plugin_reads",
+    "plugin_values",
     "read_accelerate",
     "set_mixed_precision",
 ]
@@ -81,6 +84,49 @@ REFUSED_WITH_FILE = (
 """Keys ``DeepSpeedPlugin._deepspeed_config_checks`` refuses beside ``deepspeed_config_file`` (with a top-level
 ``mixed_precision``): the file decides them."""
 
+FLAG_KEYS = (*ACCELERATE_KEYS, "use_deepspeed")
+"""``accelerate launch``'s own DeepSpeed flags by the key of ``deepspeed_config`` each sets (``--zero_stage`` sets
+``zero_stage``: ``_validate_launch_command`` takes a key of the config only where the command line leaves it unset),
+and ``--use_deepspeed``."""
+
+
+@record
+class _Mark:
+    """A position in a launch's text as PyYAML marks one (0-based)."""
+
+    index: int
+    line: int
+    column: int
+
+
+@record
+class _Span:
+    """Where a flag of the command line and its value are written, as a PyYAML node's marks say it."""
+
+    start_mark: _Mark
+    end_mark: _Mark
+    foreign: bool = False
+    """Written in another text than the one the built config's places point into (the script, beside the
+    Accelerate config the built config is read from): no place."""
+
+
+def _flag_entry(flag: Given, name: str, text: str, *, foreign: bool) -> tuple[Any, Any, Any]:
+    """The flag ``name`` of the command line as an entry of the config (key node, value node, value), its marks at
+    the flag and its value in ``text``."""
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+
+    def mark(line: int, col: int, width: int = 0) -> _Mark:
+        index = starts[line - 1] + col - 1 + width if 0 < line < len(starts) else 0
+        return _Mark(index, line - 1, col - 1 + width)
+
+    key_line, key_col = (flag.key_line, flag.key_col) if flag.key_line else (flag.line, flag.col)
+    width = max(1, len(flag.written or str(flag.value)))
+    key = _Span(mark(key_line, key_col), mark(key_line, key_col, len(name)), foreign)
+    value = _Span(mark(flag.line, flag.col), mark(flag.line, flag.col, width), foreign)
+    return key, value, flag.value
+
 
 def read_accelerate(
     root: Any,
@@ -90,32 +136,50 @@ def read_accelerate(
     *,
     other_kinds: bool = False,
     release: str | None = None,
+    flags: dict[str, Given] | None = None,
+    flags_text: str = "",
+    flags_path: str = "",
 ) -> Launch:
     """The launch an Accelerate config gives, whose YAML mapping node is ``root`` (PyYAML's): its world size
     (``num_processes``, every machine's together), the file it names or the config Accelerate ``release`` builds
     (:class:`Built`; None: the newest dsref knows). ``precision``: the mixed precision the training process sets
     instead of the config's (``--bf16``). ``other_kinds``: a config that runs no DeepSpeed gives its world size alone
-    (else :class:`LaunchError`)."""
-    import yaml
-
-    constructor = yaml.SafeLoader("")
+    (else :class:`LaunchError`). ``flags``: ``accelerate launch``'s own DeepSpeed flags by the key each sets
+    (:data:`FLAG_KEYS`), written in ``flags_text`` (the file ``flags_path``); each wins over the config's key, and
+    ``--use_deepspeed`` runs DeepSpeed whatever the config's ``distributed_type``. ``root`` None: the command line's
+    flags alone, with no config file."""
     top: dict[str, tuple[Any, Any, Any]] = {}
-    for key_node, value_node in root.value:
-        if isinstance(key_node, yaml.ScalarNode):
-            top[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node, deep=True))
+    section: dict[str, tuple[Any, Any, Any]] = {}
+    section_node = None
+    if root is not None:
+        import yaml
+
+        constructor = yaml.SafeLoader("")
+        for key_node, value_node in root.value:
+            if isinstance(key_node, yaml.ScalarNode):
+                top[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node, deep=True))
+        section_node = top.get("deepspeed_config")
+        if section_node is not None and isinstance(section_node[1], yaml.MappingNode):
+            for key_node, value_node in section_node[1].value:
+                if isinstance(key_node, yaml.ScalarNode):
+                    section[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node))
+    from_config = dict(section)  # the keys DeepSpeedPlugin refuses beside a file: the config's, not the flags'
+    flags = flags or {}
+    for key, flag in flags.items():
+        if key in ACCELERATE_KEYS:
+            section[key] = _flag_entry(flag, f"--{key}", flags_text, foreign=root is not None)
+    if root is None:
+        path, text = flags_path, flags_text
     kind = top.get("distributed_type")
-    deepspeed = kind is not None and str(kind[2]).upper() == "DEEPSPEED"
+    deepspeed = "use_deepspeed" in flags or (kind is not None and str(kind[2]).upper() == "DEEPSPEED")
     if not deepspeed and not other_kinds:
         raise LaunchError("accelerate_not_deepspeed", path, _line(kind[1]) if kind else 0, kind=kind[2] if kind else "")
-    section: dict[str, tuple[Any, Any, Any]] = {}
-    section_node = top.get("deepspeed_config")
-    if section_node is not None and isinstance(section_node[1], yaml.MappingNode):
-        for key_node, value_node in section_node[1].value:
-            if isinstance(key_node, yaml.ScalarNode):
-                section[str(key_node.value)] = (key_node, value_node, constructor.construct_object(value_node))
 
     def given(entry: tuple[Any, Any, Any], value: Any = None) -> Given:
         key, node = entry[0], entry[1]
+        if isinstance(node, _Span):  # a flag of the command line
+            flag = flags[next(k for k, e in section.items() if e is entry)]
+            return replace(flag, value=entry[2] if value is None else value)
         written = (
             str(text[node.start_mark.index : node.end_mark.index]) if node.start_mark.line == node.end_mark.line else ""
         )
@@ -136,6 +200,7 @@ def read_accelerate(
     if not deepspeed:  # the world size alone (the script is handed --deepspeed itself)
         return Launch(path, "accelerate", None, None, {}, nodes=machines, processes=processes)
     ignored = tuple(given(entry, key) for key, entry in section.items() if key not in ACCELERATE_KEYS)
+    values = plugin_values(section)
     file_entry = section.get("deepspeed_config_file")
     ds_config = None
     if file_entry is not None and isinstance(file_entry[2], str) and file_entry[2] not in ("", "none"):
@@ -144,13 +209,13 @@ def read_accelerate(
     written = "no" if precision_entry is None or precision_entry[2] is None else str(precision_entry[2]).lower()
     mixed_precision = precision or written
     if ds_config is not None:
-        refused = [given(section[key], key) for key in REFUSED_WITH_FILE if key in section]
+        refused = [given(from_config[key], key) for key in REFUSED_WITH_FILE if key in from_config]
         if "mixed_precision" in top:
             refused.append(given(top["mixed_precision"], "mixed_precision"))
-        built = Built(None, {}, ignored, tuple(refused), path, text, mixed_precision)
+        built = Built(None, {}, ignored, tuple(refused), path, text, mixed_precision, values)
     else:
         config, places = _build(section, top, section_node, mixed_precision, precision is None, _changes_made(release))
-        built = Built(config, places, ignored, (), path, text, mixed_precision)
+        built = Built(config, places, ignored, (), path, text, mixed_precision, values)
     return Launch(path, "accelerate", ds_config, None, {}, nodes=machines, processes=processes, built=built)
 
 
@@ -159,7 +224,7 @@ def _line(node: Any) -> int:
 
 
 def _place(entry: tuple[Any, Any, Any] | None, value: Any) -> Place | None:
-    if entry is None:
+    if entry is None or (isinstance(entry[1], _Span) and entry[1].foreign):
         return None
     key, node = entry[0], entry[1]
     form = (
@@ -292,17 +357,52 @@ sets none of its variables (the config may not set them beside a file): its defa
 and ``gradient_clipping`` stay ``"auto"`` (Trainer fills them)."""
 
 
-def as_the_plugin_reads(config: Any, precision: str) -> Any:
+_FROM_KEYS = {
+    "gradient_accumulation_steps": ("gradient_accumulation_steps",),
+    "gradient_clipping": ("gradient_clipping",),
+    "zero_stage": ("zero_optimization", "stage"),
+    "offload_optimizer_device": ("zero_optimization", "offload_optimizer", "device"),
+    "offload_param_device": ("zero_optimization", "offload_param", "device"),
+    "zero3_save_16bit_model": ("zero_optimization", "stage3_gather_16bit_weights_on_model_save"),
+}
+"""The keys whose value ``accelerate launch`` hands the plugin through the environment (``prepare_deepspeed_cmd_env``;
+it hands on no NVMe path), and the location of the file's ``"auto"`` each fills (``plugin_to_config_mapping``)."""
+
+
+def plugin_values(section: dict[str, tuple[Any, Any, Any]]) -> dict[tuple[str, ...], Any]:
+    """What ``DeepSpeedPlugin`` fills into the ``"auto"`` of a file from the keys the launch sets (``section``: key
+    → (key node, value node, value)), by location, converted as the plugin converts its environment."""
+    values: dict[tuple[str, ...], Any] = {}
+    for key, location in _FROM_KEYS.items():
+        entry = section.get(key)
+        if entry is None or entry[2] is None:
+            continue
+        text = str(entry[2]).lower() if isinstance(entry[2], bool) else str(entry[2])
+        if key == "gradient_accumulation_steps":
+            values[location] = int(text) if text.isdigit() else text
+        elif key == "gradient_clipping":
+            values[location] = text.lower() if text.lower() == "auto" else _number(text.lower())
+        elif key == "zero_stage":
+            values[location] = int(text) if text.lstrip("-").isdigit() else text
+        elif key == "zero3_save_16bit_model":
+            values[location] = text.lower() == "true"
+        else:
+            values[location] = text.lower()
+    return values
+
+
+def as_the_plugin_reads(config: Any, precision: str, values: dict[tuple[str, ...], Any] | None = None) -> Any:
     """The ds_config file an Accelerate config names, as ``DeepSpeedPlugin`` hands it to Trainer: one accumulation
-    step written where the file writes none, its defaults in place of ``"auto"`` (:data:`_FILLED_FROM_THE_PLUGIN`),
-    and the mixed precision set (:func:`set_mixed_precision`). A copy; ``config`` as it is when it is no mapping."""
+    step written where the file writes none, the launch's ``values`` (:func:`plugin_values`), else the plugin's
+    defaults, in place of ``"auto"`` (:data:`_FILLED_FROM_THE_PLUGIN`), and the mixed precision set
+    (:func:`set_mixed_precision`). A copy; ``config`` as it is when it is no mapping."""
     if not isinstance(config, dict):
         return config
     import copy
 
     config = copy.deepcopy(config)
     config.setdefault("gradient_accumulation_steps", 1)
-    for path, value in _FILLED_FROM_THE_PLUGIN.items():
+    for path, value in {**_FILLED_FROM_THE_PLUGIN, **(values or {})}.items():
         node: Any = config
         for key in path[:-1]:
             node = node.get(key) if isinstance(node, dict) else None

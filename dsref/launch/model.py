@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import field
 from typing import Any, Literal
 
 from ..records import record
@@ -72,6 +73,9 @@ class Built:
     mixed_precision: str = "no"
     """The precision the plugin sets (``set_mixed_precision``): the training arguments' ``--fp16``/``--bf16``, else
     ``accelerate launch --mixed_precision``, else the config's ``mixed_precision``."""
+    plugin_values: dict[tuple[str, ...], Any] = field(default_factory=dict)
+    """What the plugin fills into the ``"auto"`` of the file the launch names, by location, from the keys the launch
+    sets (``accelerate launch --zero_stage 3``); the plugin's defaults elsewhere."""
 
 
 @record
@@ -118,6 +122,15 @@ class Launch:
     :func:`~dsref.launch.read.with_files` into :attr:`built`)."""
     mixed_precision: Given | None = None
     """``accelerate launch --mixed_precision`` as written (it overrides the Accelerate config's)."""
+    accelerate_flags: dict[str, Given] = field(default_factory=dict)
+    """``accelerate launch``'s own DeepSpeed flags (``--use_deepspeed``, ``--zero_stage 3``, …) by the key of the
+    Accelerate config each sets (:data:`~dsref.launch.accelerate.FLAG_KEYS`), the value as written."""
+    accelerate_default: bool = False
+    """The command is ``accelerate launch`` naming no config and giving no DeepSpeed flag: Accelerate reads its
+    default config file where there is one (:func:`~dsref.launch.read.with_files` looks for it, and makes it
+    :attr:`accelerate_config`)."""
+    accelerate_default_at: int = 0
+    """The line of that command."""
 
     def line_text(self, line: int, file: str = "") -> str | None:
         """The launch's ``line`` (1-based) as written (of ``file``: the Accelerate config it runs with); None past

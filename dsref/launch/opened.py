@@ -87,6 +87,9 @@ def open_launch(path: str, text: str, accelerate: str | None = None, *, config_g
     if config_given and launch.ds_config is not None:
         launch = replace(launch, ds_config_path=str(launch.ds_config.value))
     said: list[Said] = []
+    if launch.accelerate_default and launch.accelerate_config is not None:
+        shown = visible(str(launch.accelerate_config.value), name=True)
+        said.append(Said("accelerate_default_config", {"path": shown}, launch.accelerate_config.line, severity="info"))
     if launch.built is not None:
         from .accelerate import ACCELERATE_KEYS
 
@@ -99,6 +102,8 @@ def open_launch(path: str, text: str, accelerate: str | None = None, *, config_g
             args = {"key": visible(str(key.value))}
             said.append(Said("accelerate_refused", args, key.line, key.col, file=elsewhere))
         if launch.built.config is not None:
+            if launch.unknown:
+                said.append(Said("unknown_value", {"names": ", ".join(launch.unknown)}, severity="info"))
             return Opened(path, launch, tuple(said), built=launch.built)
     if launch.ds_config is None:
         said.append(Said("no_ds_config", {}, stops=True))

@@ -8,17 +8,19 @@ import re
 from dataclasses import replace
 
 from ..text.i18n import messages
-from .model import Launch, LaunchError
+from .model import Given, Launch, LaunchError
 
 __all__ = [
     "LAUNCH_SUFFIXES",
     "MESSAGES",
     "candidates",
+    "default_accelerate_config",
     "hidden_size",
     "is_launch_file",
     "read_launch",
     "resolve",
     "with_accelerate_config",
+    "with_default_accelerate_config",
     "with_files",
 ]
 
@@ -48,6 +50,10 @@ MESSAGES = messages(
     accelerate_config_missing="the Accelerate config named here is not there: {written} (looked for {tried})",
     accelerate_unreadable="the Accelerate config named here cannot be read (it is no readable UTF-8 text file): "
     "{written}",
+    accelerate_flags_alone="accelerate launch runs DeepSpeed only with --use_deepspeed or a config with "
+    "distributed_type: DEEPSPEED; without them it ignores {flags}: add --use_deepspeed, or --config_file",
+    accelerate_default_config="accelerate launch names no config here, so it reads its default config, as dsref "
+    "does: {path}",
     unknown_value="the launch leaves {names} to the run (a shell variable dsref cannot resolve, or axolotl's "
     '"auto"): the checks that need them are left out',
 )
@@ -78,7 +84,9 @@ def with_files(launch: Launch, accelerate: str | None = None) -> Launch:
     Accelerate ``accelerate`` builds it (None: the newest dsref knows)."""
     if launch.ds_config is not None:
         launch = replace(launch, ds_config_path=resolve(str(launch.ds_config.value), launch.path))
-    if launch.accelerate_config is not None and launch.built is None:
+    if launch.accelerate_config is None and launch.built is None and launch.form == "shell":
+        launch = with_default_accelerate_config(launch)
+    if (launch.accelerate_config is not None or launch.accelerate_flags) and launch.built is None:
         launch = with_accelerate_config(launch, accelerate)
     if launch.hostfile is not None and launch.processes is None:
         path = resolve(str(launch.hostfile.value), launch.path)
@@ -103,18 +111,28 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
     Trainer would read instead), the ds_config ``DeepSpeedPlugin`` builds from it or the file it names, with the
     mixed precision the training process sets (``--fp16``/``--bf16``, else ``--mixed_precision``, else the
     config's); :class:`LaunchError` at ``--config_file`` when it is not there or runs no DeepSpeed."""
-    assert launch.accelerate_config is not None
     named = launch.accelerate_config
-    written = str(named.value)
-    path = resolve(written, launch.path)
-    if path is None:
-        tried = ", ".join(candidates(written, launch.path))
-        raise LaunchError("accelerate_config_missing", launch.path, named.line, written=written, tried=tried)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(1 << 20)
-    except (OSError, ValueError):
-        raise LaunchError("accelerate_unreadable", launch.path, named.line, written=written) from None
+    flags = dict(launch.accelerate_flags)
+    if named is None and launch.ds_config is not None:
+        return launch  # TrainingArguments reads --deepspeed; the flags alone configure no plugin
+    if named is None and "use_deepspeed" not in flags:
+        first = min(flags.values(), key=lambda g: (g.key_line or g.line, g.key_col if g.key_line else g.col))
+        line = first.key_line or first.line
+        names = " ".join(f"--{key}" for key in flags)
+        raise LaunchError("accelerate_flags_alone", launch.path, line, flags=names)
+    path, text = "", ""
+    if named is not None:
+        written = str(named.value)
+        found = resolve(written, launch.path)
+        if found is None:
+            tried = ", ".join(candidates(written, launch.path))
+            raise LaunchError("accelerate_config_missing", launch.path, named.line, written=written, tried=tried)
+        path = found
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(1 << 20)
+        except (OSError, ValueError):
+            raise LaunchError("accelerate_unreadable", launch.path, named.line, written=written) from None
     given = {n: g.value for n, g in launch.arguments.items()}
     precision = (
         "fp16"
@@ -125,14 +143,23 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
         if launch.mixed_precision is not None
         else None
     )
+    from .accelerate import read_accelerate
     from .yaml_files import read_accelerate_text
 
+    other_kinds = launch.ds_config is not None
     try:
-        accelerate = read_accelerate_text(
-            text, path, precision, other_kinds=launch.ds_config is not None, release=release
-        )
+        if named is None:
+            accelerate = read_accelerate(
+                None, launch.path, precision=precision, other_kinds=other_kinds, release=release, flags=flags,
+                flags_text=launch.text, flags_path=launch.path,
+            )  # fmt: skip
+        else:
+            accelerate = read_accelerate_text(
+                text, path, precision, other_kinds=other_kinds, release=release, flags=flags,
+                flags_text=launch.text, flags_path=launch.path,
+            )  # fmt: skip
     except LaunchError as exc:
-        raise LaunchError(exc.reason, launch.path, named.line, **exc.details) from None
+        raise LaunchError(exc.reason, launch.path, named.line if named else 0, **exc.details) from None
     processes = launch.processes
     if processes is None and accelerate.processes is not None:
         processes = replace(accelerate.processes, file=path)
@@ -140,9 +167,11 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
         return replace(launch, processes=processes)  # TrainingArguments reads --deepspeed before the plugin
     ds_config, ds_config_path = None, None
     if accelerate.ds_config is not None:
-        ds_config = replace(accelerate.ds_config, file=path)
+        from_flag = "deepspeed_config_file" in flags
+        ds_config = accelerate.ds_config if from_flag or not path else replace(accelerate.ds_config, file=path)
         found = str(accelerate.ds_config.value)
-        ds_config_path = resolve(found, path) or resolve(found, launch.path)
+        ds_config_path = resolve(found, launch.path) if from_flag or not path else None
+        ds_config_path = ds_config_path or (resolve(found, path) if path else None) or resolve(found, launch.path)
     return replace(
         launch,
         processes=processes,
@@ -150,6 +179,27 @@ def with_accelerate_config(launch: Launch, release: str | None = None) -> Launch
         ds_config=ds_config if ds_config is not None else named,
         ds_config_path=ds_config_path,
     )
+
+
+def default_accelerate_config() -> str:
+    """Where ``accelerate launch`` looks for its default config (accelerate/commands/config/config_args.py:
+    ``$HF_HOME/accelerate/default_config.yaml``, ``$HF_HOME`` defaulting to ``$XDG_CACHE_HOME/huggingface``, that to
+    ``~/.cache/huggingface``)."""
+    cache = os.environ.get("XDG_CACHE_HOME", "~/.cache")
+    home = os.path.expanduser(os.environ.get("HF_HOME", os.path.join(cache, "huggingface")))
+    return os.path.join(home, "accelerate", "default_config.yaml")
+
+
+def with_default_accelerate_config(launch: Launch) -> Launch:
+    """``launch`` (``accelerate launch train.py …``, naming no config and giving no DeepSpeed flag) with the default
+    config ``accelerate launch`` reads (:func:`default_accelerate_config`) where it is a file on this machine;
+    ``launch`` itself otherwise, and for any other command."""
+    if not launch.accelerate_default or launch.accelerate_config is not None or launch.accelerate_flags:
+        return launch
+    path = default_accelerate_config()
+    if not os.path.isfile(path):
+        return launch
+    return replace(launch, accelerate_config=Given(path, launch.accelerate_default_at, 0, path))
 
 
 _HOST = re.compile(r"^(\S+)\s+slots=(\d+)")

@@ -33,12 +33,39 @@ _TORCHRUN_VALUES = {
     "--log-dir", "-r", "--redirects", "-t", "--tee", "--local_addr", "--local-addr", "--logs_specs",
 }  # fmt: skip
 _ACCELERATE_VALUES = {
-    "--config_file", "--num_processes", "--num_machines", "--machine_rank", "--main_process_ip",
-    "--main_process_port", "--mixed_precision", "--dynamo_backend", "--gpu_ids", "--deepspeed_config_file",
-    "--zero_stage", "--offload_optimizer_device", "--offload_param_device", "--gradient_accumulation_steps",
-    "--gradient_clipping", "--zero3_init_flag", "--zero3_save_16bit_model", "--deepspeed_hostfile",
-    "--deepspeed_multinode_launcher", "--rdzv_backend", "--num_cpu_threads_per_process",
+    "--config_file", "--mixed_precision", "--num_processes", "--num_machines", "--num_cpu_threads_per_process",
+    "--dynamo_backend", "--dynamo_mode", "--gpu_ids", "--machine_rank", "--main_process_ip", "--main_process_port",
+    "-t", "--tee", "--log_dir", "--role", "--rdzv_backend", "--rdzv_conf", "--max_restarts", "--monitor_interval",
+    "--vm", "--env", "--main_training_function", "--deepspeed_config_file", "--zero_stage",
+    "--offload_optimizer_device", "--offload_param_device", "--offload_optimizer_nvme_path",
+    "--offload_param_nvme_path", "--gradient_accumulation_steps", "--gradient_clipping", "--zero3_init_flag",
+    "--zero3_save_16bit_model", "--deepspeed_hostfile", "--deepspeed_exclusion_filter", "--deepspeed_inclusion_filter",
+    "--deepspeed_multinode_launcher", "--deepspeed_moe_layer_cls_names", "--fsdp_version", "--fsdp_offload_params",
+    "--fsdp_min_num_params", "--fsdp_sharding_strategy", "--fsdp_reshard_after_forward", "--fsdp_auto_wrap_policy",
+    "--fsdp_transformer_layer_cls_to_wrap", "--fsdp_backward_prefetch", "--fsdp_state_dict_type",
+    "--fsdp_forward_prefetch", "--fsdp_use_orig_params", "--fsdp_cpu_ram_efficient_loading",
+    "--fsdp_sync_module_states", "--fsdp_activation_checkpointing", "--fsdp_activation_checkpointing_offload",
+    "--megatron_lm_tp_degree", "--megatron_lm_pp_degree", "--megatron_lm_num_micro_batches",
+    "--megatron_lm_gradient_clipping", "--fp8_backend", "--fp8_margin", "--fp8_interval", "--fp8_format",
+    "--fp8_amax_history_len", "--fp8_amax_compute_algo", "--fp8_override_linear_precision", "--fp8_opt_level",
+    "--aws_access_key_id", "--aws_secret_access_key", "--mpirun_hostfile",
 }  # fmt: skip
+"""``accelerate launch``'s options that take a value (accelerate/commands/launch.py, ``launch_command_parser``;
+its ``--megatron_lm_*``, ``--fp8_*`` and ``--parallelism_config_*`` options all do too)."""
+_ACCELERATE_DEEPSPEED = {
+    "--use_deepspeed": "use_deepspeed", "--deepspeed_config_file": "deepspeed_config_file",
+    "--zero_stage": "zero_stage", "--offload_optimizer_device": "offload_optimizer_device",
+    "--offload_param_device": "offload_param_device", "--offload_optimizer_nvme_path": "offload_optimizer_nvme_path",
+    "--offload_param_nvme_path": "offload_param_nvme_path", "--gradient_accumulation_steps":
+    "gradient_accumulation_steps", "--gradient_clipping": "gradient_clipping", "--zero3_init_flag": "zero3_init_flag",
+    "--zero3_save_16bit_model": "zero3_save_16bit_model", "--deepspeed_hostfile": "deepspeed_hostfile",
+    "--deepspeed_exclusion_filter": "deepspeed_exclusion_filter",
+    "--deepspeed_inclusion_filter": "deepspeed_inclusion_filter",
+    "--deepspeed_multinode_launcher": "deepspeed_multinode_launcher",
+    "--deepspeed_moe_layer_cls_names": "deepspeed_moe_layer_cls_names",
+}  # fmt: skip
+"""``accelerate launch``'s DeepSpeed flags, and the key of an Accelerate config's ``deepspeed_config`` each sets."""
+_VALUE_PREFIXES = {"accelerate": ("--megatron_lm_", "--fp8_", "--parallelism_config_")}
 _VARIABLE = re.compile(r"\$(?:\{(\w+)(?::?-([^}]*))?\}|(\w+))")
 _ASSIGNMENT = re.compile(r"^([A-Za-z_]\w*)=(.*)$")
 
@@ -202,7 +229,9 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
             if inline:
                 options[name] = _Token(inline, tokens[index].line, tokens[index].col, tokens[index].written)
                 index += 1
-            elif name in takes_value and index + 1 < len(tokens):
+            elif (name in takes_value or name.startswith(_VALUE_PREFIXES.get(launcher, "\0"))) and index + 1 < len(
+                tokens
+            ):
                 options[name] = tokens[index + 1]
                 index += 2
             else:
@@ -210,7 +239,8 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         if launcher == "torchrun" and index < len(tokens) and tokens[index].text == "-m":
             index += 1
         index += 1  # the training script itself
-    arguments, unknown, ds_config, facts = _script_arguments(tokens[index:], path)
+    arguments, script_unknown, ds_config, facts = _script_arguments(tokens[index:], path)
+    unknown = list(script_unknown)
     nodes = processes_per_node = processes = None
     hostfile = None
 
@@ -221,6 +251,7 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         return Given(token.text, token.line, token.col, token.written, flags[name].line, flags[name].col)
 
     accelerate_config = mixed_precision = None
+    accelerate_flags: dict[str, Given] = {}
 
     def count(*names: str) -> Given | None:
         name = next((n for n in names if n in options), None)
@@ -235,8 +266,16 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         nodes = count("--nnodes")
         processes_per_node = count("--nproc_per_node", "--nproc-per-node")
     elif launcher == "accelerate":
-        processes = count("--num_processes")
+        processes, nodes = count("--num_processes"), count("--num_machines")
         accelerate_config, mixed_precision = given("--config_file"), given("--mixed_precision")
+        for flag, key in _ACCELERATE_DEEPSPEED.items():
+            if flag == "--use_deepspeed" and flag in flags:
+                token = flags[flag]
+                accelerate_flags[key] = Given(True, token.line, token.col, token.written)
+            elif (found_flag := given(flag)) is not None:
+                accelerate_flags[key] = found_flag
+            elif flag in options:  # set through a variable dsref cannot resolve: named, by its own name (the
+                unknown.append(f"accelerate launch {flag}")  # script's argument of that name is still compared)
     else:
         processes = Given(1, tokens[0].line, tokens[0].col, tokens[0].written)
     model = next((facts[n] for n in MODEL_NAMES if n in facts), None)
@@ -250,13 +289,16 @@ def _launch(tokens: list[_Token], path: str) -> Launch:
         nodes,
         processes_per_node,
         processes,
-        unknown,
+        tuple(unknown),
         model=model,
         sequence_length=length,
         gradient_checkpointing=next((facts[n] for n in CHECKPOINTING_NAMES if n in facts), None),
         hostfile=hostfile,
         accelerate_config=accelerate_config,
         mixed_precision=mixed_precision,
+        accelerate_flags=accelerate_flags,
+        accelerate_default=launcher == "accelerate" and accelerate_config is None and not accelerate_flags,
+        accelerate_default_at=tokens[0].line,
     )
 
 

@@ -113,10 +113,19 @@ def text_of(text: str, node: Any) -> str:
 
 
 def read_accelerate_text(
-    text: str, path: str, precision: str | None = None, *, other_kinds: bool = False, release: str | None = None
+    text: str,
+    path: str,
+    precision: str | None = None,
+    *,
+    other_kinds: bool = False,
+    release: str | None = None,
+    flags: dict[str, Given] | None = None,
+    flags_text: str = "",
+    flags_path: str = "",
 ) -> Launch:
     """The Accelerate config in ``text`` (the file ``path``), as :func:`~.accelerate.read_accelerate` reads it, with
-    the training process's ``precision``, as Accelerate ``release`` builds it (None: the newest dsref knows);
+    the training process's ``precision``, as Accelerate ``release`` builds it (None: the newest dsref knows), and
+    ``accelerate launch``'s own DeepSpeed ``flags`` over it (written in ``flags_text``, the file ``flags_path``);
     :class:`LaunchError` for a YAML that is no Accelerate config."""
     try:
         import yaml
@@ -129,7 +138,18 @@ def read_accelerate_text(
         if not isinstance(root, yaml.MappingNode):
             raise LaunchError("unknown_yaml", path)
         return replace(
-            read_accelerate(root, path, text, precision, other_kinds=other_kinds, release=release), text=text
+            read_accelerate(
+                root,
+                path,
+                text,
+                precision,
+                other_kinds=other_kinds,
+                release=release,
+                flags=flags,
+                flags_text=flags_text,
+                flags_path=flags_path,
+            ),
+            text=text,
         )
     except yaml.YAMLError as exc:
         raise LaunchError("bad_yaml", path, 0, detail=str(exc).splitlines()[0]) from None

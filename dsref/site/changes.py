@@ -47,6 +47,8 @@ M = messages(
     type_unchecked="A value of the wrong type taken from this release (refused before)",
     rule_made="Checked from this release while the config is read",
     rule_dropped="No longer checked while the config is read",
+    engine_made="Checked from this release when the engine starts",
+    engine_dropped="No longer checked when the engine starts",
     nothing="No change to the config.",
     report_title="What changed from DeepSpeed {start} to {end}: {count} changes, each under the first release "
     "that made it",
@@ -100,9 +102,13 @@ def report(start: str, end: str, lang: Lang) -> list[str]:
     return lines
 
 
+_RULE_CHANGES = (What.rule_made, What.rule_dropped, What.engine_made, What.engine_dropped)
+"""The changes whose ``path`` is a rule's code."""
+
+
 def _plain(change: Change, lang: Lang) -> str:
     """One change as the terminal shows it: the option, the value or the rule, without links."""
-    if change.what in (What.rule_made, What.rule_dropped):
+    if change.what in _RULE_CHANGES:
         found = get_rule(change.path)
         return f"{change.path} {found.name}" if found is not None else change.path
     if change.what in (What.accepted, What.refused):
@@ -125,7 +131,7 @@ def _parents(path: str) -> list[str]:
 
 
 def _item(change: Change, known: set[str], lang: Lang) -> str:
-    if change.what in (What.rule_made, What.rule_dropped):
+    if change.what in _RULE_CHANGES:
         found = get_rule(change.path)
         name = f" {code(found.name)}" if found is not None else ""
         return f"[{change.path}](rules/{change.path}.md){name}"

@@ -23,7 +23,7 @@ from ..schema import UNSET
 from .index import OptionIndex
 from .record import OptionRecord
 from .releases import COVERED, ReleaseFacts, battery_value, behaviour, release_facts
-from .rule_releases import holds_at, probed_rules
+from .rule_releases import Proof, engine_rules, holds_at, probed_rules, proven_by
 from .versions import parse_version
 
 __all__ = ["Change", "What", "changes", "changes_between", "history", "probed", "shown_probe"]
@@ -53,6 +53,11 @@ class What(enum.Enum):
     did not."""
     rule_dropped = "rule_dropped"
     """A cross-field check the release before made and this one no longer makes."""
+    engine_made = "engine_made"
+    """A cross-field check the release makes when its engine starts (``path``: its rule's code); the one before did
+    not."""
+    engine_dropped = "engine_dropped"
+    """A check the engine of the release before made when it started, and this one's no longer makes."""
 
 
 @record
@@ -157,10 +162,12 @@ def _between(
             yield change(What.accepted if now_ok else What.refused, label)
     for option in records:
         yield from _battery_changes(previous, release, option.path, labels, change)
-    for code in probed_rules():
+    for code in sorted({*probed_rules(), *engine_rules()}):  # a rule in both records: proven by one (proven_by)
         had_it, has_it = holds_at(code, previous), holds_at(code, release)
         if had_it is not None and has_it is not None and had_it != has_it:
-            yield change(What.rule_made if has_it else What.rule_dropped, code)
+            engine = proven_by(code) is Proof.engine
+            made, dropped = (What.engine_made, What.engine_dropped) if engine else (What.rule_made, What.rule_dropped)
+            yield change(made if has_it else dropped, code)
 
 
 def _battery_changes(

@@ -160,6 +160,12 @@ class ReleaseFacts:
     battery: Mapping[str, bool] = field(default_factory=dict)
     """``path=<JSON value>`` → whether the release accepts that value, for each value of the battery that the
     release judges otherwise than 0.19.8."""
+    optimizers_absent: frozenset[str] = frozenset()
+    """The names of 0.19.8's own optimizers (lowercase, as DeepSpeed matches them) this release does not have: for
+    such a type it looks for a ``torch.optim`` class of that exact name instead."""
+    schedulers_absent: frozenset[str] = frozenset()
+    """The names of 0.19.8's own schedulers this release does not have (``torch.optim.lr_scheduler`` is looked at
+    instead)."""
 
     def reads_leniently(self, section: str) -> bool:
         """The release reads ``section`` with ``dict.get`` where 0.19.8 has a model: unknown keys and wrong types
@@ -357,6 +363,8 @@ def _facts(data: Mapping[str, Any]) -> ReleaseFacts:
         absent=frozenset(data.get("absent", ())) | frozenset(data.get("dict_absent", ())),
         dict_only_here=MappingProxyType(dict(data.get("dict_removed_later", {}))),
         model_only_here=frozenset(data.get("removed_later", ())),
+        optimizers_absent=frozenset(data.get("optimizers_absent", ())),
+        schedulers_absent=frozenset(name for name, params in (data.get("schedulers") or {}).items() if params is None),
         defaults=MappingProxyType(defaults),
         unknown_keys=MappingProxyType(dict(data.get("unknown_keys", {}))),
         probes=MappingProxyType(dict(data.get("probes", {}))),
@@ -417,6 +425,19 @@ def release_layer(release: str) -> ReleaseFacts | None:
         return None
     with open(os.path.join(RELEASES_DIR, f"{nearest}.json"), encoding="utf-8") as handle:
         return _facts(json.load(handle))
+
+
+def type_introduced_in(section: str, name: str) -> str | None:
+    """The first covered release that has DeepSpeed's own ``section`` (``optimizer`` or ``scheduler``) type
+    ``name``, as recorded; None when every one does."""
+    for release in COVERED:
+        facts = release_layer(release)
+        if facts is None:
+            return None if release == COVERED[0] else release
+        absent = facts.optimizers_absent if section == "optimizer" else facts.schedulers_absent
+        if (name.lower() if section == "optimizer" else name) not in absent:
+            return None if release == COVERED[0] else release
+    return None
 
 
 def introduced_in(path: str) -> str | None:

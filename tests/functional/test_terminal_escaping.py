@@ -388,13 +388,24 @@ CASES = [
     ),
 ]
 
-_RECORDED = "releases from dsref's own record of them (dsref/generated/releases/rules.json), never input"
+_RECORDED = (
+    "releases from dsref's own record of them (dsref/generated/releases/rules.json and engine.json), never input"
+)
 NO_INPUT = {
     "target.not_yet": "the releases dsref has not recorded yet, from its own table (dsref/tree/releases.py)",
     "rule_holds.proven": _RECORDED,
     "rule_holds.lacks": _RECORDED,
     "rule_holds.untold": _RECORDED,
-    "rule_holds.engine": _RECORDED,
+    "rule_holds.engine_proven": _RECORDED,
+    "rule_holds.engine_untold": _RECORDED,
+    "rule_holds.unproven": _RECORDED,
+    "rule_holds.advice": _RECORDED,
+    "rule_holds.hugging_face": _RECORDED,
+    "launch.accelerate_flags_alone": "the names of accelerate launch's DeepSpeed flags, from dsref's own table of them "
+    "(_ACCELERATE_DEEPSPEED in dsref/launch/shell.py), never the command's text",
+    "launch.accelerate_default_config": "the default Accelerate config's path, from HF_HOME or XDG_CACHE_HOME, which "
+    "no command line sets; both places that say it pass it through visible(name=True) (dsref/launch/opened.py, "
+    "dsref/cli/check.py)",
     "launch.unknown_value": "the names of the training arguments a launch sets through a shell variable, from dsref's "
     "own list (dsref/launch/arguments.py)",
     "target.source_prerelease": "the installed DeepSpeed's version, from its metadata, which a command line cannot "
@@ -432,7 +443,13 @@ NO_INPUT = {
     "explain.top_level": "DeepSpeed's release",
     "explain.did_you_mean": "option paths from the index",
     **dict.fromkeys(
-        ("explain.release.absent", "explain.release.removed", "explain.release.other_default", "explain.release.same"),
+        (
+            "explain.release.absent",
+            "explain.release.removed",
+            "explain.release.other_default",
+            "explain.release.same",
+            "explain.default_at",
+        ),
         "release numbers as dsref writes them (digits and dots, after --deepspeed-version is checked) and defaults "
         "from the recorded facts",
     ),
@@ -552,8 +569,9 @@ PRINTS_AS_IS = {
     ): "explain/render.py writes it through json_visible()",
     (
         "explain.py",
-        "render_text(exp, lang, color=use_color(sys.stdout), link=link)",
-    ): "explain/render.py makes the query visible (the only input it shows)",
+        "render_text(exp, lang, color=use_color(sys.stdout), link=link, release=release)",
+    ): "explain/render.py makes the query visible (the only input it shows; the release is as dsref writes it, "
+    "after --deepspeed-version is checked)",
     ("rule.py", "f'{each.code}  {each.name}'"): "dsref's codes and names",
     (
         "rule.py",

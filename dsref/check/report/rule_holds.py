@@ -1,9 +1,10 @@
 """Where a cross-field rule holds, said for a reader: ``dsref rule`` and the rule's page on the site.
 
-A rule DeepSpeed 0.19.8 enforces while it reads the config was proven on each recorded release
-(:func:`dsref.tree.rule_releases.rule_releases`): the sentence names the releases that make the check, those that
-do not, and those where the recording could not tell. Any other rule (a check of the engine, a warning, advice)
-holds wherever the options it is about exist, which the option checks decide release by release.
+A rule DeepSpeed 0.19.8 enforces while it reads the config, or when its engine starts, was proven on each recorded
+release (:func:`dsref.tree.rule_releases.rule_releases`): the sentence names the releases that make the check, those
+that do not, and those where the recording could not tell. Any other rule holds wherever the options it is about
+exist, which the option checks decide release by release, and the sentence says why: dsref's own advice, what
+Hugging Face does, or a DeepSpeed behaviour no probe could start (so 0.19.8's).
 
 >>> "0.19.8" in holds_text("DS510", "en")
 True
@@ -16,7 +17,8 @@ from collections.abc import Iterable
 from ...text.i18n import Lang, messages
 from ...text.punctuation import listed, ranged
 from ...tree.releases import COVERED
-from ...tree.rule_releases import retired_rules, rule_releases
+from ...tree.rule_releases import Proof, retired_rules, rule_releases
+from ..rules import Scope, get_rule
 
 __all__ = ["H", "holds_text", "spans"]
 
@@ -35,9 +37,27 @@ H = messages(
     lacks="Releases that do not make it: {lacks}.",
     untold="At {untold} the recording could not tell (the release refuses the repaired config as well); dsref checks "
     "those as DeepSpeed 0.19.8 does.",
-    engine=(
-        "DeepSpeed does not make this check while it reads the config, so it was not proven release by release: "
-        "it applies at each release from {oldest} to {newest} that reads the options it is about."
+    engine_proven=(
+        "Started as an engine (`deepspeed.initialize` of a one-layer model on the CPU), DeepSpeed refuses this rule's "
+        "example, or builds otherwise with it, as this rule says, and takes the repaired one, at {holds}: there it "
+        "makes this check, as each release's own code showed, and `dsref check --deepspeed-version` applies it to "
+        "the options the example writes only there."
+    ),
+    engine_untold="At {untold} the recording could not tell (the engine refuses the example for another reason, or "
+    "the repaired config as well); dsref checks those as DeepSpeed 0.19.8 does.",
+    unproven=(
+        "No probe showed this rule release by release (an engine started with its example shows nothing its "
+        "repair does not, or the example needs more than one process, a GPU, or Hugging Face's filling): it "
+        "applies as DeepSpeed 0.19.8 behaves, at each release from {oldest} to {newest} that reads the options it "
+        "is about."
+    ),
+    advice=(
+        "This is dsref's own advice, not a check DeepSpeed makes: it holds at each release from {oldest} to {newest} "
+        "that reads the options it is about."
+    ),
+    hugging_face=(
+        "This rule is about what Hugging Face does with the config, not about a DeepSpeed release: it holds at each "
+        "release from {oldest} to {newest} that reads the options it is about."
     ),
 )
 
@@ -64,11 +84,15 @@ def holds_text(code: str, lang: Lang) -> str:
     """Where the rule ``code`` holds, in ``lang``: one to three sentences."""
     found = rule_releases(code)
     if found is None:
-        return H.text("engine", lang, oldest=COVERED[0], newest=COVERED[-1])
-    first = "retired" if code in retired_rules() else "proven"
+        known = get_rule(code)
+        scope = known.scope if known is not None else Scope.deepspeed
+        key = "unproven" if scope is Scope.deepspeed else scope.value
+        return H.text(key, lang, oldest=COVERED[0], newest=COVERED[-1])
+    engine = found.proof is Proof.engine
+    first = "engine_proven" if engine else "retired" if code in retired_rules() else "proven"
     parts = [H.text(first, lang, holds=spans(found.holds, lang))]
     if found.lacks:
         parts.append(H.text("lacks", lang, lacks=spans(found.lacks, lang)))
     if found.untold:
-        parts.append(H.text("untold", lang, untold=spans(found.untold, lang)))
+        parts.append(H.text("engine_untold" if engine else "untold", lang, untold=spans(found.untold, lang)))
     return " ".join(parts) if lang == "en" else "".join(parts)

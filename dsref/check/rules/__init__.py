@@ -13,6 +13,7 @@ config; ``DS6xx`` are advice (``info``).
 from __future__ import annotations
 
 import contextlib
+import enum
 import importlib
 import pkgutil
 from collections.abc import Callable, Hashable, Iterable
@@ -34,7 +35,20 @@ from ..repairs import Repair
 from ..settings import DEFAULT_SETTINGS, CheckSettings
 from ..validate.effective import Effective, effective
 
-__all__ = ["Context", "Hit", "Rule", "RuleFailure", "Ruled", "all_rules", "get_rule", "rule", "run_rules"]
+__all__ = ["Context", "Hit", "Rule", "RuleFailure", "Ruled", "Scope", "all_rules", "get_rule", "rule", "run_rules"]
+
+
+class Scope(enum.Enum):
+    """What a rule speaks of, and so how the releases where it holds are decided (``dsref rule`` says which)."""
+
+    deepspeed = "deepspeed"
+    """What DeepSpeed does with the config: proven on each release where a probe can start it
+    (:func:`dsref.tree.rule_releases.proven_by`); otherwise said to be 0.19.8's, wherever the options are read."""
+    advice = "advice"
+    """dsref's own advice on a setting: it holds at every release that reads the options it is about."""
+    hugging_face = "hugging_face"
+    """What Hugging Face does with the config before DeepSpeed reads it: the same at every DeepSpeed release that
+    reads the options (which transformers or accelerate release matters, not DeepSpeed's)."""
 
 
 @record
@@ -120,6 +134,8 @@ class Rule:
     about_launch: bool = False
     """Its findings say what the launch must give, or leaves open: held back while the file's reader refuses the file
     (no launch starts with it)."""
+    scope: Scope = Scope.deepspeed
+    """What the rule speaks of (:class:`Scope`)."""
     retired: bool = False
     """A check only older releases make while they read the config (not 0.19.8): applied only at the
     releases whose recorded verdicts refuse the example and take the repair
@@ -156,12 +172,14 @@ def rule(
     fix: Applicability | None = None,
     needs: tuple[str, ...] = (),
     about_launch: bool = False,
+    scope: Scope = Scope.deepspeed,
     retired: bool = False,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
     a whole config that sets it off; ``fix``: the rule's hits carry a repair of this applicability (where the
-    values allow one).
+    values allow one); ``scope``: what the rule speaks of (:class:`Scope`: DeepSpeed's behaviour, dsref's advice,
+    or Hugging Face's).
 
     ``needs``: canonical option paths of which the file must write at least one (:meth:`Context.is_set`) for the
     rule to find anything; :func:`run_rules` does not call it for a file that writes none. Declare only what the
@@ -193,6 +211,7 @@ def rule(
             fix,
             frozenset(needs),
             about_launch,
+            scope,
             retired,
         )
         _SORTED.clear()

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import Example, Severity
-from . import Context, Hit, rule
+from . import Context, Hit, Scope, rule
 from ._common import (
     UNKNOWN,
     fmt_bytes,
@@ -62,6 +62,7 @@ FEW_STEPS = 10
         }
         """,
     ),
+    scope=Scope.advice,
 )
 def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -103,6 +104,7 @@ def overlap_comm_off(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    scope=Scope.advice,
 )
 def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -155,6 +157,7 @@ def reduce_bucket_memory(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    scope=Scope.advice,
 )
 def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -195,6 +198,7 @@ def contiguous_gradients_off(ctx: Context) -> Iterator[Hit]:
         """,
     ),
     needs=(f"{ZERO}.offload_param", f"{ZERO}.offload_optimizer"),
+    scope=Scope.advice,
 )
 def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -236,6 +240,7 @@ def offload_pin_memory_off(ctx: Context) -> Iterator[Hit]:
         """,
     ),
     needs=("steps_per_print",),
+    scope=Scope.advice,
 )
 def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("steps_per_print")
@@ -287,6 +292,7 @@ def steps_per_print_low(ctx: Context) -> Iterator[Hit]:
         """,
     ),
     needs=(f"{ZERO}.offload_optimizer",),
+    scope=Scope.advice,
 )
 def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
     stage = zero_stage(ctx)
@@ -322,6 +328,7 @@ def round_robin_with_offload(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    scope=Scope.advice,
 )
 def wall_clock_breakdown_on(ctx: Context) -> Iterator[Hit]:
     if is_true(ctx, "wall_clock_breakdown"):
@@ -512,6 +519,7 @@ def contiguous_checkpointing_incomplete(ctx: Context) -> Iterator[Hit]:
         }
         """,
     ),
+    scope=Scope.advice,
 )
 def vocabulary_size_alignment(ctx: Context) -> Iterator[Hit]:
     value = ctx.get("vocabulary_size")

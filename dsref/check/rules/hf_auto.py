@@ -12,7 +12,7 @@ from ...tree.profiles import HF_FILLERS, release_number
 from ..findings import Example, Severity
 from ..validate.validation import short_repr
 from ..validate.values import coerce
-from . import Context, Hit, rule
+from . import Context, Hit, Scope, rule
 
 LOOKS_LIKE_HF = 2
 """How many "auto" values Hugging Face fills make a file look like one written for Trainer or Accelerate."""
@@ -51,6 +51,7 @@ LOOKS_LIKE_HF = 2
         """,
         also=("DS401", "DS402"),
     ),
+    scope=Scope.hugging_face,
 )
 def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:
     if ctx.profile != "deepspeed":
@@ -77,6 +78,7 @@ def looks_like_hugging_face(ctx: Context) -> Iterator[Hit]:
         "for (the older releases' verdicts are recorded from them). Upgrade the library, or write the value "
         'instead of "auto".'
     ),
+    scope=Scope.hugging_face,
 )
 def hugging_face_fills_a_refused_value(ctx: Context) -> Iterator[Hit]:
     if ctx.profile != "hf" or not ctx.effective.hugging_face.known():
@@ -218,6 +220,7 @@ def _flags(compared: str, value: Any) -> str | None:
         hf=True,
     ),
     about_launch=True,
+    scope=Scope.hugging_face,
 )
 def launch_must_match(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
@@ -273,6 +276,7 @@ def launch_must_match(ctx: Context) -> Iterator[Hit]:
         hf=True,
         also=("DS201",),
     ),
+    scope=Scope.hugging_face,
 )
 def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
     if ctx.profile != "hf":
@@ -310,6 +314,7 @@ def trainer_compares_a_string(ctx: Context) -> Iterator[Hit]:
         'the number of processes the launcher starts. Give the launch the file\'s value, or write "auto" in the '
         "file so that Trainer fills it."
     ),
+    scope=Scope.hugging_face,
 )
 def launch_mismatch(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch
@@ -366,6 +371,7 @@ def launch_mismatch(ctx: Context) -> Iterator[Hit]:
         "the checks that need it leave it out, and this note says what would decide it."
     ),
     about_launch=True,
+    scope=Scope.hugging_face,
 )
 def launch_leaves_unknown(ctx: Context) -> Iterator[Hit]:
     launch = ctx.settings.launch

@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ...records import record
+from ...tree.releases import type_introduced_in
 from ...tree.versions import parse_version
 from ..findings import Example, Severity
 from . import Context, Hit, rule
@@ -141,13 +142,17 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
     "DS542",
     "unknown-optimizer-type",
     Severity.error,
-    message="optimizer type {value} is neither one of DeepSpeed's optimizers nor a torch.optim class",
+    message="optimizer type {value} is neither one of DeepSpeed's optimizers nor a torch.optim class{absent}",
+    phrases={"not_in_release": " (DeepSpeed {since} brought it; DeepSpeed {release} does not have it)"},
     explanation=(
         "DeepSpeed builds its own optimizers by name, without regard to case (Adam, AdamW, Adagrad, Lamb, Lion, "
         "Muon, MuAdam, MuAdamW, MuSGD); any other name must be the exact, case-sensitive name of a class in "
         'torch.optim, such as SGD or RMSprop. Otherwise the engine stops at start-up ("... is not a supported '
         'DeepSpeed Optimizer"). Names from other libraries (FusedAdam, adamw_torch) are not understood: '
-        "DeepSpeed's Adam already is its fused Adam, and its CPU Adam when the optimizer is offloaded."
+        "DeepSpeed's Adam already is its fused Adam, and its CPU Adam when the optimizer is offloaded. Older "
+        "releases know fewer of their own: MuAdam, MuAdamW and MuSGD came with 0.10.2, Lion with 0.11.0 and Muon "
+        "with 0.17.6 (as each release's own list says), and a release without the name looks for a torch.optim "
+        "class of that name instead."
     ),
     example=Example(
         """
@@ -169,11 +174,17 @@ def removed_optimizer_type(ctx: Context) -> Iterator[Hit]:
 )
 def unknown_optimizer_type(ctx: Context) -> Iterator[Hit]:
     value = section_type(ctx, "optimizer")
-    if value is None or value.lower() in DEEPSPEED_OPTIMIZERS | REMOVED_OPTIMIZERS or value in TORCH_OPTIMIZERS:
+    absent = ctx.release.optimizers_absent if ctx.release is not None else frozenset()
+    own = DEEPSPEED_OPTIMIZERS - absent  # the release's own names
+    if value is None or value.lower() in own | REMOVED_OPTIMIZERS or value in TORCH_OPTIMIZERS:
         return
-    known_names = [n for n in _display_names(ctx, "optimizer.type") if n.lower() in DEEPSPEED_OPTIMIZERS]
+    known_names = [n for n in _display_names(ctx, "optimizer.type") if n.lower() in own]
     names = known_names + sorted(TORCH_OPTIMIZERS)
-    yield Hit(ctx.where("optimizer.type"), "optimizer.type", {"value": value, "suggestions": suggest(value, names)})
+    args: dict[str, Any] = {"value": value, "suggestions": suggest(value, names), "absent": ""}
+    if value.lower() in absent and ctx.release is not None:
+        since = type_introduced_in("optimizer", value)
+        args.update(absent="not_in_release", since=since, release=ctx.release.release)
+    yield Hit(ctx.where("optimizer.type"), "optimizer.type", args)
 
 
 @rule(
@@ -335,13 +346,15 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
     "DS547",
     "unknown-scheduler-type",
     Severity.error,
-    message="scheduler type {value} is neither one of DeepSpeed's schedulers nor a torch.optim.lr_scheduler class",
+    message="scheduler type {value} is neither one of DeepSpeed's schedulers nor a torch.optim.lr_scheduler "
+    "class{absent}",
+    phrases={"not_in_release": " (DeepSpeed {since} brought it; DeepSpeed {release} does not have it)"},
     explanation=(
         "DeepSpeed looks the scheduler up by exact, case-sensitive name, first among its own (WarmupLR, "
         "WarmupDecayLR, WarmupCosineLR, OneCycle, LRRangeTest), then in torch.optim.lr_scheduler (StepLR, "
         'CosineAnnealingLR, …). Any other name stops the engine at start-up ("DeepSpeed does not recognize LR '
         'scheduler"). Names used by other libraries, such as Hugging Face\'s "cosine" or "linear", do not '
-        "work here."
+        "work here. WarmupCosineLR came with DeepSpeed 0.12.3: older releases do not know it."
     ),
     example=Example(
         """
@@ -363,10 +376,14 @@ def scheduler_without_params(ctx: Context) -> Iterator[Hit]:
 )
 def unknown_scheduler_type(ctx: Context) -> Iterator[Hit]:
     value = section_type(ctx, "scheduler")
-    if value is None or value in DEEPSPEED_SCHEDULERS or value in TORCH_LR_SCHEDULERS:
+    absent = ctx.release.schedulers_absent if ctx.release is not None else frozenset()
+    if value is None or value in DEEPSPEED_SCHEDULERS - absent or value in TORCH_LR_SCHEDULERS:
         return
-    names = [*_display_names(ctx, "scheduler.type"), *sorted(TORCH_LR_SCHEDULERS)]
-    yield Hit(ctx.where("scheduler.type"), "scheduler.type", {"value": value, "suggestions": suggest(value, names)})
+    names = [*(n for n in _display_names(ctx, "scheduler.type") if n not in absent), *sorted(TORCH_LR_SCHEDULERS)]
+    args: dict[str, Any] = {"value": value, "suggestions": suggest(value, names), "absent": ""}
+    if value in absent and ctx.release is not None:
+        args.update(absent="not_in_release", since=type_introduced_in("scheduler", value), release=ctx.release.release)
+    yield Hit(ctx.where("scheduler.type"), "scheduler.type", args)
 
 
 @rule(

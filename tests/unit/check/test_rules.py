@@ -997,7 +997,8 @@ def test_bf16_optimizer_reads_only_the_listed_zero_keys(tree: OptionTree) -> Non
 
 def test_rules_follow_the_target_release() -> None:
     """--deepspeed-version: DS541 knows when the 1-bit optimizers went; rules about newer options stay quiet (what
-    each release's own checks say of the other rules: tests/unit/tree/test_rule_releases.py)."""
+    each release's own checks say of the other rules: tests/unit/tree/test_rule_releases.py, and when the engine
+    starts: test_rule_engine_releases.py)."""
     one_bit = {"optimizer": {"type": "OneBitAdam", "params": {}}}
     assert [f.code for f in run_rules(one_bit, select={"DS541"}).findings] == ["DS541"]
     assert run_rules(one_bit, settings=CheckSettings(deepspeed_version="0.19.6"), select={"DS541"}).findings == []

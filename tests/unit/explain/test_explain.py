@@ -316,3 +316,29 @@ def test_a_match_through_a_ruled_out_rendering_ranks_below_the_chosen_term() -> 
     fake = OptionIndex.from_records({"dsref": "x", "deepspeed": "0.19.8", "options": records})
     assert [r.path for r in search("规约", "en", fake)] == ["fp16.enabled", "fp16"]
     assert [r.path for r in search("归约", "en", fake)] == ["fp16.enabled", "fp16"]
+
+
+def _default_row(said: str, label: str) -> str:
+    rows = [line.strip() for line in said.splitlines() if line.strip().startswith(label)]
+    assert len(rows) == 1, said
+    return rows[0].removeprefix(label).strip()
+
+
+@pytest.mark.parametrize(("lang", "label"), [("en", "default"), ("zh", "默认值")])
+def test_explain_s_default_row_gives_the_release_s_default(
+    lang: str, label: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """offload pin_memory: false up to 0.19.4, true from 0.19.5 (recorded from the releases, behaviour.json). The
+    row gives the release's default and 0.19.8's beside it; where the release has 0.19.8's, the row is 0.19.8's."""
+    from dsref.tree.releases import behaviour
+
+    path = "zero_optimization.offload_optimizer.pin_memory"
+    assert behaviour("0.19.4", path).default is False and behaviour("0.19.5", path).default is True
+    rows = {}
+    for release in ("0.19.4", "0.19.5", None):
+        argv = ["explain", path, "--lang", lang, *(["--deepspeed-version", release] if release else [])]
+        assert main(argv) == 0
+        rows[release] = _default_row(capsys.readouterr().out, label)
+    assert rows["0.19.5"] == rows[None] == "true"
+    assert rows["0.19.4"].startswith("false") and "0.19.4" in rows["0.19.4"] and "0.19.8" in rows["0.19.4"]
+    assert rows["0.19.4"].endswith("true)" if lang == "en" else "true）")

@@ -95,6 +95,20 @@ def test_a_cross_field_check_a_release_starts_making_is_a_change_of_that_release
     assert _found(What.rule_made, "DS515") == ["0.19.3"]  # fp16's model bounds the dynamic loss-scale settings
 
 
+def test_a_check_a_release_s_engine_starts_making_is_a_change_of_that_release() -> None:
+    """Proven by starting an engine (dsref/generated/releases/engine.json): the release before started with the
+    rule's example, this one refuses it as 0.19.8 does."""
+    from dsref.tree.rule_releases import Proof, holds_at, proven_by
+
+    made = [c for c in changes() if c.what is What.engine_made]
+    assert made, "no release's engine started a check: the engine record is missing"
+    for change in made:
+        assert proven_by(change.path) is Proof.engine
+        assert holds_at(change.path, change.previous) is False and holds_at(change.path, change.release) is True
+    assert not [c for c in changes() if c.what is What.rule_made and proven_by(c.path) is Proof.engine]
+    assert _found(What.engine_made, "DS517") == ["0.19.2"]  # _assert_valid_mixed_precision_config, from 0.19.2
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_terminal_report_lists_what_the_page_lists(lang: str) -> None:
     from dsref.site.changes import report
