@@ -113,17 +113,24 @@ class _Pool:
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # so that the workers ignore Ctrl-C from birth
         except ValueError:  # not the main thread: signals are not ours to handle
             previous = None
+        # and held back here meanwhile, not lost: a Ctrl-C while the workers are forked arrives once they are
+        # (blocked, a signal stays pending, ignored or not; a forked child starts with none pending)
+        holds = previous is not None and hasattr(signal, "pthread_sigmask")  # POSIX only (so is fork)
+        mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if holds else None
         self.froze = gc.get_freeze_count() == 0
         if self.froze:
             gc.freeze()
         try:
-            self.executor = self._start()
+            try:
+                self.executor = self._start()
+            finally:
+                if previous is not None:
+                    signal.signal(signal.SIGINT, previous)
+                if mask is not None:
+                    signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a Ctrl-C held back arrives here
         except BaseException:
             self.__exit__()
             raise
-        finally:
-            if previous is not None:
-                signal.signal(signal.SIGINT, previous)
         return self
 
     def _start(self) -> ProcessPoolExecutor | None:

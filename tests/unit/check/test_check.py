@@ -418,6 +418,30 @@ def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> Non
     assert not {"f1", "f2"} <= set(checked_in)
 
 
+def test_a_ctrl_c_while_the_workers_are_forked_is_held_back_not_lost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workers are forked with Ctrl-C ignored, so that they ignore it from birth: one that comes meanwhile is
+    held back and reaches this process once they are forked, as a KeyboardInterrupt, and the pool stops."""
+    import multiprocessing
+    import signal
+
+    from dsref.check import batch
+    from dsref.check.report.draw import Piece
+
+    real_fork = os.fork
+    here = os.getpid()
+
+    def fork_then_ctrl_c() -> int:
+        pid = real_fork()
+        if pid and os.getpid() == here:  # in this process, with a worker just forked: as a terminal's Ctrl-C
+            os.kill(here, signal.SIGINT)
+        return pid
+
+    monkeypatch.setattr(os, "fork", fork_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        list(batch._dealt_round([f"f{i}" for i in range(9)], lambda p: Piece(p, 0, 0, 0, True, False), 3))
+    assert not multiprocessing.active_children()
+
+
 def test_where_no_process_can_be_forked_the_files_are_checked_here(monkeypatch: pytest.MonkeyPatch) -> None:
     from dsref.check import batch
     from dsref.check.report.draw import Piece
