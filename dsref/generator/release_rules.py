@@ -13,6 +13,7 @@ at a time and the committed file is written from every release probed so far:
      "errors": [...],                      # each error text once
      "configs": {code: {variant: sha}},    # the first digits of the sha256 of each config probed
      "about": {code: [path, ...]},         # the options the repair changes: what the rule is about
+     "retired": [code, ...],               # rules about a check only older releases make
      "rules": {code: [[first release, {variant: error index or null}], ...]}}
 
 Each rule's list holds runs of releases that judge its configs alike, each lasting until the next (as
@@ -235,6 +236,7 @@ def compact_rules(reports: dict[str, dict[str, Any]], probe: RuleProbe = READ) -
         data["about"] = {
             code: paths for code, variants in rule_configs().items() if (paths := repaired_paths(variants))
         }
+        data["retired"] = sorted(r.code for r in all_rules() if r.retired and r.code in rules)
     data["rules"] = rules
     return data
 

@@ -122,7 +122,7 @@ def proven_by(code: str) -> Proof | None:
     """Which record proves the rule ``code`` at 0.19.8; None where neither does (its example needs more than one
     process, or the engine refuses the repair as well, or the rule is not about what an engine does)."""
     base = rule_verdicts(code, DEEPSPEED_VERSION)
-    if base is not None and base["example"] is not None:
+    if code in retired_rules() or (base is not None and base["example"] is not None):
         return Proof.read
     started = engine_outcomes(code, DEEPSPEED_VERSION)
     if started is None or "repaired" not in started:
@@ -154,6 +154,13 @@ def rule_verdicts(code: str, release: str) -> Mapping[str, str | None] | None:
     return MappingProxyType({variant: None if n is None else errors[n] for variant, n in found[1].items()})
 
 
+def retired_rules() -> tuple[str, ...]:
+    """The codes of the rules about a check only older releases make while they read the config (declared with
+    ``retired=True``): 0.19.8 does not make the check (it refuses the whole section, repair and all), and each
+    applies only where the record shows the check made."""
+    return tuple(_data().get("retired", ()))
+
+
 def rule_about(code: str) -> tuple[str, ...]:
     """The options the repair of the rule's example changes: what the rule is about (empty without a repair)."""
     return tuple(_data().get("about", {}).get(code, ()))
@@ -171,7 +178,13 @@ def holds_at(code: str, release: str) -> bool | None:
       does not read an option the rule is about (:func:`rule_about`): it does not make the check;
     * True where it refuses the example as 0.19.8 does and takes the repair, or (a rule about what the engine
       builds) builds with each config what 0.19.8 builds.
+
+    A retired rule (:func:`retired_rules`: a check 0.19.8 no longer makes) holds exactly where the release refuses
+    its example, takes its repair and reads the options it is about, and is False everywhere else.
     """
+    if code in retired_rules():
+        here = rule_verdicts(code, release)
+        return None if here is None else _retired_holds(code, release, here)
     proof = proven_by(code)
     if proof is Proof.engine:
         return _engine_holds_at(code, release)
@@ -189,6 +202,15 @@ def holds_at(code: str, release: str) -> bool | None:
     if "repaired" in base and base["repaired"] is None and here.get("repaired") is not None:
         return None
     return True
+
+
+def _retired_holds(code: str, release: str, here: Mapping[str, str | None]) -> bool:
+    """A retired rule holds exactly where the release refuses its example, takes its repair and reads the options
+    it is about; nowhere else (0.19.8 included), not even where the verdicts cannot tell."""
+    if here["example"] is None or here.get("repaired") is not None:
+        return False
+    facts = release_facts(release)
+    return facts is None or all(facts.exists(path) for path in rule_about(code))
 
 
 def _engine_holds_at(code: str, release: str) -> bool | None:

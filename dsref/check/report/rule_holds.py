@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from ...text.i18n import Lang, messages
 from ...text.punctuation import listed, ranged
 from ...tree.releases import COVERED
-from ...tree.rule_releases import Proof, rule_releases
+from ...tree.rule_releases import Proof, retired_rules, rule_releases
 from ..rules import Scope, get_rule
 
 __all__ = ["H", "holds_text", "spans"]
@@ -28,6 +28,11 @@ H = messages(
         "DeepSpeed refuses this rule's example config while it reads the config, and takes the repaired one, at "
         "{holds}: there it makes this check, as each release's own verdict showed, and `dsref check "
         "--deepspeed-version` applies it to the options the example writes only there."
+    ),
+    retired=(
+        "DeepSpeed refuses this rule's example config while it reads the config, and takes the repaired one, at "
+        "{holds}: there it makes this check, as each release's own verdict showed, and `dsref check "
+        "--deepspeed-version` applies the rule only there (DeepSpeed 0.19.8 no longer makes it)."
     ),
     lacks="Releases that do not make it: {lacks}.",
     untold="At {untold} the recording could not tell (the release refuses the repaired config as well); dsref checks "
@@ -84,7 +89,8 @@ def holds_text(code: str, lang: Lang) -> str:
         key = "unproven" if scope is Scope.deepspeed else scope.value
         return H.text(key, lang, oldest=COVERED[0], newest=COVERED[-1])
     engine = found.proof is Proof.engine
-    parts = [H.text("engine_proven" if engine else "proven", lang, holds=spans(found.holds, lang))]
+    first = "engine_proven" if engine else "retired" if code in retired_rules() else "proven"
+    parts = [H.text(first, lang, holds=spans(found.holds, lang))]
     if found.lacks:
         parts.append(H.text("lacks", lang, lacks=spans(found.lacks, lang)))
     if found.untold:

@@ -27,7 +27,7 @@ from ...text.punctuation import ranged
 from ...tree.options import OptionTree
 from ...tree.releases import ReleaseFacts, recorded_release, release_facts
 from ...tree.rule_releases import holds_at
-from ...tree.versions import parse_version
+from ...tree.versions import DEEPSPEED_VERSION, parse_version
 from ..edits import Applicability
 from ..findings import Example, Finding, Severity
 from ..positions import Location
@@ -136,6 +136,10 @@ class Rule:
     (no launch starts with it)."""
     scope: Scope = Scope.deepspeed
     """What the rule speaks of (:class:`Scope`)."""
+    retired: bool = False
+    """A check only older releases make while they read the config (not 0.19.8): applied only at the
+    releases whose recorded verdicts refuse the example and take the repair
+    (:func:`dsref.tree.rule_releases.holds_at`), never at 0.19.8."""
 
     def text(self, key: str, lang: Lang, /, **args: Any) -> str:
         if key == "message":  # an argument naming one of the rule's phrases is that phrase, in ``lang``
@@ -169,6 +173,7 @@ def rule(
     needs: tuple[str, ...] = (),
     about_launch: bool = False,
     scope: Scope = Scope.deepspeed,
+    retired: bool = False,
 ) -> Callable[[Callable[[Context], Iterable[Hit]]], Callable[[Context], Iterable[Hit]]]:
     """Register a rule: decorate its check function. ``phrases``: parts of the message that differ from hit to hit
     (a hit's argument whose value names a phrase is replaced by it, translated, in :meth:`Rule.text`); ``example``:
@@ -184,6 +189,9 @@ def rule(
 
     ``about_launch``: the rule's findings say what the launch must give or leaves open (a note on the contract
     between the file and Trainer's arguments); they are not shown while the file's reader refuses it.
+
+    ``retired``: a check DeepSpeed 0.19.8 no longer makes, which older releases make while they read the config;
+    the rule applies only where the record of the releases' verdicts on its example and repair says so.
     """
 
     def register(check: Callable[[Context], Iterable[Hit]]) -> Callable[[Context], Iterable[Hit]]:
@@ -204,6 +212,7 @@ def rule(
             frozenset(needs),
             about_launch,
             scope,
+            retired,
         )
         _SORTED.clear()
         _BY_NAME.clear()
@@ -286,6 +295,8 @@ def run_rules(
             continue
         if r.needs and written.isdisjoint(r.needs):
             continue  # it would find nothing: the file writes none of the options it needs (see rule())
+        if r.retired and holds_at(r.code, recorded or DEEPSPEED_VERSION) is not True:
+            continue  # a check only older releases make, and not the release checked for (the record says so)
         lacking = recorded is not None and holds_at(r.code, recorded) is False
         try:
             hits = list(r.check(context))

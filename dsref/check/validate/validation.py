@@ -568,7 +568,7 @@ class _Walker:
             return
         if refusal is not None:
             kind, failed = refusal
-            recorded = self.release_refuses(opt, kind)
+            recorded = self.release_refuses(opt, _probed_as(kind, value, opt))
             strict = strict if recorded is None else recorded
             severity = Severity.error if strict else Severity.warning
             if kind is Kind.out_of_range:
@@ -805,3 +805,14 @@ def _bounds_of(exc: ValidationError) -> dict[str, Any]:
             if name in ("gt", "ge", "lt", "le", "min_length", "max_length"):
                 bounds.setdefault(name, bound)
     return bounds
+
+
+def _probed_as(kind: Kind, value: Any, opt: Option) -> Kind:
+    """The battery variant that speaks for a refused value: a value outside an option's listed values whose JSON
+    type none of them has (a list for a mode) is the battery's value of the wrong type. A release that refuses that
+    value in a section it reads with ``dict.get`` does so by its own assert of the listed values (compression
+    training's ``quantization_type`` up to 0.19.6), and so refuses this one."""
+    if kind is not Kind.not_allowed or opt.allowed is None:
+        return kind
+    types = {json_type(plain_value(allowed)) for allowed in opt.allowed}
+    return Kind.wrong_type if json_type(value) not in types else kind

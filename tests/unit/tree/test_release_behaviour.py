@@ -165,14 +165,8 @@ def test_a_removed_option_is_never_called_newer_than_a_release_that_reads_it() -
 
 
 # Where an older release refuses a whole section as the battery writes it, for a key beside the option that the
-# section needs there (a cross-field check of that release, issue 36 item 4, not yet per release in dsref).
-SECTION_RULES = {
-    "compression_training.": "up to 0.16 a switched-on compression method needs its different_groups",
-    "elasticity.": "elasticity switched on needs max_train_batch_size and micro_batch_sizes before 0.19.8",
-    "sparse_attention.mode": "an unknown sparsity mode fails when the sparse attention config is built",
-}
-
-
+# section needs there (compression training's groups, elasticity's batch sizes, the sparse attention mode), the
+# retired rules DS590-DS593 refuse it too, at the releases the rules record shows making the check.
 @cache
 def _base_disagreements() -> frozenset[str]:
     """The battery configs where dsref at 0.19.8 and DeepSpeed 0.19.8 differ (checks made when the engine starts,
@@ -182,14 +176,10 @@ def _base_disagreements() -> frozenset[str]:
 
 def _beyond_0_19_8(release: str) -> list[str]:
     """The battery configs where dsref at ``release`` and that release differ, other than where dsref and 0.19.8
-    already differ and than the section rules listed."""
+    already differ."""
     found = battery_agreement(release, battery_configs())
     assert found.judged > 0
-    return [
-        d.describe()
-        for d in found.disagreements
-        if d.file not in _base_disagreements() and not d.file.startswith(tuple(SECTION_RULES))
-    ]
+    return [d.describe() for d in found.disagreements if d.file not in _base_disagreements()]
 
 
 FAST = [r for r in ("0.14.2", "0.16.9") if r in probed()]

@@ -44,8 +44,13 @@ def verdicts(code: str, release: str) -> dict[str, str | None]:
 
 
 def proven() -> list[str]:
-    """The rules 0.19.8 enforces while it reads the config: it refuses their example."""
-    return [code for code in recorded()["rules"] if verdicts(code, DEEPSPEED_VERSION)["example"] is not None]
+    """The rules 0.19.8 enforces while it reads the config: it refuses their example (the retired rules' example
+    it refuses for another reason: their whole section is gone)."""
+    return [
+        code
+        for code in recorded()["rules"]
+        if verdicts(code, DEEPSPEED_VERSION)["example"] is not None and code not in recorded()["retired"]
+    ]
 
 
 def test_every_recorded_release_was_run_on_the_rules() -> None:
@@ -130,6 +135,9 @@ def test_every_rule_says_where_it_holds_and_no_blanket_note_is_left() -> None:
         if each.code in proven():
             assert found is not None and DEEPSPEED_VERSION in found.holds, each.code
             assert set(found.holds) | set(found.lacks) | set(found.untold) == set(COVERED), each.code
+        elif each.retired:
+            assert found is not None and DEEPSPEED_VERSION in found.lacks and not found.untold, each.code
+            assert set(found.holds) | set(found.lacks) == set(COVERED), each.code
         else:  # proven when its engine starts (tests/unit/tree/test_rule_engine_releases.py), or not at all
             assert found is None or found.proof is Proof.engine, each.code
 
@@ -157,3 +165,97 @@ def test_dsref_rule_and_the_rule_page_say_where_the_rule_holds(lang: str, capsys
     assert said in pages(lang)["DS515.md"].replace("\n", " ") or said in pages(lang)["DS515.md"].replace("\n", "")
     assert main(["rule", "DS600", "--lang", lang]) == 0  # advice: not a check made while the config is read
     assert holds_text("DS600", lang) in capsys.readouterr().out
+
+
+def _retired() -> list[str]:
+    return [r.code for r in all_rules() if r.retired]
+
+
+def test_the_retired_rules_are_recorded_as_retired_and_0_19_8_does_not_make_their_checks() -> None:
+    """A rule declared ``retired`` is about a check 0.19.8 no longer makes: the record lists it, 0.19.8 judges its
+    example and its repair alike (it refuses the removed section whole), and some recorded release refuses the
+    example and takes the repair."""
+    assert {"DS590", "DS591", "DS592", "DS593"} <= set(_retired())
+    assert recorded()["retired"] == sorted(_retired())
+    for code in _retired():
+        base = verdicts(code, DEEPSPEED_VERSION)
+        assert base["example"] == base["repaired"], code
+        assert holds_at(code, DEEPSPEED_VERSION) is False, code
+        assert rule_releases(code) is not None and rule_releases(code).holds, code
+
+
+@pytest.mark.parametrize("release", COVERED)  # 0.19.8 among them
+def test_check_applies_a_retired_rule_exactly_where_the_release_refuses_its_example(release: str) -> None:
+    """Read from the JSON alone: the release refuses the example, takes the repair and reads the options the repair
+    changes. Anywhere else (0.19.8 included) the rule finds nothing, on its example or on its repair."""
+    wrong = []
+    for code in _retired():
+        here = verdicts(code, release)
+        facts = release_facts(release)
+        about = recorded()["about"].get(code, [])
+        expected = (
+            here["example"] is not None
+            and here["repaired"] is None
+            and (facts is None or all(facts.exists(path) for path in about))
+        )
+        assert holds_at(code, release) is expected, f"{code} at {release}"
+        example = get_rule(code).example
+        settings = CheckSettings(deepspeed_version=release)
+        fired = code in {f.code for f in check_text(example.text, "ds_config.json", settings).findings}
+        repaired = code in {f.code for f in check_text(example.repaired_text, "ds_config.json", settings).findings}
+        if fired != expected or repaired:
+            wrong.append(f"{code}: {'fires' if fired else 'silent'} (repair: {repaired}), recorded {here}")
+    assert not wrong, f"DeepSpeed {release}: " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize(
+    ("code", "last"), [("DS590", "0.19.6"), ("DS591", "0.19.6"), ("DS592", "0.19.7"), ("DS593", "0.19.6")]
+)
+def test_the_retired_checks_end_with_the_release_that_removed_their_section(code: str, last: str) -> None:
+    """Compression training and sparse attention were removed in 0.19.7, elasticity in 0.19.8: the record shows
+    each check made by every recorded release up to the last that had the section, and by none after."""
+    found = rule_releases(code)
+    assert found is not None
+    assert found.holds == tuple(r for r in COVERED if parse_version(r) <= parse_version(last))
+    assert not found.untold
+
+
+def test_each_compression_method_switched_on_without_groups_is_refused_where_the_check_holds() -> None:
+    """DS590's example proves the check with weight quantization; the release reads every method alike."""
+    methods = ("activation_quantization", "row_pruning", "channel_pruning", "sparse_pruning")
+    for method in methods:
+        text = json.dumps(
+            {
+                "train_micro_batch_size_per_gpu": 1,
+                "compression_training": {method: {"shared_parameters": {"enabled": True}}},
+            }
+        )
+        for release, fires in (("0.16.9", True), ("0.19.6", True), ("0.19.7", False), (DEEPSPEED_VERSION, False)):
+            found = check_text(text, "ds.json", CheckSettings(deepspeed_version=release)).findings
+            assert ("DS590" in {f.code for f in found}) is fires, (method, release)
+    snip = {"enabled": True, "method": "snip_momentum"}
+    text = json.dumps(
+        {"train_micro_batch_size_per_gpu": 1, "compression_training": {"sparse_pruning": {"shared_parameters": snip}}}
+    )
+    codes = {f.code for f in check_text(text, "ds.json", CheckSettings(deepspeed_version="0.19.6")).findings}
+    assert "DS590" not in codes
+
+
+def test_a_listed_value_of_the_wrong_type_is_refused_where_the_release_asserts_the_list() -> None:
+    """quantization_type is read with dict.get up to 0.19.6, and the release's own assert of the listed values
+    refused the battery's list there (behaviour.json): dsref refuses a list there too; a string outside the list,
+    which the battery did not write, stays a warning."""
+
+    def severity(value: Any, release: str) -> str:
+        shared = {"quantization_type": value}
+        config = {
+            "train_micro_batch_size_per_gpu": 1,
+            "compression_training": {"weight_quantization": {"shared_parameters": shared}},
+        }
+        found = check_text(json.dumps(config), "ds.json", CheckSettings(deepspeed_version=release)).findings
+        (finding,) = [f for f in found if f.code == "DS204"]
+        return finding.severity.value
+
+    assert severity(["symmetric"], "0.16.9") == "error"
+    assert severity(["symmetric"], "0.19.6") == "error"
+    assert severity("nearest", "0.19.6") == "warning"
