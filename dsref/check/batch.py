@@ -114,7 +114,8 @@ class _Pool:
         except ValueError:  # not the main thread: signals are not ours to handle
             previous = None
         # and held back here meanwhile, not lost: a Ctrl-C while the workers are forked arrives once they are
-        # (blocked, a signal stays pending, ignored or not; a forked child starts with none pending)
+        # (blocked, a signal stays pending, ignored or not; a forked child starts with none pending). The mask is
+        # this thread's: dsref's process has no other then, and the pool's own thread, started here, inherits it.
         holds = previous is not None and hasattr(signal, "pthread_sigmask")  # POSIX only (so is fork)
         mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if holds else None
         self.froze = gc.get_freeze_count() == 0

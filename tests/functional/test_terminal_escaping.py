@@ -401,6 +401,7 @@ NO_INPUT = {
     "rule_holds.unproven": _RECORDED,
     "rule_holds.advice": _RECORDED,
     "rule_holds.hugging_face": _RECORDED,
+    "rule_holds.retired": _RECORDED,
     "launch.accelerate_flags_alone": "the names of accelerate launch's DeepSpeed flags, from dsref's own table of them "
     "(_ACCELERATE_DEEPSPEED in dsref/launch/shell.py), never the command's text",
     "launch.accelerate_default_config": "the default Accelerate config's path, from HF_HOME or XDG_CACHE_HOME, which "
