@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import signal
 import subprocess
 
 from dsref.cli.main import main
@@ -23,3 +24,10 @@ def run_dsref(*args: str) -> subprocess.CompletedProcess[str]:
         except SystemExit as stop:
             status = stop.code if isinstance(stop.code, int) else 2
     return subprocess.CompletedProcess(["dsref", *args], status, out.getvalue(), err.getvalue())
+
+
+def ctrl_c_as_at_a_terminal() -> None:
+    """``preexec_fn`` for a dsref process a test sends Ctrl-C to: SIGINT at its default, as a terminal starts
+    dsref, whatever the test runner inherited (a background job of a non-interactive shell, a CI runner's step,
+    ignores it, and Python then leaves it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -17,6 +17,7 @@ import dsref
 from dsref.check.read.loader import load, load_bytes
 from dsref.cli.main import main
 from tests import needs
+from tests.cli import ctrl_c_as_at_a_terminal
 from tests.models import SMALL_LLAMA
 
 pytestmark = pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
@@ -301,6 +302,7 @@ def test_findings_stream_in_order_and_ctrl_c_keeps_them(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     assert proc.stdout is not None
     said = proc.stdout.readline()  # what the check is for, said before the first file's findings

@@ -20,7 +20,7 @@ from dsref.check.settings import CheckSettings
 from dsref.cli.main import main
 from dsref.text.escape import json_visible
 from tests import needs
-from tests.cli import run_dsref
+from tests.cli import ctrl_c_as_at_a_terminal, run_dsref
 from tests.conftest import shared_path
 
 BAD = """{
@@ -420,6 +420,7 @@ def test_a_helper_process_that_stops_early_leaves_its_files_to_this_one() -> Non
 
 _CTRL_C_WHILE_FORKING = """
 import multiprocessing, os, signal
+signal.signal(signal.SIGINT, signal.default_int_handler)  # as dsref has it when a terminal starts it
 from dsref.check import batch
 from dsref.check.report.draw import Piece
 
@@ -503,6 +504,7 @@ def test_ctrl_c_while_several_processes_check_is_no_traceback(tmp_path: Path) ->
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=ctrl_c_as_at_a_terminal,
     )
     started = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
     deadline = time.monotonic() + 30
