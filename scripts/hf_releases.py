@@ -36,6 +36,8 @@ from packaging.version import Version
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.trainer_filling import EVERY_AUTO, HIDDEN  # noqa: E402  (the battery shares the tests' config)
+
 RECORD = ROOT / "tests" / "data" / "hf_releases.json"
 LAUNCHES = ROOT / "tests" / "data" / "launch"
 SCRATCH = Path(os.environ.get("DSREF_HF_RELEASES_DIR", "/tmp/dsref-hf-releases"))
@@ -171,34 +173,10 @@ def build(selected: list[str] | None) -> None:
 
 # -- the battery -----------------------------------------------------------------------------------------------------
 
-HIDDEN = 64
 STEPS = 40
 WORLD_SIZES = (1, 2, 8)
 
-AUTO: dict[str, Any] = {
-    "train_batch_size": "auto",
-    "train_micro_batch_size_per_gpu": "auto",
-    "gradient_accumulation_steps": "auto",
-    "gradient_clipping": "auto",
-    "fp16": {"enabled": "auto"},
-    "bf16": {"enabled": "auto"},
-    "optimizer": {"type": "AdamW", "params": {"lr": "auto", "betas": "auto", "eps": "auto", "weight_decay": "auto"}},
-    "scheduler": {
-        "type": "WarmupDecayLR",
-        "params": {
-            "warmup_min_lr": "auto",
-            "warmup_max_lr": "auto",
-            "warmup_num_steps": "auto",
-            "total_num_steps": "auto",
-        },
-    },
-    "zero_optimization": {
-        "stage": 3,
-        "reduce_bucket_size": "auto",
-        "stage3_prefetch_bucket_size": "auto",
-        "stage3_param_persistence_threshold": "auto",
-    },
-}
+AUTO = EVERY_AUTO  # each value Trainer fills, written as "auto": the config the tests of Trainer's filling share
 STAGE2 = {
     **AUTO,
     "zero_optimization": {"stage": 2, "reduce_bucket_size": "auto", "stage3_prefetch_bucket_size": "auto"},
